@@ -1,0 +1,1 @@
+"""Sub-commands of ``companion``; each module here registers one (see companion.cli)."""
