@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from companion.dice import Event, Prompt
+from companion.hexgrid import Hex
 
 S = TypeVar("S")
 
@@ -32,6 +33,18 @@ class Game(Protocol[S]):
 
     def prompt(self, state: S) -> Prompt:
         """What the game needs next."""
+        ...
+
+    def status(self, state: S) -> str:
+        """Where the game is, one short line ("Turn 3 - tornado phase")."""
+        ...
+
+    def recap(self, state: S) -> tuple[str, ...]:
+        """What just happened, a few short lines for the OLED ("Start: Dodge City")."""
+        ...
+
+    def risk_map(self, state: S) -> Mapping[Hex, float]:
+        """Probability that each hex is hit by the coming storm, exact, for the projector overlay."""
         ...
 
 

@@ -1,0 +1,1 @@
+"""Views: pure functions of state to pictures (OLED image, projector surface)."""

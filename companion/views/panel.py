@@ -1,0 +1,48 @@
+"""The panel: what the table is told right now, independent of which game is played.
+
+The session builds one :class:`Panel` after every accepted event (or tower status change);
+the OLED draws it whole and the projector draws it as its status line. Keeping it a plain
+frozen value makes every screen a pure function ``Panel -> image`` that tests can pin down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.dice import Die, Prompt
+
+TOWER_STATES = ("off", "waiting", "connected", "rolling", "away", "mismatch")
+"""off: no tower configured; waiting: looking for it; away: it was there and vanished;
+mismatch: it speaks another protocol version."""
+
+
+@dataclass(frozen=True)
+class Menu:
+    """A short list on the OLED (choose game, players, resume, confirm undo...)."""
+
+    title: str
+    items: tuple[str, ...]
+    selected: int = 0
+
+
+@dataclass(frozen=True)
+class Panel:
+    game: str = ""
+    """Title of the game on the table ("Kansas Tornadoes"); empty before one is chosen."""
+    status: str = ""
+    """Where the game is: "Turn 3 - tornado phase"."""
+    prompt: Prompt | None = None
+    """What to do next; None while a menu is open or nothing is asked."""
+    dice: tuple[Die, ...] = ()
+    """Dice of the current or last request, as they arrived."""
+    rerolled: tuple[bool, ...] = ()
+    """Parallel to ``dice``: True where that die replaced an earlier value (shown marked)."""
+    result: tuple[str, ...] = ()
+    """What just happened, a few short lines ("Start: Dodge City", "Path: NE N NE S")."""
+    tower: str = "off"
+    """One of TOWER_STATES, shown inline, never as a pop-up."""
+    message: str = ""
+    """The last refusal or fault, one line ("need D8, got D6=3"); empty when all is well."""
+    menu: Menu | None = None
+    notices: tuple[str, ...] = field(default=())
+    """Lasting conditions said once ("projector: no display", "journal: disk full")."""
