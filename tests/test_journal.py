@@ -1,0 +1,142 @@
+"""The journal: durable, replayable, honest about damage and a full disk."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from companion.dice import Choice, DiceRolled, Shuffled
+from companion.errors import DataError
+from companion.journal import SCHEMA_VERSION, Entry, Journal, live_events, parse_export
+
+D8 = DiceRolled.of(("d8", 3), source="tower")
+D6 = DiceRolled.of(("d6", 2), ("d6", 5), source="os")
+
+
+def test_wal_and_full_sync(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        assert j._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert j._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert j._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_events_survive_reopen_in_order(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        gid = j.new_game("kansas", {"players": 4, "turn": 2})
+        assert j.append(gid, Entry("event", D8))
+        assert j.append(gid, Entry("event", Choice("forecast", {"line": "ns", "at": 4})))
+        assert j.append(gid, Entry("event", Shuffled((2, 0, 1))))
+    with Journal(path) as j:
+        [record] = j.games()
+        assert (record.id, record.game, dict(record.options), record.entries) == (gid, "kansas",
+                                                                               {"players": 4, "turn": 2}, 3)
+        assert [e.event for e in j.events(gid)] == [D8, Choice("forecast", {"line": "ns", "at": 4}),
+                                                     Shuffled((2, 0, 1))]
+
+
+def test_undo_and_reroll_are_rows_and_replay_the_same(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        gid = j.new_game("kansas", {})
+        j.append(gid, Entry("event", D8))
+        j.append(gid, Entry("event", D6))
+        j.append(gid, Entry("undo"))
+        j.append(gid, Entry("event", D6))
+        better = DiceRolled.of(("d6", 6), ("d6", 6), source="os")
+        j.append(gid, Entry("reroll", better))
+        kinds = [e.kind for e in j.entries(gid)]
+        assert kinds == ["event", "event", "undo", "event", "reroll"]
+        live = j.events(gid)
+        assert [x.event for x in live] == [D8, better]
+        assert [x.rerolled for x in live] == [False, True]
+
+
+def test_undo_of_nothing_is_harmless():
+    assert live_events([Entry("undo"), Entry("event", D8)]) == live_events([Entry("event", D8)])
+
+
+def test_last_unfinished_game_is_resumed(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        a = j.new_game("kansas", {})
+        b = j.new_game("stormfury", {})
+        j.append(a, Entry("event", D8))
+        j.mark_finished(a)
+        assert j.last_unfinished().id == b
+        j.mark_finished(b)
+        assert j.last_unfinished() is None
+
+
+def test_export_import_round_trip(tmp_path):
+    with Journal(tmp_path / "a.sqlite") as j:
+        gid = j.new_game("kansas", {"players": 5})
+        j.append(gid, Entry("event", D8))
+        j.append(gid, Entry("event", D6))
+        j.append(gid, Entry("undo"))
+        lines = list(j.export_lines(gid))
+    header = json.loads(lines[0])
+    assert header["game"] == "kansas" and header["options"] == {"players": 5}
+    assert [json.loads(x)["type"] for x in lines[1:]] == ["dice"]
+    with Journal(tmp_path / "b.sqlite") as k:
+        new = k.import_lines(lines)
+        assert [e.event for e in k.events(new)] == [D8]
+
+
+@pytest.mark.parametrize(("text", "fragment"), [
+    ("", "empty"),
+    ("not json\n", "line 1: not JSON"),
+    ('{"options": {}}\n', "line 1: the header needs"),
+    ('{"game": "kansas"}\n{"type": "dice", "dice": [["d8", 9]]}\n', "line 2:"),
+    ('{"game": "kansas"}\n{"type": "telepathy"}\n', "line 2: unknown event type"),
+])
+def test_bad_exports_name_the_line(text, fragment):
+    with pytest.raises(DataError) as info:
+        parse_export(text.splitlines(), "night.jsonl")
+    assert "night.jsonl" in str(info.value) and fragment in str(info.value)
+
+
+def test_damaged_file_is_kept_aside_and_a_fresh_journal_starts(tmp_path):
+    path = tmp_path / "j.sqlite"
+    path.write_bytes(b"this is not a database, it is a shopping list" * 100)
+    with Journal(path) as j:
+        assert "kept as" in j.notice and "new journal started" in j.notice
+        assert j.games() == []
+        j.new_game("kansas", {})
+    aside = [p for p in tmp_path.iterdir() if ".aside" in p.name]
+    assert len(aside) == 1 and aside[0].read_bytes().startswith(b"this is not a database")
+
+
+def test_older_schema_is_kept_aside(tmp_path):
+    path = tmp_path / "j.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE games (id INTEGER)")
+    db.execute("PRAGMA user_version=0")
+    db.commit()
+    db.close()
+    with Journal(path) as j:
+        assert "schema version 0" in j.notice
+        assert j.games() == []
+    assert any(p.name.endswith(".aside") for p in tmp_path.iterdir())
+
+
+def test_disk_full_keeps_the_game_in_memory_and_catches_up(tmp_path):
+    """SQLite's own page limit makes the file "full": the real SQLITE_FULL error, no stand-in."""
+    path = tmp_path / "j.sqlite"
+    j = Journal(path)
+    gid = j.new_game("kansas", {})
+    pages = j._db.execute("PRAGMA page_count").fetchone()[0]
+    j._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    j._db.execute(f"PRAGMA max_page_count={pages}")
+    big = Choice("note", {"text": "x" * 20000})
+    assert j.append(gid, Entry("event", big)) is False
+    assert j.degraded and "disk full" in j.notice
+    assert j.append(gid, Entry("event", D8)) is False
+    assert [e.event for e in j.events(gid)] == [big, D8]  # still there, in memory
+    assert j.retry() is False
+    j._db.execute("PRAGMA max_page_count=1000000")
+    assert j.retry() is True
+    assert not j.degraded and j.notice == ""
+    j.close()
+    with Journal(path) as again:
+        assert [e.event for e in again.events(gid)] == [big, D8]
