@@ -1,0 +1,58 @@
+"""Decisions as menu options: what the buttons scroll through and the projector's cursor points at.
+
+An engine that can list its legal decisions exposes ``choices(state)``; each item becomes an
+:class:`Option` with a short label for the OLED, the :class:`~companion.dice.Choice` event it
+sends, and the hex it concerns (if any) so the projector's cursor can sit on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.dice import Choice, Prompt
+from companion.hexgrid import Hex
+
+
+@dataclass(frozen=True)
+class Option:
+    label: str
+    event: Choice
+    hex: Hex | None = None
+
+
+def _hex_of(args: Mapping[str, Any]) -> Hex | None:
+    q, r = args.get("q"), args.get("r")
+    if isinstance(q, int) and isinstance(r, int):
+        return Hex(q, r)
+    return None
+
+
+def options_for(game: Any, state: Any, prompt: Prompt) -> list[Option]:
+    """The legal decisions now: the engine's own list if it has one, else one per prompt action."""
+    lister = getattr(game, "choices", None)
+    if callable(lister):
+        out = []
+        for item in lister(state):
+            out.append(_option(item))
+        return out
+    return [Option(action, Choice(action, {})) for action in prompt.actions]
+
+
+def _option(item: Any) -> Option:
+    if isinstance(item, Option):
+        return item
+    if isinstance(item, Choice):
+        label = " ".join([item.action, *(str(v) for v in item.args.values())])
+        return Option(label, item, _hex_of(item.args))
+    label, event = item
+    return Option(str(label), event, _hex_of(event.args))
+
+
+def setup_questions(game: Any) -> Sequence[tuple[str, str, Sequence[Any]]]:
+    """What to ask before a new game: (option name, label, values). Engines may list their own."""
+    own = getattr(game, "setup_questions", None)
+    if callable(own):
+        return list(own())
+    return []

@@ -1,0 +1,101 @@
+"""The event loop: drain the input queue, let the session act, show what changed, ping the watchdog.
+
+Single-threaded on purpose: every input source (tower link, gpiozero callbacks, key and gamepad
+pumps) only puts items on one ``queue.Queue``; the loop is the only code that touches the game,
+the journal and the views, so their order (apply, commit, show) needs no locks. Views are told to
+draw only when the frame changed, which keeps an idle box idle.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from companion.session.adapt import translate
+from companion.session.core import Frame, Session
+
+log = logging.getLogger(__name__)
+
+
+class View(Protocol):
+    """Anything that draws a frame: the OLED, the projector window, a frame writer."""
+
+    def show(self, frame: Frame) -> None: ...
+
+
+class Loop:
+    """Owns the queue and the views; ``step()`` is one turn, ``run()`` turns until the session stops."""
+
+    def __init__(self, session: Session, inbox: queue.Queue[Any], views: Sequence[View] = (), *,
+                 watchdog: Callable[[], None] | None = None, pumps: Sequence[Callable[[], None]] = (),
+                 on_shown: Callable[[Frame], None] | None = None, tick: float = 0.5,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.session = session
+        self.inbox = inbox
+        self.views = list(views)
+        self._watchdog = watchdog
+        self._pumps = list(pumps)
+        self._on_shown = on_shown
+        self.tick = tick
+        self._clock = clock
+        self._last_housekeeping = clock()
+        self.frames_shown = 0
+
+    def show(self) -> None:
+        """Hand the current frame to every view; a failing view is reported once and dropped."""
+        frame = self.session.frame
+        for view in list(self.views):
+            try:
+                view.show(frame)
+            except Exception as exc:  # a view must never take the game down
+                log.error("view %s failed and is switched off: %s", type(view).__name__, exc)
+                self.views.remove(view)
+                self.session.notices.append(f"{type(view).__name__}: off ({exc})"[:60])
+        self.frames_shown += 1
+        if self._on_shown is not None:
+            self._on_shown(frame)
+
+    def step(self, timeout: float | None = None) -> bool:
+        """Wait up to ``timeout`` for input, handle everything queued, show once if anything changed."""
+        changed = False
+        try:
+            item = self.inbox.get(timeout=self.tick if timeout is None else timeout)
+        except queue.Empty:
+            item = None
+        while item is not None:
+            changed |= self._handle(item)
+            try:
+                item = self.inbox.get_nowait()
+            except queue.Empty:
+                item = None
+        now = self._clock()
+        if now - self._last_housekeeping >= 1.0:
+            self._last_housekeeping = now
+            changed |= self.session.tick()
+        if changed:
+            self.show()
+        for pump in self._pumps:
+            pump()
+        if self._watchdog is not None:
+            self._watchdog()
+        return changed
+
+    def _handle(self, item: Any) -> bool:
+        event = translate(item)
+        if event is None:
+            return False
+        try:
+            return self.session.handle(event)
+        except Exception as exc:  # a bug in one rule must not stop the evening
+            log.exception("input %r failed", item)
+            self.session.message = f"internal error: {type(exc).__name__}"
+            return self.session.refresh()
+
+    def run(self) -> int:
+        self.show()
+        while not self.session.stopped:
+            self.step()
+        return 0

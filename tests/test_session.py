@@ -1,0 +1,271 @@
+"""The session driven event by event, without threads, against a small game keeping the Game contract."""
+
+from __future__ import annotations
+
+import queue
+from dataclasses import dataclass, replace
+
+import pytest
+
+from companion.dice import Choice, DiceRolled, DiceSource, Prompt, Shuffled, take_dice
+from companion.errors import RuleError
+from companion.hexgrid import Hex
+from companion.journal import Journal
+from companion.session import Hold, Notice, Press, Quit, Roll, Session, TowerStatus
+from companion.session.loop import Loop
+
+
+@dataclass(frozen=True)
+class Race:
+    """A little race: roll a D8 to start, 2D6 to move, choose a lane, shuffle; three laps then done."""
+
+    lap: int = 0
+    step: str = "start"
+    pos: int = 0
+    lane: str = ""
+    log: tuple[str, ...] = ()
+
+
+class RaceGame:
+    key = "race"
+    title = "Race"
+
+    def new_game(self, options):
+        if options.get("players", 2) not in (2, 3):
+            raise RuleError("2 or 3 players")
+        return Race()
+
+    def prompt(self, s):
+        if s.lap >= 3:
+            return Prompt("Race over", "Over", done=True)
+        if s.step == "start":
+            return Prompt(f"Lap {s.lap + 1}: roll a D8 to start", "Roll D8", dice=("d8",))
+        if s.step == "move":
+            return Prompt("Roll 2D6 to move", "Roll 2D6", dice=("d6", "d6"))
+        if s.step == "lane":
+            return Prompt("Choose a lane", "Lane?", actions=("lane",))
+        return Prompt("Shuffle 3", "Shuffle", shuffle=3)
+
+    def choices(self, s):
+        return [Choice("lane", {"name": "inner", "q": 0, "r": 0}), Choice("lane", {"name": "outer", "q": 1, "r": 0})]
+
+    def apply(self, s, event):
+        p = self.prompt(s)
+        if p.dice:
+            dice = take_dice(event, p.dice)
+            total = sum(d.value for d in dice)
+            nxt = "move" if s.step == "start" else "lane"
+            return replace(s, step=nxt, pos=s.pos + total, log=(*s.log, f"+{total}"))
+        if p.actions:
+            if not isinstance(event, Choice) or event.action != "lane":
+                raise RuleError("choose a lane")
+            return replace(s, step="shuffle", lane=event.args["name"], log=(*s.log, event.args["name"]))
+        if p.shuffle:
+            if not isinstance(event, Shuffled) or len(event.order) != 3:
+                raise RuleError("shuffle 3")
+            return replace(s, step="start", lap=s.lap + 1, log=(*s.log, "shuffled"))
+        raise RuleError("game over")
+
+    def status(self, s):
+        return f"Lap {s.lap + 1} - {s.step}"
+
+    def recap(self, s):
+        return s.log[-2:]
+
+    def risk_map(self, s):
+        return {Hex(0, 0): 0.5}
+
+
+def loader(key, maps):
+    return RaceGame()
+
+
+@pytest.fixture
+def journal(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        yield j
+
+
+def make(journal, **kw):
+    s = Session(journal, loader=loader, game_keys=("race",), dice=DiceSource(seed=1), **kw)
+    return s
+
+
+def roll(*pairs, source="tower"):
+    return Roll(DiceRolled.of(*pairs, source=source))
+
+
+def test_a_roll_is_journaled_before_the_panel_shows_it(journal):
+    s = make(journal)
+    s.start("race", {"players": 2})
+    assert s.panel.prompt.dice == ("d8",)
+    assert s.handle(roll(("d8", 5)))
+    assert [x.event for x in journal.events(s.current.game_id)] == [DiceRolled.of(("d8", 5), source="tower")]
+    assert s.panel.dice[0].value == 5 and s.panel.prompt.dice == ("d6", "d6")
+
+
+def test_wrong_kind_is_refused_and_changes_nothing(journal):
+    s = make(journal)
+    s.start("race", {})
+    s.handle(roll(("d6", 3)))
+    assert s.panel.message == "need D8, got D6=3"
+    assert s.current.state == Race() and journal.events(s.current.game_id) == []
+
+
+def test_extra_dice_never_spill_into_the_next_request(journal):
+    s = make(journal)
+    s.start("race", {})
+    s.handle(roll(("d8", 2), ("d8", 7), ("d6", 4)))
+    assert s.current.state.pos == 2
+    assert "extra ignored: D8=7" in s.panel.message and "refused D6=4" in s.panel.message
+    assert s.panel.prompt.dice == ("d6", "d6") and s.panel.dice == (s.current.live[-1].event.dice)
+
+
+def test_dice_appear_as_they_arrive(journal):
+    s = make(journal)
+    s.start("race", {})
+    s.handle(roll(("d8", 1)))
+    s.handle(roll(("d6", 6)))
+    assert [d.value for d in s.panel.dice] == [6] and s.current.state.step == "move"
+    s.handle(roll(("d6", 2)))
+    assert s.current.state.pos == 9 and s.current.state.step == "lane"
+
+
+def test_roll_button_uses_the_dice_source_and_typed_entry_works(journal):
+    s = make(journal)
+    s.start("race", {})
+    s.handle(Press("UP"))
+    s.handle(Press("UP"))
+    assert "D8=2" in s.panel.message
+    s.handle(Press("OK"))
+    assert s.current.live[-1].event == DiceRolled.of(("d8", 2), source="typed")
+    s.handle(Press("ROLL"))
+    assert s.current.state.step == "lane" and s.current.live[-1].event.source == "seed"
+
+
+def test_choice_by_cursor_and_ok_then_shuffle_by_roll(journal):
+    s = make(journal)
+    s.start("race", {})
+    s.handle(roll(("d8", 1)))
+    s.handle(roll(("d6", 1), ("d6", 1)))
+    assert s.panel.menu.items == ("lane inner 0 0", "lane outer 1 0")
+    assert s.frame.cursor == Hex(0, 0)
+    s.handle(Press("RIGHT"))
+    assert s.frame.cursor == Hex(1, 0) and s.panel.menu.selected == 1
+    s.handle(roll(("d8", 3)))
+    assert "not waiting for dice" in s.panel.message
+    s.handle(Press("OK"))
+    assert s.current.state.lane == "outer"
+    s.handle(Press("ROLL"))
+    assert s.current.state.lap == 1 and isinstance(s.current.live[-1].event, Shuffled)
+
+
+def test_undo_asks_first_and_is_journaled(journal):
+    s = make(journal)
+    s.start("race", {})
+    s.handle(roll(("d8", 4)))
+    s.handle(Hold("BACK"))
+    assert s.panel.menu.title == "Undo last?" and s.current.state.pos == 4
+    s.handle(Press("BACK"))
+    assert s.panel.menu is None and s.current.state.pos == 4
+    s.handle(Hold("BACK"))
+    s.handle(Press("OK"))
+    assert s.current.state == Race()
+    assert [e.kind for e in journal.entries(s.current.game_id)] == ["event", "undo"]
+
+
+def test_reroll_asks_first_replaces_the_roll_and_is_marked(journal):
+    s = make(journal)
+    s.start("race", {})
+    s.handle(roll(("d8", 4)))
+    s.handle(Hold("ROLL"))
+    assert s.panel.menu.title == "Re-roll last?"
+    s.handle(Press("OK"))
+    assert s.panel.prompt.dice == ("d8",) and s.current.state.pos == 4
+    s.handle(roll(("d8", 7)))
+    assert s.current.state.pos == 7 and s.current.state.step == "move"
+    assert s.panel.rerolled == (True,) and s.panel.dice[0].value == 7
+    assert [e.kind for e in journal.entries(s.current.game_id)] == ["event", "reroll"]
+
+
+def test_resume_replays_the_journal_to_the_same_state(journal, tmp_path):
+    s = make(journal)
+    s.start("race", {})
+    for ev in (roll(("d8", 4)), roll(("d6", 2), ("d6", 3)), Press("DOWN"), Press("OK")):
+        s.handle(ev)
+    shown = s.panel
+    again = make(journal)
+    again.start()
+    assert again.current.state == s.current.state and again.panel == shown
+
+
+def test_menu_new_game_with_setup_questions(journal):
+    RaceGame.setup_questions = lambda self: [("players", "players", (2, 3))]
+    try:
+        s = make(journal)
+        s.start()
+        assert s.panel.menu.items == ("New: Race",)
+        s.handle(Press("OK"))
+        assert s.panel.menu.items == ("2", "3")
+        s.handle(Press("DOWN"))
+        s.handle(Press("OK"))
+        assert s.current.options == {"players": 3} and s.panel.menu is None
+    finally:
+        del RaceGame.setup_questions
+
+
+def test_whole_game_to_the_end_marks_it_finished(journal):
+    s = make(journal)
+    s.start("race", {})
+    for _ in range(3):
+        s.handle(Press("ROLL"))
+        s.handle(Press("ROLL"))
+        s.handle(Press("OK"))
+        s.handle(Press("ROLL"))
+    assert s.panel.prompt.done
+    assert journal.games()[0].finished and journal.last_unfinished() is None
+    s.handle(Press("OK"))
+    assert s.panel.menu.title == "Menu"
+
+
+def test_tower_state_and_notices_show_inline(journal):
+    s = make(journal)
+    s.start("race", {})
+    assert s.handle(TowerStatus("connected"))
+    assert s.panel.tower == "connected"
+    s.handle(Notice("projector: no display"))
+    s.handle(Notice("projector: no display"))
+    assert s.panel.notices == ("projector: no display",)
+    assert not s.handle(TowerStatus("connected"))
+
+
+class Recorder:
+    def __init__(self):
+        self.frames = []
+
+    def show(self, frame):
+        self.frames.append(frame)
+
+
+class Broken:
+    def show(self, frame):
+        raise OSError("I2C bus gone")
+
+
+def test_loop_shows_only_on_change_and_pings_the_watchdog(journal):
+    s = make(journal)
+    s.start("race", {})
+    inbox = queue.Queue()
+    rec = Recorder()
+    pings = []
+    loop = Loop(s, inbox, [rec, Broken()], watchdog=lambda: pings.append(1), tick=0.01)
+    loop.show()
+    assert len(rec.frames) == 1 and "Broken: off (I2C bus gone)" in s.notices[0]
+    loop.step(timeout=0)
+    assert len(rec.frames) == 1 and pings
+    inbox.put(roll(("d8", 3)))
+    inbox.put(DiceRolled.of(("d6", 1), ("d6", 2)))
+    loop.step()
+    assert len(rec.frames) == 2 and rec.frames[-1].state.step == "lane"
+    inbox.put(Quit())
+    assert loop.run() == 0
