@@ -14,13 +14,15 @@ held asks "Undo last?"; ROLL held asks "Re-roll last?" and the next roll then re
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.dice import FACES, DiceRolled, DiceSource, Die, Event, Prompt
+from companion.dice import FACES, DiceRolled, DiceSource, Die, Event, Prompt, event_to_dict
 from companion.errors import CompanionError
 from companion.games import GAME_KEYS, load_game
 from companion.games.base import Game, replay
@@ -64,6 +66,15 @@ class _Game:
     state: Any = None
 
 
+def state_digest(game_id: int, game: Game[Any], options: Mapping[str, Any], live: Sequence[LiveEvent],
+                 state: Any) -> str:
+    """Fingerprint of a game: its journal id, live events and what the engine says about the state."""
+    prompt = game.prompt(state)
+    payload = json.dumps([game_id, game.key, dict(options), [[event_to_dict(x.event), x.rerolled] for x in live],
+                          game.status(state), prompt.text, list(game.recap(state))], sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
 class Session:
     """The event loop's brain: one input in, at most one journaled event, one new panel out."""
 
@@ -88,6 +99,8 @@ class Session:
         self._choice_index = 0
         self._panel = Panel()
         self._frame = Frame(self._panel)
+        self.before_commit: Callable[[str], None] | None = None
+        """Called with the digest of the state about to be journaled (crash tests log it)."""
 
     # -- starting ----------------------------------------------------------------------------------
 
@@ -240,6 +253,7 @@ class Session:
         """Apply, journal, then (by returning) let the panel show it: never the other way round."""
         cur = self._require_game()
         new_state = cur.game.apply(cur.state, event)  # RuleError: nothing changed
+        self._announce(cur, [*cur.live, LiveEvent(event)], new_state)
         self.journal.append(cur.game_id, Entry("event", event))
         cur.live.append(LiveEvent(event))
         cur.state = new_state
@@ -249,6 +263,7 @@ class Session:
         cur = self._require_game()
         base = replay(cur.game, cur.options, [x.event for x in cur.live[:-1]])
         new_state = cur.game.apply(base, event)
+        self._announce(cur, [*cur.live[:-1], LiveEvent(event, rerolled=True)], new_state)
         self.journal.append(cur.game_id, Entry("reroll", event))
         cur.live[-1] = LiveEvent(event, rerolled=True)
         cur.state = new_state
@@ -259,11 +274,23 @@ class Session:
         if not cur.live:
             raise CompanionError("nothing to undo")
         state = replay(cur.game, cur.options, [x.event for x in cur.live[:-1]])
+        self._announce(cur, cur.live[:-1], state)
         self.journal.append(cur.game_id, Entry("undo"))
         cur.live.pop()
         cur.state = state
         self._after_change()
         self.message = "undone"
+
+    def _announce(self, cur: _Game, live: Sequence[LiveEvent], state: Any) -> None:
+        if self.before_commit is not None:
+            self.before_commit(state_digest(cur.game_id, cur.game, cur.options, live, state))
+
+    def digest(self) -> str:
+        """A fingerprint of the game on the table (id, events, status, prompt): equal iff the same game state."""
+        cur = self.current
+        if cur is None:
+            return "none"
+        return state_digest(cur.game_id, cur.game, cur.options, cur.live, cur.state)
 
     def _after_change(self) -> None:
         cur = self._require_game()

@@ -1,0 +1,39 @@
+"""``companion games``: the saved games in the journal, newest first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from companion.journal import Journal, default_path
+
+
+def add_journal_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--journal", type=Path, default=None, metavar="FILE",
+                        help=f"the journal database (default: $COMPANION_JOURNAL or {default_path()})")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("games", help="list the saved games in the journal")
+    add_journal_option(parser)
+    parser.add_argument("--json", action="store_true", help="one JSON object per game")
+    parser.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    with Journal(args.journal) as journal:
+        if journal.notice:
+            print(f"companion: {journal.notice}")
+        records = journal.games()
+        for g in records:
+            if args.json:
+                print(json.dumps({"id": g.id, "game": g.game, "options": dict(g.options), "created": g.created,
+                                  "updated": g.updated, "finished": g.finished, "events": g.entries}))
+            else:
+                opts = " ".join(f"{k}={v}" for k, v in sorted(g.options.items()))
+                state = "finished" if g.finished else "open"
+                print(f"{g.id:>4}  {g.game:<10} {state:<8} {g.entries:>4} entries  {g.updated[:19]}  {opts}")
+        if not records and not args.json:
+            print(f"no saved games in {journal.path}")
+    return 0

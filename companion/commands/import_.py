@@ -1,0 +1,55 @@
+"""``companion import FILE``: a game exported elsewhere becomes a new saved game here.
+
+The game is replayed before it is saved, so a file that does not fit the rules is refused with
+the line that breaks them, and the journal never holds a game that cannot be resumed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from companion.commands.games import add_journal_option
+from companion.errors import CompanionError, DataError
+from companion.games import load_game
+from companion.journal import Journal, parse_export
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("import", help="add a game from a JSON-lines export")
+    parser.add_argument("file", type=Path, help="a file written by `companion export`")
+    add_journal_option(parser)
+    parser.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CompanionError(f"{args.file}: cannot read ({exc})") from None
+    lines = text.splitlines()
+    header, entries = parse_export(lines, str(args.file))
+    game = load_game(header["game"])
+    try:
+        state = game.new_game(header["options"])
+    except CompanionError as exc:
+        raise DataError(f"{args.file}: line 1: options: {exc}") from None
+    # The header is line 1; each entry follows on its own line (blank lines are skipped).
+    numbers = [n for n, line in enumerate(lines, start=1) if line.strip()][1:]
+    states = [state]
+    for number, entry in zip(numbers, entries, strict=True):
+        try:
+            if entry.kind == "undo":
+                if len(states) > 1:
+                    states.pop()
+                continue
+            if entry.kind == "reroll" and len(states) > 1:
+                states.pop()
+            assert entry.event is not None
+            states.append(game.apply(states[-1], entry.event))
+        except CompanionError as exc:
+            raise DataError(f"{args.file}: line {number}: {exc}") from None
+    with Journal(args.journal) as journal:
+        game_id = journal.import_lines(lines, str(args.file))
+    print(f"imported {args.file} as game {game_id} ({header['game']})")
+    return 0
