@@ -269,3 +269,38 @@ def test_loop_shows_only_on_change_and_pings_the_watchdog(journal):
     assert len(rec.frames) == 2 and rec.frames[-1].state.step == "lane"
     inbox.put(Quit())
     assert loop.run() == 0
+
+
+class InboxDriver:
+    """Puts the player's actions straight on the queue (the sim table uses the pty and the pins)."""
+
+    def __init__(self, inbox):
+        self.inbox = inbox
+
+    def throw(self, dice):
+        self.inbox.put(Roll(dice))
+
+    def press(self, button):
+        self.inbox.put(Press(button))
+
+    def hold(self, button):
+        self.inbox.put(Hold(button))
+
+
+def test_autoplayer_plays_a_night_with_undos(journal):
+    from companion.session.autoplay import AutoPlayer, ScriptedGame
+
+    s = make(journal)
+    s.start(resume=False)
+    inbox = queue.Queue()
+    loop = Loop(s, inbox, [Recorder()], tick=0.01)
+    player = AutoPlayer(s, InboxDriver(inbox), [ScriptedGame("race"), ScriptedGame("race", max_events=4)],
+                        seed=3, undo_every=5)
+    while not player.done:
+        player.act()
+        if player.awaiting:
+            assert loop.step(timeout=1)
+    games = journal.games()
+    assert [g.finished for g in games] == [False, True]
+    assert any(e.kind == "undo" for e in journal.entries(games[1].id))
+    assert len(journal.events(games[0].id)) == 4
