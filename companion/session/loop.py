@@ -38,7 +38,7 @@ class Loop:
         self.views = list(views)
         self._watchdog = watchdog
         self._pumps = list(pumps)
-        self._on_shown = on_shown
+        self.on_shown = on_shown
         self.tick = tick
         self._clock = clock
         self._last_housekeeping = clock()
@@ -55,8 +55,8 @@ class Loop:
                 self.views.remove(view)
                 self.session.notices.append(f"{type(view).__name__}: off ({exc})"[:60])
         self.frames_shown += 1
-        if self._on_shown is not None:
-            self._on_shown(frame)
+        if self.on_shown is not None:
+            self.on_shown(frame)
 
     def step(self, timeout: float | None = None) -> bool:
         """Wait up to ``timeout`` for input, handle everything queued, show once if anything changed."""
@@ -94,8 +94,11 @@ class Loop:
             self.session.message = f"internal error: {type(exc).__name__}"
             return self.session.refresh()
 
-    def run(self) -> int:
+    def run(self, ready: Callable[[], None] | None = None) -> int:
+        """Show the first frame, say ready, then turn until the session stops."""
         self.show()
+        if ready is not None:
+            ready()
         while not self.session.stopped:
             self.step()
         return 0

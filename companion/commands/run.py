@@ -1,0 +1,90 @@
+"""``companion run``: the box's service. ``--sim`` for a laptop with no hardware, ``--headless`` for a server.
+
+On start the last unfinished game resumes by replaying its journal; ``--game`` starts a new one;
+otherwise the OLED menu asks. The service says READY to systemd once the first frame is shown, and
+the loop pings the watchdog; SIGTERM ends it cleanly (the journal is always complete anyway).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.commands.games import add_journal_option
+from companion.games import GAME_KEYS
+from companion.journal import Journal
+from companion.session.inputs import Quit
+from companion.sim import build_table
+
+log = logging.getLogger("companion")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("run", help="run the box (or the simulated table with --sim)")
+    parser.add_argument("--sim", action="store_true",
+                        help="no hardware: virtual tower on a pty, keys for buttons, OLED beside the map")
+    parser.add_argument("--headless", action="store_true", help="no window: write frames to --out (or nowhere)")
+    parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="folder for PNG frames when headless")
+    parser.add_argument("--config", type=Path, default=None, metavar="FILE", help="configuration file (TOML)")
+    parser.add_argument("--game", choices=GAME_KEYS, default=None, help="start a new game of this kind")
+    parser.add_argument("--players", type=int, default=None, help="player count for a new game")
+    parser.add_argument("--menu", action="store_true", help="open the menu instead of resuming the last game")
+    add_journal_option(parser)
+    parser.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s", stream=sys.stderr)
+    config = _load_config(args.config)
+    journal_path = args.journal or _config_journal(config)
+    with Journal(journal_path) as journal:
+        if journal.notice:
+            log.warning("%s", journal.notice)
+        notify = _notifier()
+        with build_table(journal, sim=args.sim, headless=args.headless, out=args.out, config=config,
+                         watchdog=notify.watchdog, tick=0.02 if (args.sim and not args.headless) else 0.5) as table:
+            options: dict[str, Any] = {}
+            if args.players is not None:
+                options["players"] = args.players
+            table.session.start(args.game, options, resume=not args.menu)
+            signal.signal(signal.SIGTERM, lambda *_: table.inbox.put(Quit()))
+
+            def ready() -> None:
+                notify.ready()
+                log.info("ready: %s", table.describe())
+
+            return table.loop.run(ready)
+
+
+def _load_config(path: Path | None) -> Any:
+    try:
+        from companion.config import load_config
+    except ImportError:
+        return None
+    return load_config(path)
+
+
+def _config_journal(config: Any) -> Path | None:
+    journal = getattr(config, "journal", None)
+    path = getattr(journal, "path", None)
+    return Path(path) if path else None
+
+
+class _NoNotify:
+    def ready(self) -> None:
+        pass
+
+    def watchdog(self) -> None:
+        pass
+
+
+def _notifier() -> Any:
+    try:
+        from companion import sdnotify
+    except ImportError:
+        return _NoNotify()
+    return sdnotify
