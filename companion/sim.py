@@ -73,10 +73,17 @@ class Table:
 
 def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, out: Path | None = None,
                 maps: Path | None = None, views: list[View] | None = None, tick: float = 0.5,
-                watchdog: Callable[[], None] | None = None, config: Any = None) -> Table:
+                watchdog: Callable[[], None] | None = None, config: Any = None,
+                loader: Callable[[str, Path | None], Any] | None = None,
+                game_keys: tuple[str, ...] | None = None) -> Table:
     """Assemble a table; ``views`` replaces the default views (tests pass their own)."""
     inbox: queue.Queue[Any] = queue.Queue()
-    session = Session(journal, maps=maps)
+    extra: dict[str, Any] = {}
+    if loader is not None:
+        extra["loader"] = loader
+    if game_keys is not None:
+        extra["game_keys"] = game_keys
+    session = Session(journal, maps=maps, **extra)
     loop = Loop(session, inbox, views or [], watchdog=watchdog, tick=tick)
     table = Table(inbox, session, loop, InboxDriver(inbox))
     return table

@@ -12,7 +12,9 @@ import argparse
 import os
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from companion.errors import CompanionError
 from companion.journal import Journal
@@ -57,20 +59,25 @@ def main(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as tmp:
         path = args.journal or Path(tmp) / "journal.sqlite"
         with Journal(path) as journal:
-            return play_night(journal, args)
+            return play_night(journal, NIGHT, seed=args.seed, undo_every=args.undo_every, trace_path=args.trace,
+                              headless=args.headless or args.out is not None, out=args.out)
 
 
-def play_night(journal: Journal, args: argparse.Namespace) -> int:
-    trace = _Trace(args.trace) if args.trace else None
-    with build_table(journal, sim=True, headless=args.headless or args.out is not None, out=args.out,
-                     tick=0.05) as table:
+def play_night(journal: Journal, script: Sequence[ScriptedGame], *, seed: int = 1, undo_every: int = 0,
+               trace_path: Path | None = None, headless: bool = True, out: Path | None = None,
+               loader: Callable[[str, Path | None], Any] | None = None) -> int:
+    """Play ``script`` on a simulated table to the end; the trace lines serve the crash tests."""
+    trace = _Trace(trace_path) if trace_path else None
+    keys = tuple(dict.fromkeys(step.game for step in script)) if loader is not None else None
+    with build_table(journal, sim=True, headless=headless, out=out, tick=0.05, loader=loader,
+                     game_keys=keys) as table:
         session = table.session
         if trace is not None:
             session.before_commit = lambda d: trace.write("pending", _gid(session), d)
             table.loop.on_shown = lambda frame: trace.write("shown", _gid(session), session.digest())
         session.start(resume=False)
         table.loop.show()
-        player = AutoPlayer(session, table.driver, NIGHT, seed=args.seed, undo_every=args.undo_every)
+        player = AutoPlayer(session, table.driver, script, seed=seed, undo_every=undo_every)
         while True:
             what = player.act()
             if player.done:

@@ -83,7 +83,7 @@ class Session:
                  dice: DiceSource | None = None, game_keys: Sequence[str] = GAME_KEYS) -> None:
         self.journal = journal
         self.maps = maps
-        self._loader = loader
+        self._raw_loader = loader
         self._dice = dice or DiceSource()
         self._keys = tuple(game_keys)
         self.current: _Game | None = None
@@ -101,6 +101,13 @@ class Session:
         self._frame = Frame(self._panel)
         self.before_commit: Callable[[str], None] | None = None
         """Called with the digest of the state about to be journaled (crash tests log it)."""
+
+    def _loader(self, key: str, maps: Path | None) -> Game[Any]:
+        """The engine for ``key``; an engine that is not installed is a one-line error, not a traceback."""
+        try:
+            return self._raw_loader(key, maps)
+        except ImportError as exc:
+            raise CompanionError(f"game {key!r} is not available in this installation ({exc.name})") from None
 
     # -- starting ----------------------------------------------------------------------------------
 
