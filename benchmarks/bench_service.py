@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import selectors
 import socket
 import subprocess
 import sys
@@ -48,8 +49,7 @@ def process_rows() -> list[Row]:
                "SDL_AUDIODRIVER": "dummy", "GPIOZERO_PIN_FACTORY": "mock", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
         start = time.perf_counter()
         child = subprocess.Popen([sys.executable, "-m", "companion", "run", "--sim", "--headless",
-                                  "--journal", os.path.join(tmp, "j.sqlite"), "--game", "kansas",
-                                  "--players", "4"],
+                                  "--journal", os.path.join(tmp, "j.sqlite")],
                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             ready_ms = _wait_ready(sock, child, start)
@@ -71,12 +71,24 @@ def process_rows() -> list[Row]:
 
 
 def _wait_ready(sock: socket.socket, child: subprocess.Popen[bytes], start: float) -> float:
-    while True:
-        data = sock.recv(4096)
-        if b"READY=1" in data.split(b"\n"):
-            return (time.perf_counter() - start) * 1000
-        if child.poll() is not None:
-            raise RuntimeError(f"companion run exited: {child.stderr.read().decode()[-500:]}")
+    """READY=1 on the notify socket, or the service's "ready:" log line, whichever comes first."""
+    assert child.stderr is not None
+    with selectors.DefaultSelector() as sel:
+        sel.register(sock, selectors.EVENT_READ)
+        sel.register(child.stderr, selectors.EVENT_READ)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            for key, _ in sel.select(timeout=1):
+                if key.fileobj is sock:
+                    if b"READY=1" in sock.recv(4096).split(b"\n"):
+                        return (time.perf_counter() - start) * 1000
+                else:
+                    line = child.stderr.readline()
+                    if b"ready:" in line:
+                        return (time.perf_counter() - start) * 1000
+                    if not line and child.poll() is not None:
+                        raise RuntimeError(f"companion run exited with {child.returncode}")
+    raise RuntimeError("companion run did not get ready within 20 s")
 
 
 def _quiet(seconds: float) -> None:
@@ -86,9 +98,44 @@ def _quiet(seconds: float) -> None:
         time.sleep(min(left, 0.5))
 
 
+def button_latency(samples: int = 200) -> list[float]:
+    """A gpiozero Button on MockFactory: pin edge -> queue -> session -> frame handed to the views (ms)."""
+    import queue
+
+    from gpiozero import Button, Device
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.journal import Journal
+    from companion.session import Press, Session
+    from companion.session.loop import Loop
+
+    previous = Device.pin_factory
+    Device.pin_factory = factory = MockFactory()
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp, Journal(Path(tmp) / "j.sqlite") as journal:
+            inbox: queue.Queue[object] = queue.Queue()
+            session = Session(journal)
+            session.start(resume=False)  # the menu: DOWN moves its selection, a visible change each time
+            shown: list[float] = []
+            loop = Loop(session, inbox, [], on_shown=lambda frame: shown.append(time.perf_counter()))
+            button = Button(17, bounce_time=None)
+            button.when_pressed = lambda: inbox.put(Press("DOWN"))
+            pin = factory.pin(17)
+            out = []
+            for _ in range(samples):
+                start = time.perf_counter()
+                pin.drive_low()
+                loop.step(timeout=1)
+                out.append((shown[-1] - start) * 1000)
+                pin.drive_high()
+            button.close()
+            return out
+    finally:
+        factory.reset()
+        Device.pin_factory = previous
+
+
 def run() -> list[Row]:
-    rows = process_rows()
+    rows = summary(AREA, "button edge -> frame to views", button_latency(), "p99 < 20")
+    rows += process_rows()
     return rows
-
-
-__all__ = ["run", "summary"]
