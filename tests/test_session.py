@@ -304,3 +304,26 @@ def test_autoplayer_plays_a_night_with_undos(journal):
     assert [g.finished for g in games] == [False, True]
     assert any(e.kind == "undo" for e in journal.entries(games[1].id))
     assert len(journal.events(games[0].id)) == 4
+
+
+def test_full_disk_game_goes_on_says_so_and_catches_up(journal):
+    """SQLite's page limit gives the real SQLITE_FULL error mid-game."""
+    s = make(journal)
+    s.start("race", {})
+    s.handle(roll(("d8", 4)))
+    journal._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    pages = journal._db.execute("PRAGMA page_count").fetchone()[0]
+    journal._db.execute(f"PRAGMA max_page_count={pages}")
+    for _ in range(40):  # fill the last free pages, then the box is full
+        s.handle(Press("ROLL"))
+        s.handle(Press("OK"))
+        s.handle(Press("ROLL"))
+        if journal.degraded:
+            break
+    assert journal.degraded and "journal: disk full, game kept in memory" in s.panel.notices
+    s.handle(Press("ROLL"))  # the game goes on in memory
+    live = list(s.current.live)
+    journal._db.execute("PRAGMA max_page_count=1000000")
+    assert s.tick()
+    assert "journal: disk full, game kept in memory" not in s.panel.notices and not journal.degraded
+    assert journal.events(s.current.game_id) == live
