@@ -75,7 +75,8 @@ def _wait_ready(sock: socket.socket, child: subprocess.Popen[bytes], start: floa
     assert child.stderr is not None
     with selectors.DefaultSelector() as sel:
         sel.register(sock, selectors.EVENT_READ)
-        sel.register(child.stderr, selectors.EVENT_READ)
+        sel.register(child.stderr.fileno(), selectors.EVENT_READ)
+        seen = b""
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             for key, _ in sel.select(timeout=1):
@@ -83,11 +84,12 @@ def _wait_ready(sock: socket.socket, child: subprocess.Popen[bytes], start: floa
                     if b"READY=1" in sock.recv(4096).split(b"\n"):
                         return (time.perf_counter() - start) * 1000
                 else:
-                    line = child.stderr.readline()
-                    if b"ready:" in line:
+                    chunk = os.read(child.stderr.fileno(), 4096)
+                    seen += chunk
+                    if b"ready:" in seen:
                         return (time.perf_counter() - start) * 1000
-                    if not line and child.poll() is not None:
-                        raise RuntimeError(f"companion run exited with {child.returncode}")
+                    if not chunk and child.poll() is not None:
+                        raise RuntimeError(f"companion run exited with {child.returncode}: {seen[-300:]!r}")
     raise RuntimeError("companion run did not get ready within 20 s")
 
 

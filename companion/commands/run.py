@@ -51,6 +51,8 @@ def main(args: argparse.Namespace) -> int:
             if args.players is not None:
                 options["players"] = args.players
             table.session.start(args.game, options, resume=not args.menu)
+            if table.session.message:
+                log.warning("%s", table.session.message)
             signal.signal(signal.SIGTERM, lambda *_: table.inbox.put(Quit()))
 
             def ready() -> None:

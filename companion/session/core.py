@@ -116,7 +116,11 @@ class Session:
         if game is not None:
             self.new_game(game, dict(options or {}))
         elif resume and (last := self.journal.last_unfinished()) is not None:
-            self.resume(last)
+            try:
+                self.resume(last)
+            except CompanionError as exc:  # the box still starts: say why, offer the menu
+                self.message = str(exc)
+                self._main_menu()
         else:
             self._main_menu()
         self._refresh()
