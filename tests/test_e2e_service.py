@@ -79,3 +79,16 @@ def test_an_unplayable_saved_game_does_not_stop_the_box(tmp_path):
     lines = _lines_until_ready(child)
     assert any("unknown game 'no-such-game'" in x for x in lines)
     assert _stop(child) == 0
+
+
+def test_typed_quit_on_stdin_ends_the_service(tmp_path):
+    child = subprocess.Popen([sys.executable, "-m", "companion", "run", "--sim", "--headless", "--stdin",
+                              "--journal", str(tmp_path / "j.sqlite")], cwd=REPO, env=ENV,
+                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _lines_until_ready(child)
+    child.stdin.write(b"jump\ndown\nquit\n")
+    child.stdin.close()
+    assert child.wait(timeout=10) == 0
+    rest = child.stderr.read().decode()
+    child.stderr.close()
+    assert "'jump': expected a die" in rest

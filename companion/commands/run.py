@@ -18,6 +18,7 @@ from companion.commands.games import add_journal_option
 from companion.games import GAME_KEYS
 from companion.journal import Journal
 from companion.session.inputs import Quit
+from companion.session.typed import read_lines
 from companion.sim import build_table
 
 log = logging.getLogger("companion")
@@ -33,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--game", choices=GAME_KEYS, default=None, help="start a new game of this kind")
     parser.add_argument("--players", type=int, default=None, help="player count for a new game")
     parser.add_argument("--menu", action="store_true", help="open the menu instead of resuming the last game")
+    parser.add_argument("--stdin", action="store_true",
+                        help="also take typed lines on stdin: 'd8 5', 'd6 3 4', 'roll', 'ok', 'hold back', 'quit'")
     add_journal_option(parser)
     parser.set_defaults(func=main)
 
@@ -54,6 +57,8 @@ def main(args: argparse.Namespace) -> int:
             if table.session.message:
                 log.warning("%s", table.session.message)
             signal.signal(signal.SIGTERM, lambda *_: table.inbox.put(Quit()))
+            if args.stdin:
+                read_lines(sys.stdin, table.inbox.put, lambda text: log.warning("%s", text))
 
             def ready() -> None:
                 notify.ready()
