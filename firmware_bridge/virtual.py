@@ -1,0 +1,202 @@
+"""A virtual dice tower on a pty pair, running the same protocol code as the firmware.
+
+The link opens it by path like hardware: ``path`` is a stable symlink (as udev's /dev/dice-tower
+is) that points at the current pty; ``unplug`` closes the pty and removes the link, ``replug``
+makes a new pty and points the link at it. The tower keeps its outbox across an unplug, as a
+self-powered board would; ``restart`` is a power cycle (new boot id, numbering from 1).
+Faults for tests and demos: garbage, bad checksums, truncated lines, duplicates, silence.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import select
+import tempfile
+import threading
+import time
+import tty
+from collections.abc import Iterable, Sequence
+
+from firmware_bridge.tower import TowerProtocol
+from firmware_bridge.wire import FACES, Frame, encode
+
+Dice = Sequence[tuple[str, int]]
+
+
+def parse_dice(text: str) -> list[tuple[str, int]]:
+    """``"d6 3 d8 5"`` or ``"d6:3 d8:5"`` as [(kind, face)]; ValueError naming what is wrong."""
+    tokens = text.replace(":", " ").replace(",", " ").split()
+    if not tokens or len(tokens) % 2:
+        raise ValueError(f"expected pairs like 'd6 3 d8 5', got {text!r}")
+    dice = []
+    for kind, face in zip(tokens[::2], tokens[1::2], strict=True):
+        kind = kind.lower()
+        if kind not in FACES or not face.isdigit() or not 1 <= int(face) <= FACES[kind]:
+            raise ValueError(f"not a die: {kind} {face} (known: {', '.join(FACES)})")
+        dice.append((kind, int(face)))
+    return dice
+
+
+class VirtualTower:
+    """A tower on a pty; ``path`` is what the link opens. Use as a context manager."""
+
+    def __init__(self, directory: str | None = None, *, heartbeat: float = 1.0, retry: float = 1.0,
+                 name: str = "dice-tower") -> None:
+        self._dir = tempfile.mkdtemp(prefix="virtual-tower-") if directory is None else directory
+        self.path = os.path.join(self._dir, name)
+        self.heartbeat = heartbeat
+        self.retry = retry
+        self._lock = threading.RLock()
+        self._master: int | None = None
+        self._slave: int | None = None
+        self.silent = False
+        self.protocol = self._new_protocol()
+        self._stop = threading.Event()
+        self._plug()
+        self._thread = threading.Thread(target=self._run, name="virtual-tower", daemon=True)
+        self._thread.start()
+
+    def _new_protocol(self) -> TowerProtocol:
+        return TowerProtocol(self._write, secrets.token_hex(4), firmware="virtual-1.0.0",
+                             heartbeat=self.heartbeat, retry=self.retry)
+
+    # -- the pty ---------------------------------------------------------------------------
+    def _plug(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo, no newline mangling before the link configures it
+        self._master, self._slave = master, slave
+        tmp = self.path + ".new"
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        os.symlink(os.ttyname(slave), tmp)
+        os.replace(tmp, self.path)
+
+    @property
+    def device(self) -> str | None:
+        """The pty the symlink points at now (None while unplugged)."""
+        with self._lock:
+            return os.ttyname(self._slave) if self._slave is not None else None
+
+    def unplug(self) -> None:
+        """The device vanishes: the link's next read fails; the outbox is kept."""
+        with self._lock:
+            if os.path.lexists(self.path):
+                os.unlink(self.path)
+            for fd in (self._master, self._slave):
+                if fd is not None:
+                    os.close(fd)
+            self._master = self._slave = None
+
+    def replug(self) -> None:
+        """A new pty behind the same path, as udev re-creates /dev/dice-tower."""
+        with self._lock:
+            if self._master is None:
+                self._plug()
+
+    def restart(self) -> None:
+        """A power cycle: new boot id, seq from 1, unacknowledged rolls lost, then hello."""
+        with self._lock:
+            self.protocol = self._new_protocol()
+            self.protocol.hello(time.monotonic())
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(2.0)
+        self.unplug()
+        with contextlib.suppress(OSError):
+            os.rmdir(self._dir)
+
+    def __enter__(self) -> VirtualTower:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- what players and tests do ---------------------------------------------------------
+    def roll(self, dice: Dice) -> int:
+        """Dice settle in the tray: a numbered ROLL is sent (or kept while unplugged)."""
+        with self._lock:
+            return self.protocol.roll(list(dice), time.monotonic())
+
+    def rolling(self) -> None:
+        with self._lock:
+            self.protocol.rolling(time.monotonic())
+
+    def error(self, code: str, text: str = "") -> None:
+        with self._lock:
+            self.protocol.error(code, text, time.monotonic())
+
+    def hello(self) -> None:
+        with self._lock:
+            self.protocol.hello(time.monotonic())
+
+    def send_raw(self, data: bytes) -> None:
+        """Bytes straight onto the wire (garbage, a wrong baud rate, a hand-made frame)."""
+        with self._lock:
+            self._write(data, force=True)
+
+    def garbage(self, n: int = 64) -> bytes:
+        data = os.urandom(n)
+        self.send_raw(data)
+        return data
+
+    def bad_checksum(self, dice: Dice, seq: int = 1) -> None:
+        line = encode(Frame("ROLL", seq=seq, dice=dice))
+        self.send_raw(line[:-4] + (b"00" if line[-4:-2] != b"00" else b"01") + b"\r\n")
+
+    def truncated(self, dice: Dice, seq: int = 1) -> None:
+        line = encode(Frame("ROLL", seq=seq, dice=dice))
+        self.send_raw(line[: len(line) // 2])
+
+    def duplicate(self) -> None:
+        """Send every unacknowledged roll again, and the last roll even if acknowledged."""
+        with self._lock:
+            self.protocol.resend(time.monotonic())
+
+    def hello_version(self, version: int) -> None:
+        """A hello from a tower speaking another protocol version."""
+        p = self.protocol
+        self.send_raw(encode(Frame("HELLO", version=version, firmware=p.firmware, kinds=p.kinds,
+                                   boot=p.boot, seq=p.next_seq)))
+
+    def play(self, lines: Iterable[str]) -> int:
+        """Roll each non-comment line of a script (``d6 3 d8 5``); returns how many rolled."""
+        count = 0
+        for raw in lines:
+            text = raw.split("#", 1)[0].strip()
+            if text:
+                self.roll(parse_dice(text))
+                count += 1
+        return count
+
+    # -- plumbing --------------------------------------------------------------------------
+    def _write(self, data: bytes, force: bool = False) -> None:
+        with self._lock:
+            if self._master is None or (self.silent and not force):
+                return  # nobody listening: lost on the wire, the outbox remembers
+            with contextlib.suppress(OSError):
+                os.write(self._master, data)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with self._lock:
+                master = self._master
+            if master is None:
+                self._stop.wait(0.02)
+                continue
+            try:
+                ready, _, _ = select.select([master], [], [], 0.02)
+                data = os.read(master, 4096) if ready else b""
+            except (OSError, ValueError):
+                data = b""  # unplugged under our feet, or the slave not yet opened (EIO)
+                self._stop.wait(0.01)
+            with self._lock:
+                if master != self._master:
+                    continue
+                now = time.monotonic()
+                if data:
+                    self.protocol.receive(data, now)
+                if not self.silent:
+                    self.protocol.tick(now)
