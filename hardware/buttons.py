@@ -1,0 +1,110 @@
+"""The box's buttons on gpiozero: presses and holds out as events on a queue.
+
+Callbacks run in whatever thread drove the pin (the test's, with MockFactory; the pin
+factory's, on a Pi), so the only thing they do is put a small event on a ``queue.Queue``
+that the session's single loop consumes. Debounce is ours: gpiozero's MockPin ignores
+``bounce_time``, and an explicit rule (ignore any edge within ``bounce_ms`` of the last
+accepted edge of that button, press or release) is one we can test with an injected clock.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any
+
+from gpiozero import Button
+
+
+@dataclass(frozen=True)
+class ButtonPins:
+    """BCM pin of each button (button to GND, internal pull-up). Avoids I2C (2, 3), SPI0 (7-11)
+    and the OLED's SPI DC/RST (24, 25), so either OLED wiring fits beside them."""
+
+    roll: int = 17
+    up: int = 5
+    down: int = 6
+    left: int = 13
+    right: int = 19
+    ok: int = 26
+    back: int = 16
+
+    def items(self) -> list[tuple[str, int]]:
+        """(NAME, bcm) pairs, names upper case as the events carry them."""
+        return [(f.name.upper(), getattr(self, f.name)) for f in fields(self)]
+
+
+BUTTON_NAMES = tuple(name for name, _ in ButtonPins().items())
+
+
+@dataclass(frozen=True)
+class ButtonPress:
+    """A debounced press of button ``name`` ("ROLL", "UP", ..., "BACK")."""
+
+    name: str
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class ButtonHold:
+    """Button ``name`` held for ``hold_time``; BACK held means "undo the last event (ask first)"."""
+
+    name: str
+    at: float = 0.0
+
+
+class Buttons:
+    """All the box's buttons; events go to ``self.events`` (a queue.Queue)."""
+
+    def __init__(self, pins: ButtonPins | None = None, events: queue.Queue[Any] | None = None, *,
+                 bounce_ms: float = 30.0, hold_time: float = 1.5, hold_names: tuple[str, ...] = ("BACK",),
+                 clock: Callable[[], float] = time.monotonic, pin_factory: Any = None) -> None:
+        self.pins = pins or ButtonPins()
+        self.events: queue.Queue[Any] = events if events is not None else queue.Queue()
+        self.bounce_s = bounce_ms / 1000
+        self._clock = clock
+        self._last_edge: dict[str, float] = {}
+        self.ignored = 0
+        """Edges dropped as bounce (for tests and the status line)."""
+        self.buttons: dict[str, Button] = {}
+        for name, bcm in self.pins.items():
+            button = Button(bcm, pull_up=True, bounce_time=None, hold_time=hold_time, pin_factory=pin_factory)
+            button.when_pressed = self._edge_handler(name, pressed=True)
+            button.when_released = self._edge_handler(name, pressed=False)
+            if name in hold_names:
+                button.when_held = self._hold_handler(name)
+            self.buttons[name] = button
+
+    def _accept(self, name: str) -> float | None:
+        now = self._clock()
+        last = self._last_edge.get(name)
+        if last is not None and now - last < self.bounce_s:
+            self.ignored += 1
+            return None
+        self._last_edge[name] = now
+        return now
+
+    def _edge_handler(self, name: str, pressed: bool) -> Callable[[], None]:
+        def handler() -> None:
+            at = self._accept(name)
+            if at is not None and pressed:
+                self.events.put(ButtonPress(name, at))
+        return handler
+
+    def _hold_handler(self, name: str) -> Callable[[], None]:
+        def handler() -> None:
+            self.events.put(ButtonHold(name, self._clock()))
+        return handler
+
+    def close(self) -> None:
+        for button in self.buttons.values():
+            button.close()
+        self.buttons.clear()
+
+    def __enter__(self) -> Buttons:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,183 @@
+"""The OLED device from settings, and a :class:`Display` that never lets the panel stop the box.
+
+luma.core keeps interface (i2c/spi), device (ssd1306/sh1106/ssd1309) and drawing apart; so do
+we: :func:`open_device` builds the device, :class:`Display` only hands it finished images.
+An I2C glitch (OSError) is retried with bounded backoff and logged once per outage; an absent
+OLED at start (DeviceNotFoundError/DevicePermissionError) leaves a "no OLED" state that is
+re-tried now and then, so plugging the panel in later just works.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+log = logging.getLogger("companion.oled")
+
+DRIVERS = ("ssd1306", "sh1106", "ssd1309")
+
+
+@dataclass(frozen=True)
+class OledSettings:
+    """How the OLED is wired. Defaults: the common 0.96"/1.3" I2C module on the Pi's I2C bus 1."""
+
+    driver: str = "ssd1306"
+    """ssd1306 (0.96"), sh1106 (1.3") or ssd1309 (2.42")."""
+    interface: str = "i2c"
+    """i2c or spi."""
+    i2c_port: int = 1
+    """/dev/i2c-1: BCM 2 (SDA) and 3 (SCL)."""
+    i2c_address: int = 0x3C
+    """0x3C on most modules, 0x3D with the address jumper moved."""
+    spi_port: int = 0
+    spi_device: int = 0
+    """SPI0 CE0 (BCM 8); MOSI BCM 10, SCLK BCM 11."""
+    gpio_dc: int = 24
+    gpio_rst: int = 25
+    rotation: int = 0
+    """0-3, quarter turns (2 when the panel is mounted upside down)."""
+    contrast: int = 255
+    """0-255."""
+    width: int = 128
+    height: int = 64
+    persist: bool = False
+    """False: the panel is cleared when the service exits, so a stale prompt never pretends the box runs."""
+
+    def __post_init__(self) -> None:
+        from companion.errors import CompanionError
+
+        if self.driver not in DRIVERS:
+            raise CompanionError(f"oled driver {self.driver!r} unknown (known: {', '.join(DRIVERS)})")
+        if self.interface not in ("i2c", "spi"):
+            raise CompanionError(f"oled interface {self.interface!r} unknown (known: i2c, spi)")
+        if self.rotation not in (0, 1, 2, 3):
+            raise CompanionError(f"oled rotation {self.rotation!r} must be 0, 1, 2 or 3")
+        if not 0 <= self.contrast <= 255:
+            raise CompanionError(f"oled contrast {self.contrast!r} must be 0-255")
+
+
+def open_device(settings: OledSettings) -> Any:
+    """The luma device for ``settings``; raises luma's DeviceNotFoundError etc. when it is absent."""
+    from luma.core.interface import serial
+    from luma.oled import device as oled_device
+
+    if settings.interface == "i2c":
+        interface = serial.i2c(port=settings.i2c_port, address=settings.i2c_address)
+    else:
+        interface = serial.spi(port=settings.spi_port, device=settings.spi_device,
+                               gpio_DC=settings.gpio_dc, gpio_RST=settings.gpio_rst)
+    driver = getattr(oled_device, settings.driver)
+    dev = driver(interface, width=settings.width, height=settings.height, rotate=settings.rotation)
+    dev.contrast(settings.contrast)
+    dev.persist = settings.persist
+    return dev
+
+
+def _absent_errors() -> tuple[type[BaseException], ...]:
+    from luma.core.error import DeviceNotFoundError, DevicePermissionError, Error
+
+    return (DeviceNotFoundError, DevicePermissionError, Error, OSError, ImportError, RuntimeError)
+
+
+class Display:
+    """Shows images on the OLED; never raises to the caller, and works on with no OLED at all.
+
+    ``show`` returns True when the image reached the panel. While the panel is absent or
+    failing, the newest image is kept and handed over on the next ``show``/``flush`` once the
+    backoff has passed (it doubles from ``retry_s`` up to ``max_backoff_s``).
+    """
+
+    def __init__(self, settings: OledSettings | None = None, *, device: Any = None,
+                 opener: Callable[[OledSettings], Any] = open_device,
+                 clock: Callable[[], float] = time.monotonic,
+                 attempts: int = 2, retry_s: float = 0.5, max_backoff_s: float = 30.0,
+                 reopen_s: float = 10.0) -> None:
+        self.settings = settings or OledSettings()
+        self._opener = opener
+        self._clock = clock
+        self._attempts = max(1, attempts)
+        self._retry_s = retry_s
+        self._max_backoff_s = max_backoff_s
+        self._reopen_s = reopen_s
+        self._backoff = retry_s
+        self._next_try = 0.0
+        self._pending: Image.Image | None = None
+        self.device = device
+        self.failing = False
+        """True during an outage (between the first failed and the next good write)."""
+        self.errors = 0
+        """OSErrors seen, for the status/notices line."""
+        self.absent_reason = ""
+        self._closed = False
+        if self.device is None:
+            self._open()
+
+    @property
+    def present(self) -> bool:
+        return self.device is not None
+
+    def _open(self) -> None:
+        try:
+            self.device = self._opener(self.settings)
+        except _absent_errors() as exc:
+            if not self.absent_reason:
+                log.warning("no OLED (%s); the box runs on without it", exc)
+            self.absent_reason = str(exc) or type(exc).__name__
+            self.device = None
+            self._next_try = self._clock() + self._reopen_s
+            return
+        if self.absent_reason:
+            log.warning("OLED found")
+        self.absent_reason = ""
+
+    def show(self, image: Image.Image) -> bool:
+        """Hand ``image`` to the panel (or keep it for later); True when it was displayed."""
+        self._pending = image
+        return self.flush()
+
+    def flush(self) -> bool:
+        """Retry the newest undelivered image if the backoff allows; call it from an idle tick."""
+        if self._closed:
+            return False
+        if self._pending is None:
+            return True
+        now = self._clock()
+        if now < self._next_try:
+            return False
+        if self.device is None:
+            self._open()
+            if self.device is None:
+                return False
+        for _ in range(self._attempts):
+            try:
+                self.device.display(self._pending)
+            except OSError as exc:
+                self.errors += 1
+                last = exc
+                continue
+            if self.failing:
+                log.warning("OLED back after %d errors", self.errors)
+            self.failing = False
+            self._backoff = self._retry_s
+            self._pending = None
+            return True
+        if not self.failing:
+            log.warning("OLED write failed (%s); retrying quietly", last)
+        self.failing = True
+        self._next_try = now + self._backoff
+        self._backoff = min(self._backoff * 2, self._max_backoff_s)
+        return False
+
+    def close(self) -> None:
+        """Release the device (clears the panel unless settings.persist); later shows are dropped."""
+        self._closed = True
+        if self.device is not None:
+            with contextlib.suppress(Exception):  # closing must never stop shutdown
+                self.device.cleanup()
+            self.device = None

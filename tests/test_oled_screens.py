@@ -1,0 +1,110 @@
+"""The OLED screens: pure Panel -> image, checked pixel by pixel where it matters."""
+
+from __future__ import annotations
+
+from PIL import ImageChops
+
+from companion.commands.screens import sample_panels, write_screens
+from companion.dice import Die, Prompt
+from companion.views.oled import HEADER_H, die_boxes, render, screen_kind
+from companion.views.panel import TOWER_STATES, Menu, Panel
+
+PROMPT = Prompt("Tornado 2 of 3: roll a D8", "Tornado 2/3: roll D8 north-south", dice=("d8",))
+
+
+def region(image, box):
+    return image.crop(box).tobytes()
+
+
+def lit(image, box) -> int:
+    hist = image.crop(box).convert("L").histogram()
+    return sum(hist) - hist[0]
+
+
+def test_screen_is_128x64_mode_1_and_pure():
+    panel = Panel(game="Kansas", prompt=PROMPT, tower="connected")
+    a, b = render(panel), render(panel)
+    assert a.size == (128, 64) and a.mode == "1"
+    assert ImageChops.difference(a, b).getbbox() is None
+
+
+def test_prompt_uses_short_then_text():
+    short = render(Panel(prompt=PROMPT))
+    long_only = render(Panel(prompt=Prompt("Tornado 2 of 3: roll a D8", dice=("d8",))))
+    assert region(short, (0, HEADER_H, 128, 64)) != region(long_only, (0, HEADER_H, 128, 64))
+    assert lit(short, (0, HEADER_H + 1, 128, 64)) > 100
+
+
+def test_big_digit_differs_between_3_and_8():
+    boxes = die_boxes(1, 63)
+    three = render(Panel(prompt=PROMPT, dice=(Die("d8", 3),)))
+    eight = render(Panel(prompt=PROMPT, dice=(Die("d8", 8),)))
+    assert screen_kind(Panel(dice=(Die("d8", 3),))) == "dice"
+    assert region(three, boxes[0]) != region(eight, boxes[0])
+    # big type: the digit lights many pixels, far more than a small label would
+    assert lit(eight, boxes[0]) > 150
+
+
+def test_reroll_mark_appears_only_on_the_rerolled_die():
+    dice = (Die("d8", 7), Die("d6", 2))
+    plain = render(Panel(prompt=PROMPT, dice=dice))
+    marked = render(Panel(prompt=PROMPT, dice=dice, rerolled=(False, True)))
+    left, right = die_boxes(2, 63)
+    assert region(plain, left) == region(marked, left)
+    assert region(plain, right) != region(marked, right)
+    x1, y0 = right[2], right[1]
+    assert marked.getpixel((x1 - 3, y0 + 1)) and not plain.getpixel((x1 - 3, y0 + 1))
+
+
+def test_tower_status_corner_changes_with_state():
+    corner = (80, 0, 128, HEADER_H)
+    seen = {state: region(render(Panel(prompt=PROMPT, tower=state)), corner) for state in TOWER_STATES}
+    assert len(set(seen.values())) == len(TOWER_STATES)
+    assert lit(render(Panel(prompt=PROMPT, tower="off")), corner) < lit(
+        render(Panel(prompt=PROMPT, tower="connected")), corner)
+
+
+def test_message_line_is_drawn_inverted_at_the_bottom():
+    quiet = render(Panel(prompt=PROMPT))
+    loud = render(Panel(prompt=PROMPT, message="need D8, got D6=3"))
+    assert lit(loud, (0, 52, 128, 64)) > lit(quiet, (0, 52, 128, 64)) + 300
+
+
+def test_menu_highlights_the_selected_item():
+    first = render(Panel(menu=Menu("Players", ("2", "3", "4"), 0)))
+    second = render(Panel(menu=Menu("Players", ("2", "3", "4"), 1)))
+    assert lit(first, (0, HEADER_H + 2, 128, HEADER_H + 14)) > 600
+    assert lit(second, (0, HEADER_H + 18, 128, HEADER_H + 30)) > 600
+    assert screen_kind(Panel(menu=Menu("x", ("a",)), prompt=PROMPT)) == "menu"
+
+
+def test_result_lines_are_drawn():
+    blank = render(Panel(tower="off"))
+    result = render(Panel(result=("Start: Dodge City", "Path: NE N NE S", "Damage: 2")))
+    assert screen_kind(Panel(result=("x",), dice=(Die("d8", 1),))) == "result"
+    assert lit(result, (0, HEADER_H, 128, 64)) > lit(blank, (0, HEADER_H, 128, 64)) + 100
+
+
+def test_long_text_never_raises():
+    panel = Panel(game="G" * 80, prompt=Prompt("w " * 200, dice=("d8",)), message="m" * 300,
+                  result=tuple("r" * 90 for _ in range(9)),
+                  menu=None)
+    assert render(panel).size == (128, 64)
+    assert render(Panel(menu=Menu("t", tuple(f"item {i}" for i in range(30)), 29))).size == (128, 64)
+
+
+def test_screens_command_writes_every_sample(tmp_path):
+    written = write_screens(tmp_path, scale=2)
+    assert {p.stem for p in written} == set(sample_panels())
+    assert all(f"tower-{s}" in sample_panels() for s in TOWER_STATES)
+    from PIL import Image
+
+    with Image.open(written[0]) as img:
+        assert img.size == (256, 128)
+
+
+def test_screens_cli_bad_scale_is_one_line_error(tmp_path, capsys):
+    from companion.cli import main
+
+    assert main(["screens", "--out", str(tmp_path), "--scale", "0"]) == 2
+    assert "--scale" in capsys.readouterr().err
