@@ -21,6 +21,7 @@ from companion.journal import Journal
 from companion.session.core import Session
 from companion.session.inputs import Hold, Press, Roll
 from companion.session.loop import Loop, View
+from companion.session.views import FrameFolder, OledView
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,88 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
     if game_keys is not None:
         extra["game_keys"] = game_keys
     session = Session(journal, maps=maps, **extra)
-    loop = Loop(session, inbox, views or [], watchdog=watchdog, tick=tick)
+    loop = Loop(session, inbox, [], watchdog=watchdog, tick=tick)
     table = Table(inbox, session, loop, InboxDriver(inbox))
+    try:
+        if views is not None:
+            loop.views.extend(views)
+        else:
+            _attach_views(table, sim=sim, headless=headless, out=out, config=config)
+        _attach_buttons(table, sim=sim, config=config)
+    except BaseException:
+        table.close()
+        raise
     return table
+
+
+def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, config: Any) -> None:
+    """The OLED (luma's dummy device on the simulated table), and a frames folder when headless."""
+    oled = None
+    try:
+        from companion.views.oled import render
+        from hardware.oled import Display, OledSettings
+    except ImportError as exc:
+        table.session.notices.append(f"oled: not installed ({exc.name})")
+    else:
+        settings = getattr(config, "oled", None) or OledSettings()
+        if sim:
+            from luma.core.device import dummy
+
+            display = Display(settings, device=dummy(width=settings.width, height=settings.height, mode="1"))
+            table.parts["oled"] = "dummy"
+        else:
+            display = Display(settings)
+            table.parts["oled"] = settings.driver if display.present else "absent"
+        oled = OledView(display, render)
+        table.loop.views.append(oled)
+        table.closers.append(display.close)
+    if out is not None:
+        sources = {"oled": (lambda: oled.image)} if oled is not None else {}
+        table.loop.views.append(FrameFolder(out, sources))
+        table.parts["frames"] = str(out)
+    table.parts["projector"] = "headless" if headless else "none"
+
+
+def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
+    """gpiozero buttons putting presses on the queue: MockFactory pins driven by keys on the sim."""
+    try:
+        from hardware.buttons import ButtonPins, Buttons
+    except ImportError as exc:
+        table.session.notices.append(f"buttons: not installed ({exc.name})")
+        return
+    pins = getattr(config, "buttons", None)
+    pins = pins if isinstance(pins, ButtonPins) else ButtonPins()
+    factory = None
+    if sim:
+        from gpiozero.pins.mock import MockFactory
+
+        factory = MockFactory()
+    # Keys and scripted presses do not bounce; real contacts do (the Buttons default debounce).
+    extra = {"bounce_ms": 0.0} if sim else {}
+    buttons = Buttons(pins, table.inbox, hold_names=("BACK", "ROLL"), pin_factory=factory, **extra)
+    table.closers.append(buttons.close)
+    if factory is not None:
+        table.closers.append(factory.close)
+        from hardware.keys import KeyboardButtons
+
+        keys = KeyboardButtons(factory, pins)
+        table.parts["buttons"] = "mock pins (keys)"
+        table.parts["keys"] = keys
+        table.driver = PinDriver(table.inbox, keys)
+    else:
+        table.parts["buttons"] = "gpio"
+
+
+class PinDriver(InboxDriver):
+    """Presses buttons on the mock pins (the real Buttons code debounces and queues them)."""
+
+    def __init__(self, inbox: queue.Queue[Any], keys: Any) -> None:
+        super().__init__(inbox)
+        self.keys = keys
+
+    def press(self, button: str) -> None:
+        if button not in self.keys.pins:
+            super().press(button)
+            return
+        self.keys.press(button)
+        self.keys.release(button)

@@ -11,11 +11,11 @@ import logging
 from typing import Any
 
 from companion.dice import Choice, DiceRolled, Shuffled
-from companion.session.inputs import Decide, Hold, InputEvent, Notice, Press, Quit, Roll, TowerStatus
+from companion.session.inputs import Decide, Hold, InputEvent, Notice, Press, Quit, Roll, Say, TowerStatus
 
 log = logging.getLogger(__name__)
 
-_OWN = (Roll, Press, Hold, TowerStatus, Decide, Notice, Quit)
+_OWN = (Roll, Press, Hold, TowerStatus, Decide, Notice, Say, Quit)
 ignored = 0
 """Items the session did not understand (kept for the logs and tests)."""
 
@@ -29,6 +29,18 @@ def translate(item: Any) -> InputEvent | None:
         return Roll(item)
     if isinstance(item, Choice | Shuffled):
         return Decide(item)
+    # The parts' own event types, matched by name and shape so the session imports no adapter.
+    name = type(item).__name__
+    if name == "TowerRoll":
+        return Roll(item.dice, seq=item.seq)
+    if name == "TowerState":
+        return TowerStatus(item.state, getattr(item, "detail", ""))
+    if name == "TowerFault":
+        return Say(f"tower: {item.text or item.code}, throw again")
+    if name == "ButtonPress":
+        return Press(item.name)
+    if name == "ButtonHold":
+        return Hold(item.name)
     ignored += 1
     log.debug("ignored input %r", item)
     return None

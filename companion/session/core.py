@@ -29,7 +29,7 @@ from companion.games.base import Game, replay
 from companion.hexgrid import Hex
 from companion.journal import Entry, GameRecord, Journal, LiveEvent
 from companion.session.choices import Option, options_for, setup_questions
-from companion.session.inputs import Decide, Hold, InputEvent, Notice, Press, Quit, Roll, TowerStatus
+from companion.session.inputs import Decide, Hold, InputEvent, Notice, Press, Quit, Roll, Say, TowerStatus
 from companion.views.panel import TOWER_STATES, Menu, Panel
 
 log = logging.getLogger(__name__)
@@ -174,6 +174,8 @@ class Session:
         elif isinstance(event, Notice):
             if event.text not in self.notices:
                 self.notices.append(event.text)
+        elif isinstance(event, Say):
+            self.message = event.text
         elif isinstance(event, Quit):
             self.stopped = True
 

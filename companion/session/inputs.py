@@ -60,8 +60,15 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class Say:
+    """A passing message from an adapter ("tower: die crooked, throw again"), shown until the next input."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Quit:
     """Stop the loop (window closed, SIGTERM, end of a demo)."""
 
 
-InputEvent = Roll | Press | Hold | TowerStatus | Decide | Notice | Quit
+InputEvent = Roll | Press | Hold | TowerStatus | Decide | Notice | Say | Quit
