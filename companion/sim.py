@@ -54,8 +54,8 @@ class Table:
     parts: dict[str, Any] = field(default_factory=dict)
 
     def describe(self) -> str:
-        """One line naming the parts in use ("tower /dev/pts/3, buttons mock, oled dummy, projector headless")."""
-        return ", ".join(f"{k} {v}" for k, v in self.parts.items()) or "no devices"
+        """One line naming the parts in use ("tower /tmp/.../dice-tower, buttons mock pins, oled dummy")."""
+        return ", ".join(f"{k} {v}" for k, v in self.parts.items() if isinstance(v, str)) or "no devices"
 
     def close(self) -> None:
         for close in reversed(self.closers):
@@ -93,6 +93,7 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
         else:
             _attach_views(table, sim=sim, headless=headless, out=out, config=config)
         _attach_buttons(table, sim=sim, config=config)
+        _attach_tower(table, sim=sim, config=config)
     except BaseException:
         table.close()
         raise
@@ -155,6 +156,46 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
         table.driver = PinDriver(table.inbox, keys)
     else:
         table.parts["buttons"] = "gpio"
+
+
+def _attach_tower(table: Table, *, sim: bool, config: Any) -> None:
+    """The tower link on its reader thread; on the sim a virtual tower on a pty that the link opens by path."""
+    try:
+        from firmware_bridge.link import TowerLink
+    except ImportError as exc:
+        table.session.notices.append(f"tower: not installed ({exc.name})")
+        return
+    port = getattr(getattr(config, "tower", None), "port", None)
+    if sim:
+        from firmware_bridge.virtual import VirtualTower
+
+        tower = VirtualTower()
+        table.closers.append(tower.close)
+        port = tower.path
+        table.parts["tower-device"] = tower
+        driver = table.driver
+        table.driver = TowerDriver(driver, tower)
+    link = TowerLink(table.inbox, port).start()
+    table.closers.append(link.stop)
+    table.parts["tower"] = port or "auto"
+    table.parts["link"] = link
+
+
+class TowerDriver:
+    """Dice go into the virtual tower (over the pty, through the real link); buttons as before."""
+
+    def __init__(self, buttons: Any, tower: Any) -> None:
+        self._buttons = buttons
+        self.tower = tower
+
+    def throw(self, dice: DiceRolled) -> None:
+        self.tower.roll([(d.kind, d.value) for d in dice.dice])
+
+    def press(self, button: str) -> None:
+        self._buttons.press(button)
+
+    def hold(self, button: str) -> None:
+        self._buttons.hold(button)
 
 
 class PinDriver(InboxDriver):
