@@ -108,3 +108,16 @@ def test_screens_cli_bad_scale_is_one_line_error(tmp_path, capsys):
 
     assert main(["screens", "--out", str(tmp_path), "--scale", "0"]) == 2
     assert "--scale" in capsys.readouterr().err
+
+
+def test_committed_screens_match_the_code(tmp_path):
+    from pathlib import Path
+
+    from PIL import Image
+
+    docs = Path(__file__).resolve().parent.parent / "docs" / "screens"
+    for path in write_screens(tmp_path):
+        with Image.open(path) as fresh, Image.open(docs / path.name) as committed:
+            assert fresh.convert("1").tobytes() == committed.convert("1").tobytes(), (
+                f"docs/screens/{path.name} is stale: run companion screens --out docs/screens")
+    assert "screens/prompt.png" in (docs.parent / "oled.md").read_text()
