@@ -52,6 +52,7 @@ class VirtualTower:
         self._master: int | None = None
         self._slave: int | None = None
         self.silent = False
+        self.last_roll: Frame | None = None
         self.protocol = self._new_protocol()
         self._stop = threading.Event()
         self._plug()
@@ -118,7 +119,9 @@ class VirtualTower:
     def roll(self, dice: Dice) -> int:
         """Dice settle in the tray: a numbered ROLL is sent (or kept while unplugged)."""
         with self._lock:
-            return self.protocol.roll(list(dice), time.monotonic())
+            seq = self.protocol.roll(list(dice), time.monotonic())
+            self.last_roll = Frame("ROLL", seq=seq, dice=list(dice))
+            return seq
 
     def rolling(self) -> None:
         with self._lock:
@@ -153,6 +156,8 @@ class VirtualTower:
     def duplicate(self) -> None:
         """Send every unacknowledged roll again, and the last roll even if acknowledged."""
         with self._lock:
+            if self.last_roll is not None and all(e[0] != self.last_roll.seq for e in self.protocol.outbox):
+                self._write(encode(self.last_roll))
             self.protocol.resend(time.monotonic())
 
     def hello_version(self, version: int) -> None:
