@@ -100,44 +100,50 @@ def _quiet(seconds: float) -> None:
         time.sleep(min(left, 0.5))
 
 
-def button_latency(samples: int = 200) -> list[float]:
-    """A gpiozero Button on MockFactory: pin edge -> queue -> session -> frame handed to the views (ms)."""
-    import queue
-
-    from gpiozero import Button, Device
-    from gpiozero.pins.mock import MockFactory
-
+def table_latency(samples: int = 150) -> tuple[list[float], list[float]]:
+    """On the simulated table (real link, real Buttons, OLED on luma's dummy device), in ms:
+    a tower frame's last byte on the pty, and a button edge on a MockFactory pin, to the OLED
+    image displayed and the frame handed to every view."""
     from companion.journal import Journal
-    from companion.session import Press, Session
-    from companion.session.loop import Loop
+    from companion.sim import build_table
 
-    previous = Device.pin_factory
-    Device.pin_factory = factory = MockFactory()
-    try:
-        with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp, Journal(Path(tmp) / "j.sqlite") as journal:
-            inbox: queue.Queue[object] = queue.Queue()
-            session = Session(journal)
-            session.start(resume=False)  # the menu: DOWN moves its selection, a visible change each time
-            shown: list[float] = []
-            loop = Loop(session, inbox, [], on_shown=lambda frame: shown.append(time.perf_counter()))
-            button = Button(17, bounce_time=None)
-            button.when_pressed = lambda: inbox.put(Press("DOWN"))
-            pin = factory.pin(17)
-            out = []
-            for _ in range(samples):
-                start = time.perf_counter()
-                pin.drive_low()
-                loop.step(timeout=1)
-                out.append((shown[-1] - start) * 1000)
-                pin.drive_high()
-            button.close()
-            return out
-    finally:
-        factory.reset()
-        Device.pin_factory = previous
+    with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp, Journal(Path(tmp) / "j.sqlite") as journal, \
+            build_table(journal, sim=True, headless=True, tick=0.05) as table:
+        session, loop = table.session, table.loop
+        session.start(resume=False)  # the menu: each input below changes what is shown
+        shown: list[float] = []
+        loop.on_shown = lambda frame: shown.append(time.perf_counter())
+        loop.show()
+        tower = table.parts["tower-device"]
+        keys = table.parts["keys"]
+        _settle(loop, lambda: session.panel.tower == "connected")
+        tower_ms, button_ms = [], []
+        for i in range(samples):
+            before = len(shown)
+            tower.roll([("d8", i % 8 + 1)])
+            start = time.perf_counter()  # the roll frame's last byte is on the pty
+            _settle(loop, lambda before=before: len(shown) > before)
+            tower_ms.append((shown[-1] - start) * 1000)
+            before = len(shown)
+            start = time.perf_counter()
+            keys.press("DOWN")
+            _settle(loop, lambda before=before: len(shown) > before)
+            button_ms.append((shown[-1] - start) * 1000)
+            keys.release("DOWN")
+        return tower_ms, button_ms
+
+
+def _settle(loop, condition, seconds: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise RuntimeError("the simulated table did not answer within 5 s")
+        loop.step(timeout=0.05)
 
 
 def run() -> list[Row]:
-    rows = summary(AREA, "button edge -> frame to views", button_latency(), "p99 < 20")
+    tower_ms, button_ms = table_latency()
+    rows = summary(AREA, "tower last byte -> OLED image + frame", tower_ms, "p99 < 20")
+    rows += summary(AREA, "button edge -> OLED image + frame", button_ms, "p99 < 20")
     rows += process_rows()
     return rows

@@ -175,7 +175,7 @@ def _attach_tower(table: Table, *, sim: bool, config: Any) -> None:
         table.parts["tower-device"] = tower
         driver = table.driver
         table.driver = TowerDriver(driver, tower)
-    link = TowerLink(table.inbox, port).start()
+    link = TowerLink(table.inbox, port, read_timeout=0.25).start()  # returns at the first byte anyway
     table.closers.append(link.stop)
     table.parts["tower"] = port or "auto"
     table.parts["link"] = link

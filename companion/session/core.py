@@ -207,7 +207,7 @@ class Session:
 
     def _on_roll(self, roll: DiceRolled) -> None:
         if self.current is None or self._menu is not None:
-            raise CompanionError("roll ignored: a menu is open")
+            raise CompanionError(f"roll ignored ({', '.join(str(d) for d in roll.dice)}): a menu is open")
         wanted = list(self._wanted())
         if not wanted:
             prompt = self.prompt()
