@@ -1,0 +1,97 @@
+"""``companion tower``: run a virtual dice tower, or listen to a tower and print its rolls."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import queue
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("tower", help="the dice tower: a virtual one, or listen to one")
+    sub = parser.add_subparsers(dest="tower_command", required=True)
+    virtual = sub.add_parser("virtual", help="start a virtual tower on a pty and print its device path; "
+                                             "type rolls like 'd6 3 d8 5'")
+    virtual.add_argument("--script", type=Path, default=None, metavar="FILE",
+                         help="roll each line of FILE first ('d6 3 d8 5', '#' starts a comment)")
+    virtual.set_defaults(func=run_virtual)
+    listen = sub.add_parser("listen", help="print each roll the tower reports; Ctrl-C prints the counts")
+    listen.add_argument("--port", default=None, metavar="PATH",
+                        help="device path or pyserial URL (default /dev/dice-tower, then a USB scan)")
+    listen.add_argument("--json", action="store_true", help='one JSON object per roll: {"seq", "dice"}')
+    listen.set_defaults(func=run_listen)
+
+
+def run_virtual(args: argparse.Namespace) -> int:
+    from firmware_bridge.virtual import VirtualTower, parse_dice
+
+    script: list[str] = []
+    if args.script is not None:
+        try:
+            script = args.script.read_text().splitlines()
+        except OSError as exc:
+            raise CompanionError(f"{args.script}: cannot read script: {exc.strerror}") from None
+    with VirtualTower() as tower:
+        print(tower.path, flush=True)
+        print(f"# pty {tower.device}; type rolls like 'd6 3 d8 5', Ctrl-D or Ctrl-C to stop",
+              file=sys.stderr, flush=True)
+        for number, line in enumerate(script, 1):
+            try:
+                tower.play([line])
+            except ValueError as exc:
+                raise CompanionError(f"{args.script}:{number}: {exc}") from None
+        try:
+            for line in sys.stdin:
+                text = line.split("#", 1)[0].strip()
+                if not text:
+                    continue
+                try:
+                    print(f"rolled #{tower.roll(parse_dice(text))}", file=sys.stderr, flush=True)
+                except ValueError as exc:
+                    print(f"companion: {exc}", file=sys.stderr, flush=True)
+            # stdin closed (e.g. run in the background): keep serving until interrupted
+            import threading
+
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+def run_listen(args: argparse.Namespace) -> int:
+    from firmware_bridge.events import TowerFault, TowerRoll, TowerState
+    from firmware_bridge.link import TowerLink
+
+    events: queue.Queue[Any] = queue.Queue()
+
+    def rejected(rejection: Any) -> None:
+        print(f"rejected {rejection.reason}: {rejection.line!r}", file=sys.stderr, flush=True)
+
+    link = TowerLink(events, args.port, on_reject=rejected).start()
+    try:
+        while True:
+            event = events.get()
+            if isinstance(event, TowerRoll):
+                dice = [{"die": d.kind, "value": d.value} for d in event.dice.dice]
+                if args.json:
+                    print(json.dumps({"seq": event.seq, "dice": dice}), flush=True)
+                else:
+                    print(f"#{event.seq} " + " ".join(str(d) for d in event.dice.dice), flush=True)
+            elif isinstance(event, TowerState):
+                print(f"tower {event.state}" + (f": {event.detail}" if event.detail else ""),
+                      file=sys.stderr, flush=True)
+            elif isinstance(event, TowerFault):
+                print(f"tower fault {event.code}: {event.text}", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        link.stop()
+        counts = link.status()["counts"]
+        print("counts: " + (", ".join(f"{k}={v}" for k, v in sorted(counts.items())) or "none"),
+              file=sys.stderr, flush=True)
+    return 0

@@ -1,0 +1,90 @@
+"""The virtual tower and the ``companion tower`` commands, end to end through real processes."""
+
+from __future__ import annotations
+
+import json
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+from firmware_bridge.virtual import VirtualTower, parse_dice
+
+
+def lines_of(stream: IO[str]) -> queue.Queue[str]:
+    """A queue fed with the stream's lines by a thread, so tests can wait with a timeout."""
+    q: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        for line in stream:
+            q.put(line.rstrip("\n"))
+
+    threading.Thread(target=pump, daemon=True).start()
+    return q
+
+
+def companion(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "companion", *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_parse_dice_accepts_typed_forms_and_names_bad_ones() -> None:
+    assert parse_dice("d6 3 D8 5") == [("d6", 3), ("d8", 5)]
+    assert parse_dice("d6:3, d8:8") == [("d6", 3), ("d8", 8)]
+    for bad in ("d6", "d6 7", "d20 3", ""):
+        with pytest.raises(ValueError):
+            parse_dice(bad)
+
+
+def test_replug_points_the_same_path_at_a_new_pty() -> None:
+    with VirtualTower() as tower:
+        first = tower.device
+        assert Path(tower.path).resolve() == Path(first)
+        tower.unplug()
+        assert not Path(tower.path).exists() and tower.device is None
+        tower.replug()
+        assert Path(tower.path).resolve() == Path(tower.device)
+
+
+def test_virtual_and_listen_commands_carry_scripted_and_typed_rolls(tmp_path: Path) -> None:
+    script = tmp_path / "rolls.txt"
+    script.write_text("# opening rolls\nd8 7\nd6 2 d8 1\n")
+    virtual = companion("tower", "virtual", "--script", str(script))
+    listen = None
+    try:
+        out = lines_of(virtual.stdout)  # type: ignore[arg-type]
+        path = out.get(timeout=20)
+        listen = companion("tower", "listen", "--port", path, "--json")
+        got = lines_of(listen.stdout)  # type: ignore[arg-type]
+        rolls = [json.loads(got.get(timeout=20)) for _ in range(2)]
+        virtual.stdin.write("d6 6\n")  # type: ignore[union-attr]
+        virtual.stdin.flush()  # type: ignore[union-attr]
+        rolls.append(json.loads(got.get(timeout=20)))
+        assert rolls == [
+            {"seq": 1, "dice": [{"die": "d8", "value": 7}]},
+            {"seq": 2, "dice": [{"die": "d6", "value": 2}, {"die": "d8", "value": 1}]},
+            {"seq": 3, "dice": [{"die": "d6", "value": 6}]},
+        ]
+        listen.send_signal(signal.SIGINT)
+        _, err = listen.communicate(timeout=20)
+        assert listen.returncode == 0
+        assert "accepted=3" in err
+    finally:
+        for proc in (listen, virtual):
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+                proc.communicate(timeout=20)
+
+
+def test_virtual_with_a_bad_script_line_is_one_line_error(tmp_path: Path) -> None:
+    script = tmp_path / "rolls.txt"
+    script.write_text("d6 3\nd6 9\n")
+    proc = companion("tower", "virtual", "--script", str(script))
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 2
+    assert f"{script}:2:" in err and "Traceback" not in err
