@@ -1,0 +1,59 @@
+"""The dice tower link: parser throughput, and pty-to-queue latency of a roll.
+
+- Frames parsed per second: a stream of mixed ROLL/HB frames fed to FrameParser in 64-byte reads
+  (about what a USB CDC packet brings).
+- Latency: the whole ROLL frame but its last byte is written on the virtual tower's pty; the clock
+  starts as the last byte is written and stops when the TowerRoll is taken off the link's queue.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from typing import Any
+
+from benchmarks._table import Row, summary
+from firmware_bridge.events import TowerRoll, TowerState
+from firmware_bridge.link import TowerLink
+from firmware_bridge.virtual import VirtualTower
+from firmware_bridge.wire import Frame, FrameParser, encode
+
+AREA = "tower"
+
+
+def _throughput(frames: int = 50_000) -> float:
+    one = encode(Frame("ROLL", seq=123, dice=[("d6", 3), ("d8", 5)])) + encode(Frame("HB"))
+    stream = one * (frames // 2)
+    parser = FrameParser()
+    start = time.perf_counter()
+    parsed = 0
+    for i in range(0, len(stream), 64):
+        parsed += len(parser.feed(stream[i:i + 64]))
+    return parsed / (time.perf_counter() - start)
+
+
+def _latency(rolls: int = 300) -> list[float]:
+    events: queue.Queue[Any] = queue.Queue()
+    samples = []
+    with VirtualTower(heartbeat=60, retry=60) as tower:
+        link = TowerLink(events, tower.path, retry=0.02).start()
+        try:
+            while not (isinstance(e := events.get(timeout=5), TowerState) and e.state == "connected"):
+                pass
+            for seq in range(1, rolls + 1):
+                line = encode(Frame("ROLL", seq=seq, dice=[("d8", 1 + seq % 8)]))
+                tower.send_raw(line[:-1])
+                start = time.perf_counter()
+                tower.send_raw(line[-1:])
+                while not isinstance(events.get(timeout=5), TowerRoll):
+                    pass
+                samples.append((time.perf_counter() - start) * 1000)
+        finally:
+            link.stop()
+    return samples
+
+
+def run() -> list[Row]:
+    rows = [Row(AREA, "frames parsed per second", _throughput(), "frames/s", ">= 10000")]
+    rows += summary(AREA, "roll, last byte on pty to queue", _latency(), "< 20 ms")
+    return rows
