@@ -94,6 +94,8 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
             _attach_views(table, sim=sim, headless=headless, out=out, config=config)
         _attach_buttons(table, sim=sim, config=config)
         _attach_tower(table, sim=sim, config=config)
+        if sim and not headless and views is None:
+            _attach_window(table)
     except BaseException:
         table.close()
         raise
@@ -156,6 +158,19 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
         table.driver = PinDriver(table.inbox, keys)
     else:
         table.parts["buttons"] = "gpio"
+
+
+def _attach_window(table: Table) -> None:
+    """The laptop window: the OLED image, keys on the mock pins, T for a tower throw, a gamepad."""
+    from companion.session.window import OledWindow
+
+    oled = next((v for v in table.loop.views if isinstance(v, OledView)), None)
+    window = OledWindow(table.inbox, table.parts.get("keys"), (lambda: oled.image if oled else None),
+                        tower=table.parts.get("tower-device"), wanted=table.session.wanted)
+    table.loop.views.append(window)
+    table.loop.add_pump(window.pump)
+    table.closers.append(window.close)
+    table.parts["window"] = "pygame"
 
 
 def _attach_tower(table: Table, *, sim: bool, config: Any) -> None:

@@ -53,3 +53,36 @@ def test_table_parts_are_the_real_ones(tmp_path):
             table.loop.step(timeout=0.2)
         assert table.session.panel.tower == "connected"
         assert journal.events(table.session.current.game_id)[0].event.source == "tower"
+
+
+def _step_until(table, condition, seconds=10.0):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, table.session.panel
+        table.loop.step(timeout=0.05)
+
+
+def test_laptop_window_keys_and_tower_key(tmp_path):
+    """pygame (offscreen driver) key events: T throws into the virtual tower, Space presses ROLL on a mock pin."""
+    import pygame
+
+    from companion.sim import build_table
+
+    def key(kind, code):
+        pygame.event.post(pygame.event.Event(kind, key=code, mod=0, unicode="", scancode=0))
+
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=False, loader=loader,
+                                                                game_keys=("race",), tick=0.02) as table:
+        assert table.parts["window"] == "pygame"
+        table.session.start("race", {})
+        table.loop.show()
+        key(pygame.KEYDOWN, pygame.K_t)
+        _step_until(table, lambda: table.session.current.state.step == "move")
+        key(pygame.KEYDOWN, pygame.K_SPACE)
+        key(pygame.KEYUP, pygame.K_SPACE)
+        _step_until(table, lambda: table.session.current.state.step == "lane")
+        assert [x.event.source for x in journal.events(table.session.current.game_id)] == ["tower", "os"]
+        window = table.loop.views[-1]
+        shot = tmp_path / "window.png"
+        pygame.image.save(window.surface, shot)
+        assert pygame.transform.average_color(pygame.image.load(shot))[:3] != (0, 0, 0)  # the OLED is drawn

@@ -190,6 +190,10 @@ class Session:
     def prompt(self) -> Prompt | None:
         return self.current.game.prompt(self.current.state) if self.current else None
 
+    def wanted(self) -> tuple[str, ...]:
+        """Dice kinds the box is waiting for right now (empty when it waits for something else)."""
+        return self._wanted()
+
     def _wanted(self) -> tuple[str, ...]:
         """Dice kinds still to come for the open request (a re-roll asks for the last roll's kinds)."""
         if self.current is None or self._menu is not None:

@@ -44,6 +44,10 @@ class Loop:
         self._last_housekeeping = clock()
         self.frames_shown = 0
 
+    def add_pump(self, pump: Callable[[], None]) -> None:
+        """Something to poll after every turn (pygame's event queue lives in this thread)."""
+        self._pumps.append(pump)
+
     def show(self) -> None:
         """Hand the current frame to every view; a failing view is reported once and dropped."""
         frame = self.session.frame
