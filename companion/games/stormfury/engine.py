@@ -1,0 +1,225 @@
+"""The Stormfury engine: forecast shuffle, player defences, hurricane shuffle, as a pure fold."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from companion.dice import Choice, Event, Prompt, Shuffled
+from companion.errors import RuleError
+from companion.games.stormfury import storm
+from companion.games.stormfury.data import Board
+from companion.games.stormfury.state import ROLES, Player, StormState, TurnLog
+from companion.hexgrid import Hex
+
+ACTIONS: tuple[str, ...] = ("move", "fortify", "dam", "evacuate", "end_player_phase")
+
+
+class StormfuryGame:
+    """Project Stormfury's hurricane, keeping the :class:`companion.games.base.Game` contract."""
+
+    key = "stormfury"
+    title = "Project Stormfury"
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    # -- data dumps -------------------------------------------------------------------------
+    def map_json(self) -> dict[str, Any]:
+        return self.board.to_json()
+
+    def cards_json(self) -> dict[str, Any]:
+        return self.board.cards_json()
+
+    # -- the fold ---------------------------------------------------------------------------
+    def new_game(self, options: Mapping[str, Any]) -> StormState:
+        """Options: ``players`` = [{"role", "city"}, ...] (default: the four roles in the first city)."""
+        b = self.board
+        first = b.cities[0].id
+        raw = options.get("players", [{"role": r, "city": first} for r in ROLES])
+        players = []
+        for p in raw:
+            role, city = p.get("role"), p.get("city", first)
+            if role not in ROLES:
+                raise RuleError(f"unknown role {role!r} (known: {', '.join(ROLES)})")
+            if city not in {c.id for c in b.cities}:
+                raise RuleError(f"unknown city {city!r}")
+            if any(q.role == role for q in players):
+                raise RuleError(f"role {role} chosen twice")
+            players.append(Player(role, city))
+        at_sea = b.start in b.ocean
+        return StormState(turn=1, phase="forecast", category=b.rules.start_category, centre=b.start,
+                          deck="ocean" if at_sea else "land", players=tuple(players),
+                          population=tuple((c.id, b.rules.start_population) for c in b.cities),
+                          recent=(f"Storm cat {b.rules.start_category} in the gulf",))
+
+    def apply(self, state: StormState, event: Event) -> StormState:
+        if state.phase == "over":
+            raise RuleError("the game is over")
+        if state.phase == "forecast":
+            return self._forecast(state, self._shuffle(event, len(self.board.decks[state.deck])))
+        if state.phase == "hurricane":
+            return self._hurricane(state, self._shuffle(event, len(state.forecast)))
+        if not isinstance(event, Choice):
+            raise RuleError(f"player phase: choose one of {', '.join(ACTIONS)}, not a {type(event).__name__}")
+        return self._choice(state, event)
+
+    @staticmethod
+    def _shuffle(event: Event, n: int) -> tuple[int, ...]:
+        if not isinstance(event, Shuffled):
+            raise RuleError(f"waiting for a shuffle of {n} cards, not a {type(event).__name__}")
+        if len(event.order) != n:
+            raise RuleError(f"need a shuffle of {n} cards, got {len(event.order)}")
+        return event.order
+
+    def _forecast(self, state: StormState, order: tuple[int, ...]) -> StormState:
+        deck = self.board.decks[state.deck]
+        forecast = tuple(deck[i].id for i in order[: self.board.rules.forecast_size])
+        players = tuple(replace(p, moves=0) for p in state.players)
+        return replace(state, phase="players", forecast=forecast, players=players,
+                       recent=(f"Forecast: {' '.join(forecast)}",))
+
+    def draws(self, category: int) -> int:
+        return self.board.rules.draws[category - 1]
+
+    def _hurricane(self, state: StormState, order: tuple[int, ...]) -> StormState:
+        b = self.board
+        cards = [b.card(state.forecast[i]) for i in order[: self.draws(state.category)]]
+        path = storm.walk(b, state.centre, cards)
+        covered = storm.footprint(b, state.centre, path, state.category)
+        damage, absorbed, forts, destroyed, flooded = storm.resolve_damage(b, state, covered, state.turn)
+        after = storm.new_category(b, state.category, cards)
+        centre = path[-1] if path else state.centre
+        at_sea = centre in b.ocean
+        log = TurnLog(state.turn, state.deck, state.forecast, tuple(c.id for c in cards), state.category, after,
+                      path, at_sea, damage, absorbed)
+        ended = "dissipated" if after == 0 else "max_turns" if state.turn >= b.rules.max_turns else ""
+        hits = sum(d.amount for d in damage)
+        recent = (f"Moved {' '.join(c.id for c in cards)}", f"Cat {state.category}->{after}, {hits} damage")
+        return replace(state, phase="over" if ended else "forecast", turn=state.turn + (0 if ended else 1),
+                       category=after, centre=centre, deck="ocean" if at_sea else "land",
+                       forecast=() if not ended else state.forecast, fortifications=tuple(sorted(forts.items())),
+                       destroyed=destroyed, flooded=flooded, damage=state.damage + damage, log=(*state.log, log),
+                       ended_by=ended, recent=recent)
+
+    # -- the player phase -------------------------------------------------------------------
+    def _player(self, state: StormState, args: Mapping[str, Any]) -> tuple[int, Player]:
+        role = args.get("player")
+        for i, p in enumerate(state.players):
+            if p.role == role:
+                return i, p
+        raise RuleError(f"no player {role!r} at the table (players: {', '.join(p.role for p in state.players)})")
+
+    @staticmethod
+    def _count(args: Mapping[str, Any]) -> int:
+        n = args.get("count", 1)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise RuleError(f"count must be a whole number of at least 1, got {n!r}")
+        return n
+
+    def _choice(self, state: StormState, event: Choice) -> StormState:
+        b, a = self.board, event.args
+        if event.action == "end_player_phase":
+            return replace(state, phase="hurricane", recent=("Hurricane phase",))
+        if event.action not in ACTIONS:
+            raise RuleError(f"unknown action {event.action!r} (one of {', '.join(ACTIONS)})")
+        i, player = self._player(state, a)
+        if event.action == "move":
+            to = a.get("to")
+            road = next((r for r in b.roads_of(player.city) if r.other(player.city) == to), None)
+            if road is None:
+                raise RuleError(f"no road from {player.city} to {to!r}")
+            if road.id in state.flooded:
+                raise RuleError(f"road {road.id} is flooded")
+            if player.moves >= b.rules.moves_per_turn:
+                raise RuleError(f"{player.role} already travelled {player.moves} cities this turn")
+            players = list(state.players)
+            players[i] = Player(player.role, to, player.moves + 1)
+            return replace(state, players=tuple(players), recent=(f"{player.role} to {to}",))
+        if event.action == "fortify":
+            sid = a.get("space")
+            try:
+                space = b.space(str(sid))
+            except KeyError:
+                raise RuleError(f"unknown space {sid!r}") from None
+            if space.city != player.city:
+                raise RuleError(f"{player.role} is in {player.city}, not {space.city}")
+            if space.id in state.destroyed:
+                raise RuleError(f"{space.id} is destroyed")
+            forts = dict(state.fortifications)
+            forts[space.id] = forts.get(space.id, 0) + self._count(a)
+            return replace(state, fortifications=tuple(sorted(forts.items())),
+                           recent=(f"Fortified {space.id} ({forts[space.id]})",))
+        if event.action == "dam":
+            rid = a.get("road")
+            road = next((r for r in b.roads if r.id == rid), None)
+            if road is None:
+                raise RuleError(f"unknown road {rid!r}")
+            city = a.get("city", player.city)
+            if city not in road.ends:
+                raise RuleError(f"road {road.id} does not end in {city!r}")
+            near = city == player.city or (player.role == "aquatic_engineer" and any(
+                r.other(player.city) == city for r in b.roads_of(player.city)))
+            if not near:
+                raise RuleError(f"{player.role} is in {player.city} and cannot dam {city}")
+            if road.id in state.flooded:
+                raise RuleError(f"road {road.id} is already flooded")
+            if (road.id, city) in state.dams:
+                raise RuleError(f"road {road.id} is already dammed in {city}")
+            return replace(state, dams=state.dams | {(road.id, city)}, recent=(f"Dam {road.id} at {city}",))
+        # evacuate
+        n = self._count(a)
+        left = state.people(player.city)
+        if n > left:
+            raise RuleError(f"{player.city} has {left} population left, cannot evacuate {n}")
+        pop = tuple((c, v - n if c == player.city else v) for c, v in state.population)
+        return replace(state, population=pop, recent=(f"Evacuated {n} from {player.city}",))
+
+    # -- what the table sees ----------------------------------------------------------------
+    def prompt(self, state: StormState) -> Prompt:
+        if state.phase == "over":
+            return Prompt(f"The storm is over ({state.ended_by}): {sum(d.amount for d in state.damage)} damage",
+                          "Game over", done=True)
+        if state.phase == "forecast":
+            n = len(self.board.decks[state.deck])
+            return Prompt(f"Shuffle the {state.deck} deck and deal {self.board.rules.forecast_size} forecast cards",
+                          f"Shuffle {state.deck} deck", shuffle=n)
+        if state.phase == "hurricane":
+            k = self.draws(state.category)
+            return Prompt(f"Hurricane phase: draw {k} of the {len(state.forecast)} forecast cards",
+                          f"Draw {k} of {len(state.forecast)}", shuffle=len(state.forecast))
+        return Prompt("Player phase: move, fortify, dam, evacuate, then end the player phase",
+                      "Player phase", actions=ACTIONS)
+
+    def status(self, state: StormState) -> str:
+        names = {"forecast": "forecast phase", "players": "player phase", "hurricane": "hurricane phase",
+                 "over": "game over"}
+        return f"Turn {state.turn} - {names[state.phase]} - cat {state.category}"
+
+    def recap(self, state: StormState) -> tuple[str, ...]:
+        return state.recent
+
+    def risk_map(self, state: StormState) -> Mapping[Hex, float]:
+        from companion.games.stormfury.risk import forecast_risk
+
+        if not state.forecast or state.phase == "over":
+            return {}
+        return forecast_risk(self.board, state, state.forecast).hexes
+
+    def summary(self, state: StormState) -> dict[str, Any]:
+        """Damage by city and by kind: the rules' "where did you take the most damage"."""
+        by_city: dict[str, dict[str, int]] = {c.id: {"infrastructure": 0, "population": 0, "road": 0}
+                                              for c in self.board.cities}
+        for d in state.damage:
+            if d.kind == "road":
+                road = next(r for r in self.board.roads if r.id == d.target)
+                for end in road.ends:  # a flooded road counts against both cities it joins
+                    by_city[end]["road"] += 1
+            else:
+                by_city[d.city][d.kind] += d.amount
+        by_kind = {k: sum(d.amount for d in state.damage if d.kind == k) for k in ("infrastructure", "population",
+                                                                                   "road")}
+        worst = max(by_city, key=lambda c: sum(by_city[c].values())) if state.damage else None
+        return {"turns": len(state.log), "ended_by": state.ended_by, "category": state.category,
+                "total": sum(by_kind.values()), "by_kind": by_kind, "by_city": by_city, "worst_city": worst}
