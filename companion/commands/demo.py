@@ -38,6 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="journal to write (default: a fresh one in a temporary folder)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the scripted player's choices and tower dice")
     parser.add_argument("--undo-every", type=int, default=0, metavar="N", help="undo after every N-th roll")
+    parser.add_argument("--games", default=",".join(g.game for g in NIGHT), metavar="KEY,KEY",
+                        help="which games of the night to play, in order (default: %(default)s)")
     parser.add_argument("--trace", type=Path, default=None, help=argparse.SUPPRESS)
     parser.set_defaults(func=main)
 
@@ -59,7 +61,11 @@ def main(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as tmp:
         path = args.journal or Path(tmp) / "journal.sqlite"
         with Journal(path) as journal:
-            return play_night(journal, NIGHT, seed=args.seed, undo_every=args.undo_every, trace_path=args.trace,
+            wanted = [k.strip() for k in args.games.split(",") if k.strip()]
+            night = [g for key in wanted for g in NIGHT if g.game == key]
+            if len(night) != len(wanted):
+                raise CompanionError(f"--games: known games are {', '.join(g.game for g in NIGHT)}")
+            return play_night(journal, night, seed=args.seed, undo_every=args.undo_every, trace_path=args.trace,
                               headless=args.headless or args.out is not None, out=args.out)
 
 

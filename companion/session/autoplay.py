@@ -96,7 +96,9 @@ class AutoPlayer:
             return "press ROLL (shuffle)"
         options = s.options()
         if options:
-            target = self.rng.randrange(len(options))
+            # Like a table that mostly gets on with it: the first option (e.g. "End player phase") half
+            # the time, otherwise one of the first few.
+            target = 0 if self.rng.random() < 0.5 else self.rng.randrange(min(len(options), 6))
             current = panel.menu.selected if panel.menu is not None else 0
             if current != target:
                 self.driver.press("DOWN")
