@@ -86,3 +86,29 @@ def test_laptop_window_keys_and_tower_key(tmp_path):
         shot = tmp_path / "window.png"
         pygame.image.save(window.surface, shot)
         assert pygame.transform.average_color(pygame.image.load(shot))[:3] != (0, 0, 0)  # the OLED is drawn
+
+
+def test_stormfury_to_the_end_then_export_and_import(tmp_path, capsys):
+    from companion.cli import main
+    from companion.commands.demo import play_night
+    from companion.session import Session
+    from companion.session.autoplay import ScriptedGame
+
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        assert play_night(journal, [ScriptedGame("stormfury")], seed=2, out=tmp_path / "frames") == 0
+        [game] = journal.games()
+        assert game.finished
+        original = Session(journal)
+        original.resume(game)
+        assert original.panel.prompt is None or original.current.game.prompt(original.current.state).done
+    export = tmp_path / "night.jsonl"
+    assert main(["export", str(game.id), "--journal", str(path), "--out", str(export)]) == 0
+    other = tmp_path / "other.sqlite"
+    assert main(["import", str(export), "--journal", str(other)]) == 0
+    assert "imported" in capsys.readouterr().out
+    with Journal(other) as journal:
+        [copy] = journal.games()
+        again = Session(journal)
+        again.resume(copy)
+        assert again.current.state == original.current.state
