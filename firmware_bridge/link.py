@@ -85,7 +85,7 @@ class TowerLink:
         self.silence = silence
         self.rolling_for = rolling_for
         self.on_reject = on_reject
-        self.state = "waiting"
+        self.state = "off"
         self.detail = ""
         self.path: str | None = None
         self.boot = ""

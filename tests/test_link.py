@@ -172,6 +172,7 @@ def test_missing_tower_is_waiting_then_found_and_stop_joins() -> None:
     with VirtualTower(heartbeat=0.2) as tower:
         tower.unplug()
         lk = TowerLink(q, tower.path, retry=0.02).start()
+        assert wait_for(q, state("waiting"))
         until(lambda: lk.detail != "" and lk.state == "waiting")
         tower.replug()
         wait_for(q, state("connected"))
@@ -199,3 +200,27 @@ def test_tower_protocol_keeps_outbox_until_ack_and_resends_on_sync() -> None:
     assert t.outbox == [] and t.acked == 1
     t.tick(now=5.0)
     assert wire[-1] == encode(Frame("HB"))
+
+
+def test_silent_tower_is_reported_then_found_again(tower: VirtualTower) -> None:
+    q: queue.Queue[Any] = queue.Queue()
+    with TowerLink(q, tower.path, retry=0.02, silence=0.3) as lk:
+        wait_for(q, state("connected"))
+        tower.silent = True
+        assert wait_for(q, state("waiting"))[-1].detail == "tower silent"
+        tower.silent = False
+        wait_for(q, state("connected"))
+        assert lk.state == "connected"
+
+
+def test_protocol_doc_examples_are_valid_frames() -> None:
+    import re
+    from pathlib import Path
+
+    from firmware_bridge.wire import parse_line
+
+    doc = Path(__file__).parents[1] / "docs" / "protocol.md"
+    lines = re.findall(r"(?:tower|box):\s+(\$\S.*\*[0-9A-F]{2})$", doc.read_text(), re.M)
+    assert len(lines) >= 8
+    for line in lines:
+        assert isinstance(parse_line(line.encode()), Frame), line
