@@ -1,7 +1,8 @@
 """Power cut at any moment: kill -9 a scripted game night at random points, then restart from the journal.
 
-The child is this file run as a script: the demo's game-night driver over the real session, loop
-and journal (with the small race game of test_session, so it runs whatever engines are installed).
+The child is this file run as a script: the demo's game-night driver on the simulated table (virtual
+tower on a pty, real link, mock pins, OLED on luma's dummy device, session, journal), playing
+Stormfury games to the end between games of the small race of test_session.
 It traces "pending ID DIGEST" just before each journal commit and "shown ID DIGEST" just after
 each frame reaches the views. After the kill, the state rebuilt from the journal must be the last
 shown state -- or one being committed after it (accepted, not yet drawn): nothing shown is ever
@@ -18,11 +19,17 @@ import sys
 import time
 from pathlib import Path
 
+from companion.games import load_game
 from companion.journal import Journal
 from companion.session import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_session import loader
+from test_session import loader as race_loader
+
+
+def loader(key, maps):
+    """The real engines, plus the small race game of test_session."""
+    return race_loader(key, maps) if key == "race" else load_game(key, maps)
 
 KILL_POINTS = 20
 REPO = Path(__file__).resolve().parent.parent
@@ -81,11 +88,11 @@ def test_kill_9_at_random_points_loses_nothing_shown(tmp_path):
         game_id = lines[last][1]
         allowed = {lines[last][2]} | {t[2] for t in lines[last + 1:] if t[0] == "pending" and t[1] == game_id}
         with Journal(journal) as j:
-            session = Session(j, loader=loader, game_keys=("race",))
+            session = Session(j, loader=loader)
             session.resume(j.game(game_id))
             assert session.digest() in allowed, f"kill point {point} after {len(shown)} frames"
             if not j.game(game_id).finished and j.games()[0].id == game_id:
-                again = Session(j, loader=loader, game_keys=("race",))
+                again = Session(j, loader=loader)
                 again.start()  # what `companion run` does on start: resume the last unfinished game
                 assert again.current.game_id == game_id and again.digest() == session.digest()
         checked += 1
@@ -96,7 +103,7 @@ def _child(journal: str, trace: str, seed: str) -> int:
     from companion.commands.demo import play_night
     from companion.session.autoplay import ScriptedGame
 
-    night = [ScriptedGame("race", {"players": 2}), ScriptedGame("race", {"players": 3}, max_events=7)] * 3
+    night = [ScriptedGame("stormfury"), ScriptedGame("race", {"players": 3}, max_events=7)] * 3
     with Journal(Path(journal)) as j:
         return play_night(j, night, seed=int(seed), undo_every=5, trace_path=Path(trace), loader=loader)
 
