@@ -2,7 +2,8 @@
 
 The link opens the tower by path (default /dev/dice-tower, the udev symlink), or failing that by
 scanning serial.tools.list_ports for the tower's USB id. One background thread reads with a
-timeout, feeds the parser, ACKs each roll and drops duplicates by (boot, seq); everything the
+timeout, feeds the parser, ACKs each roll and delivers each (boot, seq) once and in order (a
+roll after a gap waits for the tower's resend); everything the
 session needs goes on a queue.Queue as firmware_bridge.events values. Any serial error (an
 unplugged adapter raises SerialException "device reports readiness to read but returned no
 data", or OSError EIO on a pty) closes the port and the loop tries again every ``retry`` seconds.
@@ -45,24 +46,6 @@ def find_port(usb_id: str = DEFAULT_USB_ID) -> str | None:
     return None
 
 
-class _Seen:
-    """Roll numbers accepted from one boot: everything <= floor, plus a few above it."""
-
-    def __init__(self) -> None:
-        self.floor = 0
-        self.above: set[int] = set()
-
-    def add(self, seq: int) -> bool:
-        """True if ``seq`` is new."""
-        if seq <= self.floor or seq in self.above:
-            return False
-        self.above.add(seq)
-        while self.floor + 1 in self.above:
-            self.floor += 1
-            self.above.discard(self.floor)
-        return True
-
-
 class TowerLink:
     """Reads a dice tower and puts TowerRoll / TowerState / TowerFault on ``events``.
 
@@ -92,7 +75,9 @@ class TowerLink:
         self.hello: Frame | None = None
         self.counts: Counter[str] = Counter()
         """accepted, duplicates, reconnects, faults, and each rejection reason."""
-        self._seen: dict[str, _Seen] = {}
+        self._delivered: dict[str, int] = {}
+        """Per tower boot: every roll up to this seq was delivered (rolls go out in order)."""
+        self._synced_for = -1
         self._serial: serial.SerialBase | None = None
         self._parser = FrameParser(accept=TOWER_FRAMES)
         self._stop = threading.Event()
@@ -221,9 +206,8 @@ class TowerLink:
         if kind == "HELLO":
             self.hello = item
             self.boot = item.boot
-            if item.boot not in self._seen:
-                seen = self._seen[item.boot] = _Seen()
-                seen.floor = item.seq - 1  # rolls before this were delivered to someone already
+            # Rolls below ``first`` were acknowledged already (by us, or by the box before a restart).
+            self._delivered[item.boot] = max(self._delivered.get(item.boot, 0), item.seq - 1)
             self._was_connected = True
             self._set_state("connected", f"firmware {item.firmware}, dice {'+'.join(item.kinds)}")
         elif self.state == "mismatch" or not self.boot:
@@ -245,10 +229,21 @@ class TowerLink:
             self._set_state("connected", "heartbeat")
 
     def _roll(self, frame: Frame) -> None:
-        self._send(Frame("ACK", seq=frame.seq))  # ACK duplicates too: the first ACK may be lost
-        if not self._seen.setdefault(self.boot, _Seen()).add(frame.seq):
+        last = self._delivered.get(self.boot, 0)
+        if frame.seq <= last:
+            self._send(Frame("ACK", seq=frame.seq))  # ACK duplicates too: the first ACK may be lost
             self.counts["duplicates"] += 1
             return
+        if frame.seq > last + 1:
+            # An earlier roll was lost on the wire: hold this one back (no ACK) and ask the tower
+            # to resend its outbox, which comes in order. Once per gap, not once per frame.
+            self.counts["out_of_order"] += 1
+            if self._synced_for != last:
+                self._synced_for = last
+                self._send(Frame("SYNC"))
+            return
+        self._delivered[self.boot] = frame.seq
+        self._send(Frame("ACK", seq=frame.seq))
         self.counts["accepted"] += 1
         dice = DiceRolled(tuple(Die(kind, value) for kind, value in frame.dice), source="tower")
         self.events.put(TowerRoll(frame.seq, dice, self.boot))

@@ -224,3 +224,15 @@ def test_protocol_doc_examples_are_valid_frames() -> None:
     assert len(lines) >= 8
     for line in lines:
         assert isinstance(parse_line(line.encode()), Frame), line
+
+
+def test_a_roll_lost_on_the_wire_is_recovered_before_the_next_is_delivered(tower: VirtualTower, link: Any) -> None:
+    lk, q = link
+    tower.silent = True  # roll 1 never reaches the host, but stays in the tower's outbox
+    tower.roll([("d6", 1)])
+    tower.silent = False
+    tower.roll([("d6", 2)])
+    got = rolls(q, 2)
+    assert [(r.seq, r.dice.dice[0].value) for r in got] == [(1, 1), (2, 2)]
+    until(lambda: not tower.protocol.outbox)
+    assert lk.counts["accepted"] == 2
