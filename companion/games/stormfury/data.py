@@ -228,7 +228,7 @@ def load_board(board_path: Path, cards_path: Path) -> Board:
             (land if row < n else ocean).add(h)
     start = _hex(grid, "start")
     if start not in ocean:
-        raise grid.error(f"start {start.q},{start.r} is not a gulf hex", "start")
+        raise grid.error(f"{start.q},{start.r} is not a gulf hex", "start")
     grid.reject_unknown()
 
     cities: list[City] = []
