@@ -125,11 +125,15 @@ class TowerLink:
                 self._lost(str(exc))
                 continue
             now = time.monotonic()
-            if data:
-                self._last_byte = now
-                for item in self._parser.feed(data):
-                    self._handle(item, now)
-            self._watch(now)
+            try:
+                if data:
+                    self._last_byte = now
+                    for item in self._parser.feed(data):
+                        self._handle(item, now)
+                self._watch(now)
+            except Exception:  # a bug here must not silence the tower for the rest of the night
+                log.exception("tower link: frame handling failed")
+                self.counts["link_errors"] += 1
 
     def _resolve(self) -> str | None:
         if self.port is not None:

@@ -236,3 +236,20 @@ def test_a_roll_lost_on_the_wire_is_recovered_before_the_next_is_delivered(tower
     assert [(r.seq, r.dice.dice[0].value) for r in got] == [(1, 1), (2, 2)]
     until(lambda: not tower.protocol.outbox)
     assert lk.counts["accepted"] == 2
+
+
+def test_usb_scan_finds_nothing_for_an_absent_id_and_a_bad_id() -> None:
+    from firmware_bridge.link import find_port
+
+    assert find_port("FFFF:FFFE") is None
+    assert find_port("not-an-id") is None
+
+
+def test_no_port_and_no_tower_keeps_waiting_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    import firmware_bridge.link as link_module
+
+    monkeypatch.setattr(link_module, "DEFAULT_PORT", "/nonexistent/dice-tower")
+    q: queue.Queue[Any] = queue.Queue()
+    with TowerLink(q, None, usb_id="FFFF:FFFE", retry=0.02) as lk:
+        until(lambda: lk.detail == "no tower found")
+        assert lk.state == "waiting"
