@@ -295,6 +295,10 @@ def test_new_game_options_validated():
         GAME.new_game({"players": [{"role": "mayor", "city": "houston"}]})
     with pytest.raises(RuleError, match="unknown city"):
         GAME.new_game({"players": [{"role": "architect", "city": "atlantis"}]})
+    with pytest.raises(RuleError, match="players: expected a list"):
+        GAME.new_game({"players": "architect"})
+    with pytest.raises(RuleError, match="chosen twice"):
+        GAME.new_game({"players": [{"role": "architect"}, {"role": "architect"}]})
 
 
 def _seeded(seed: int):

@@ -38,7 +38,9 @@ class StormfuryGame:
         b = self.board
         first = b.cities[0].id
         raw = options.get("players", [{"role": r, "city": first} for r in ROLES])
-        players = []
+        players: list[Player] = []
+        if not isinstance(raw, list | tuple) or not all(isinstance(p, Mapping) for p in raw):
+            raise RuleError(f"players: expected a list of {{role, city}} tables, got {raw!r}")
         for p in raw:
             role, city = p.get("role"), p.get("city", first)
             if role not in ROLES:
