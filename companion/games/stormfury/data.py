@@ -7,6 +7,7 @@ as ``file: field: what is wrong`` and never as a traceback.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -135,8 +136,9 @@ class Board:
     rules: Rules
     """Open rule choices."""
 
-    @property
+    @cached_property
     def hexes(self) -> frozenset[Hex]:
+        """Every hex of the board (computed once: walks and footprints test it constantly)."""
         return self.land | self.ocean
 
     def city(self, city_id: str) -> City:
