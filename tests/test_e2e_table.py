@@ -112,3 +112,14 @@ def test_stormfury_to_the_end_then_export_and_import(tmp_path, capsys):
         again = Session(journal)
         again.resume(copy)
         assert again.current.state == original.current.state
+
+
+def test_demo_command_plays_the_night_and_exits_0(tmp_path, capsys):
+    from companion.cli import main
+
+    assert main(["demo", "--headless", "--out", str(tmp_path / "frames"), "--journal", str(tmp_path / "j.sqlite")]) == 0
+    out = capsys.readouterr().out
+    assert "stormfury #" in out and "finished" in out
+    assert len(list((tmp_path / "frames").glob("oled-*.png"))) > 5
+    with Journal(tmp_path / "j.sqlite") as journal:
+        assert any(g.game == "stormfury" and g.finished for g in journal.games())

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.games import load_game
 from companion.journal import Journal
 from companion.session.autoplay import AutoPlayer, ScriptedGame
 from companion.sim import build_table
@@ -65,6 +66,9 @@ def main(args: argparse.Namespace) -> int:
             night = [g for key in wanted for g in NIGHT if g.game == key]
             if len(night) != len(wanted):
                 raise CompanionError(f"--games: known games are {', '.join(g.game for g in NIGHT)}")
+            night = [g for g in night if _installed(g.game)]
+            if not night:
+                raise CompanionError("no game of the demo night is installed")
             return play_night(journal, night, seed=args.seed, undo_every=args.undo_every, trace_path=args.trace,
                               headless=args.headless or args.out is not None, out=args.out)
 
@@ -103,6 +107,16 @@ def play_night(journal: Journal, script: Sequence[ScriptedGame], *, seed: int = 
     if trace is not None:
         trace.close()
     return 0
+
+
+def _installed(key: str) -> bool:
+    """True if the engine loads; a missing one is said once and its game left out of the night."""
+    try:
+        load_game(key)
+    except (ImportError, CompanionError) as exc:
+        print(f"demo: {key} left out ({exc})")
+        return False
+    return True
 
 
 def _gid(session) -> int | None:  # type: ignore[no-untyped-def]
