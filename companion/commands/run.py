@@ -49,7 +49,7 @@ def main(args: argparse.Namespace) -> int:
             log.warning("%s", journal.notice)
         notify = _notifier()
         with build_table(journal, sim=args.sim, headless=args.headless, out=args.out, config=config,
-                         watchdog=notify.watchdog, tick=0.02 if (args.sim and not args.headless) else 0.5) as table:
+                         watchdog=notify.watchdog, tick=0.05 if (args.sim and not args.headless) else 0.5) as table:
             options: dict[str, Any] = {}
             if args.players is not None:
                 options["players"] = args.players
