@@ -1,0 +1,29 @@
+"""``companion config check [FILE]`` and ``companion config show [FILE]``: validate or print the configuration."""
+
+from __future__ import annotations
+
+import argparse
+
+from companion.config import DEFAULT_PATH, load_config, to_toml
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("config", help="check or show the box's configuration file")
+    sub = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    check = sub.add_parser("check", help="validate a configuration file: prints ok or the one-line error")
+    check.add_argument("file", nargs="?", default=None, help=f"the file (default: {DEFAULT_PATH})")
+    check.set_defaults(func=check_main)
+    show = sub.add_parser("show", help="print the effective configuration as TOML")
+    show.add_argument("file", nargs="?", default=None, help=f"the file (default: {DEFAULT_PATH})")
+    show.set_defaults(func=show_main)
+
+
+def check_main(args: argparse.Namespace) -> int:
+    load_config(args.file)
+    print("ok")
+    return 0
+
+
+def show_main(args: argparse.Namespace) -> int:
+    print(to_toml(load_config(args.file)), end="")
+    return 0

@@ -1,0 +1,222 @@
+"""The box's configuration: one TOML file, every key optional, every mistake named in one line.
+
+The file lives at /etc/companion/config.toml unless ``--config`` says otherwise. A missing
+default file means "all defaults", so a fresh install runs before anyone edits anything; a
+missing file named explicitly is an error (a typo in a path must not silently mean defaults).
+Each section is a frozen dataclass read by one small function, so a section can follow the
+settings of the part it feeds (hardware.buttons.ButtonPins, hardware.oled.OledSettings, ...).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.datafile import Fields, load_toml
+from companion.errors import DataError
+
+DEFAULT_PATH = Path("/etc/companion/config.toml")
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Which game the box starts with and for how many players."""
+
+    default: str = "kansas"
+    players: int = 4
+
+
+@dataclass(frozen=True)
+class TowerConfig:
+    """The dice tower on USB serial; ``port`` empty means: find it by ``usb_id``."""
+
+    enabled: bool = True
+    port: str = ""
+    baud: int = 115200
+    usb_id: str = "2E8A:0005"
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    """BCM pin of each button (button to GND, internal pull-up), debounce and hold times."""
+
+    enabled: bool = True
+    roll: int = 17
+    up: int = 5
+    down: int = 6
+    left: int = 13
+    right: int = 19
+    ok: int = 26
+    back: int = 16
+    bounce_ms: int = 30
+    hold_s: float = 1.0
+
+
+@dataclass(frozen=True)
+class OledConfig:
+    """How the OLED is wired (I2C bus 1 at 0x3C by default)."""
+
+    enabled: bool = True
+    driver: str = "ssd1306"
+    interface: str = "i2c"
+    port: int = 1
+    address: int = 0x3C
+    rotation: int = 0
+    contrast: int = 255
+
+
+@dataclass(frozen=True)
+class ProjectorConfig:
+    """The map window on the projector (HDMI); kmsdrm draws without a desktop."""
+
+    enabled: bool = True
+    driver: str = "auto"
+    width: int = 1920
+    height: int = 1080
+    fullscreen: bool = True
+    display: int = 0
+
+
+@dataclass(frozen=True)
+class JournalConfig:
+    """Where every event is written before it is shown."""
+
+    path: str = "/var/lib/companion/journal.sqlite3"
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration: one field per TOML section."""
+
+    game: GameConfig = field(default_factory=GameConfig)
+    tower: TowerConfig = field(default_factory=TowerConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    oled: OledConfig = field(default_factory=OledConfig)
+    projector: ProjectorConfig = field(default_factory=ProjectorConfig)
+    journal: JournalConfig = field(default_factory=JournalConfig)
+
+
+OLED_DRIVERS = ("ssd1306", "sh1106", "ssd1309")
+PROJECTOR_DRIVERS = ("auto", "kmsdrm", "x11", "wayland", "offscreen", "dummy")
+BUTTON_NAMES = ("roll", "up", "down", "left", "right", "ok", "back")
+
+
+def _game(f: Fields) -> GameConfig:
+    d = GameConfig()
+    return GameConfig(default=f.get("default", str, d.default), players=f.int_in("players", 1, 8, d.players))
+
+
+def _tower(f: Fields) -> TowerConfig:
+    d = TowerConfig()
+    usb_id = f.get("usb_id", str, d.usb_id)
+    parts = usb_id.split(":")
+    if len(parts) != 2 or not all(len(p) == 4 and all(c in "0123456789abcdefABCDEF" for c in p) for p in parts):
+        raise f.error(f"expected VID:PID in hex like '2E8A:0005', got {usb_id!r}", "usb_id")
+    return TowerConfig(
+        enabled=f.get("enabled", bool, d.enabled),
+        port=f.get("port", str, d.port),
+        baud=f.int_in("baud", 300, 4_000_000, d.baud),
+        usb_id=usb_id.upper(),
+    )
+
+
+def _buttons(f: Fields) -> ButtonsConfig:
+    d = ButtonsConfig()
+    pins = {name: f.int_in(name, 0, 27, getattr(d, name)) for name in BUTTON_NAMES}
+    seen: dict[int, str] = {}
+    for name, pin in pins.items():
+        if pin in seen:
+            raise f.error(f"BCM {pin} is already used by {seen[pin]}", name)
+        seen[pin] = name
+    hold_s = f.get("hold_s", float, d.hold_s)
+    if not 0.1 <= hold_s <= 10.0:
+        raise f.error(f"expected 0.1..10 seconds, got {hold_s!r}", "hold_s")
+    return ButtonsConfig(enabled=f.get("enabled", bool, d.enabled),
+                         bounce_ms=f.int_in("bounce_ms", 0, 1000, d.bounce_ms), hold_s=hold_s, **pins)
+
+
+def _oled(f: Fields) -> OledConfig:
+    d = OledConfig()
+    return OledConfig(
+        enabled=f.get("enabled", bool, d.enabled),
+        driver=f.choice("driver", OLED_DRIVERS, d.driver),
+        interface=f.choice("interface", ("i2c", "spi"), d.interface),
+        port=f.int_in("port", 0, 10, d.port),
+        address=f.int_in("address", 0x03, 0x77, d.address),
+        rotation=f.int_in("rotation", 0, 3, d.rotation),
+        contrast=f.int_in("contrast", 0, 255, d.contrast),
+    )
+
+
+def _projector(f: Fields) -> ProjectorConfig:
+    d = ProjectorConfig()
+    return ProjectorConfig(
+        enabled=f.get("enabled", bool, d.enabled),
+        driver=f.choice("driver", PROJECTOR_DRIVERS, d.driver),
+        width=f.int_in("width", 160, 7680, d.width),
+        height=f.int_in("height", 120, 4320, d.height),
+        fullscreen=f.get("fullscreen", bool, d.fullscreen),
+        display=f.int_in("display", 0, 7, d.display),
+    )
+
+
+def _journal(f: Fields) -> JournalConfig:
+    d = JournalConfig()
+    path = f.get("path", str, d.path)
+    if not path:
+        raise f.error("expected a file path, got ''", "path")
+    return JournalConfig(path=path)
+
+
+_SECTIONS = {"game": _game, "tower": _tower, "buttons": _buttons, "oled": _oled,
+             "projector": _projector, "journal": _journal}
+
+
+def parse_config(root: Fields) -> Config:
+    """A Config from a parsed file; unknown sections or keys are refused by name."""
+    sections: dict[str, Any] = {}
+    for name, reader in _SECTIONS.items():
+        table = root.table(name, default={})
+        sections[name] = reader(table)
+        table.reject_unknown()
+    root.reject_unknown()
+    return Config(**sections)
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """The configuration from ``path`` (default /etc/companion/config.toml; absent default = all defaults).
+
+    Raises DataError (one line, ``file: section.key: what``) on bad TOML, unknown keys or bad values.
+    """
+    if path is None:
+        if not DEFAULT_PATH.exists():
+            return Config()
+        path = DEFAULT_PATH
+    try:
+        root = load_toml(path)
+    except UnicodeDecodeError:
+        # tomllib decodes before parsing; a file of binary garbage is "not TOML", not a crash.
+        raise DataError(f"{path}: not valid TOML: not UTF-8 text") from None
+    return parse_config(root)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
+
+
+def to_toml(config: Config) -> str:
+    """The configuration as TOML that :func:`load_config` reads back to an equal Config."""
+    lines: list[str] = []
+    for section in dataclasses.fields(config):
+        lines.append(f"[{section.name}]")
+        values = getattr(config, section.name)
+        for f in dataclasses.fields(values):
+            lines.append(f"{f.name} = {_toml_value(getattr(values, f.name))}")
+        lines.append("")
+    return "\n".join(lines)
