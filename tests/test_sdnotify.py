@@ -1,0 +1,86 @@
+"""sd_notify over a real AF_UNIX datagram socket, by path and by abstract name."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+
+import pytest
+
+from companion.logging_setup import ConditionLog, setup_logging
+from companion.sdnotify import Notifier
+
+
+@pytest.fixture
+def listener(tmp_path):
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    path = str(tmp_path / "notify")
+    sock.bind(path)
+    sock.settimeout(5)
+    yield sock, path
+    sock.close()
+
+
+def test_messages_arrive(listener):
+    sock, path = listener
+    n = Notifier(path, "10000000")
+    assert n.ready() and n.watchdog() and n.status("playing\nkansas") and n.stopping()
+    got = [sock.recv(256).decode() for _ in range(4)]
+    assert got == ["READY=1", "WATCHDOG=1", "STATUS=playing kansas", "STOPPING=1"]
+    assert n.watchdog_interval == 10.0 and n.ping_every() == 5.0
+
+
+def test_abstract_socket():
+    name = f"companion-test-{os.getpid()}"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind("\0" + name)
+    sock.settimeout(5)
+    try:
+        assert Notifier("@" + name, "").ready()
+        assert sock.recv(64) == b"READY=1"
+    finally:
+        sock.close()
+
+
+def test_no_socket_is_a_noop(monkeypatch):
+    monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
+    monkeypatch.delenv("WATCHDOG_USEC", raising=False)
+    n = Notifier()
+    assert not n.enabled and n.ready() is False and n.ping_every() is None
+
+
+def test_gone_socket_never_raises(tmp_path):
+    assert Notifier(str(tmp_path / "gone"), "x").watchdog() is False
+
+
+def test_env_is_read(monkeypatch, listener):
+    sock, path = listener
+    monkeypatch.setenv("NOTIFY_SOCKET", path)
+    monkeypatch.setenv("WATCHDOG_USEC", "2000000")
+    n = Notifier()
+    assert n.ping_every() == 1.0 and n.ready() and sock.recv(64) == b"READY=1"
+
+
+def test_condition_logged_once_until_cleared(caplog):
+    log = ConditionLog(logging.getLogger("companion.test"))
+    with caplog.at_level(logging.INFO, logger="companion.test"):
+        assert log.set("tower", "tower unplugged")
+        for _ in range(100):
+            assert not log.set("tower", "tower unplugged")
+        assert log.clear("tower", "tower back")
+        assert not log.clear("tower")
+        assert log.set("tower", "tower unplugged")
+    assert [r.getMessage() for r in caplog.records] == ["tower unplugged", "tower back", "tower unplugged"]
+
+
+def test_setup_logging_plain_lines(capsys):
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
+    try:
+        setup_logging()
+        logging.getLogger("companion.x").warning("OLED gone")
+        assert capsys.readouterr().err == "WARNING companion.x: OLED gone\n"
+    finally:
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])
