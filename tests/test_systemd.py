@@ -50,3 +50,35 @@ def test_unit_essentials():
     assert re.search(r"^WatchdogSec=\d+", text, flags=re.M)
     assert re.search(r"^ExecStart=/opt/companion/venv/bin/python -m companion run$", text, flags=re.M)
     assert "PrivateDevices" not in text and "ProcSubset" not in text and "PrivateUsers" not in text
+
+
+def test_install_dry_run_lists_every_step():
+    script = UNIT.parent / "install.sh"
+    result = subprocess.run(["bash", str(script), "--dry-run"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    for step in ("venv --system-site-packages /opt/companion/venv", "/etc/systemd/system/companion.service",
+                 "/etc/udev/rules.d/99-dice-tower.rules", "systemctl enable companion.service", "/var/lib/companion"):
+        assert step in out, step
+
+
+def test_uninstall_keeps_the_journal():
+    script = UNIT.parent / "uninstall.sh"
+    result = subprocess.run(["bash", str(script), "--dry-run"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "rm -rf /opt/companion" in result.stdout and "/var/lib/companion" not in result.stdout.split("removed;")[0]
+
+
+def test_udev_rule_matches_tower_usb_id():
+    from firmware_bridge.link import DEFAULT_USB_ID
+
+    vid, pid = DEFAULT_USB_ID.lower().split(":")
+    rule = (UNIT.parent / "99-dice-tower.rules").read_text()
+    assert f'ATTRS{{idVendor}}=="{vid}"' in rule and f'ATTRS{{idProduct}}=="{pid}"' in rule
+    assert 'SYMLINK+="dice-tower"' in rule
+
+
+def test_example_config_is_the_defaults():
+    from companion.config import Config, load_config
+
+    assert load_config(UNIT.parent / "config.example.toml") == Config()

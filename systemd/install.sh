@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Install the storm companion as a service: sudo systemd/install.sh [--dry-run]
+# Creates the user, the venv at /opt/companion/venv, /etc/companion/config.toml (only if absent),
+# /var/lib/companion, the unit and the udev rule; then enables and starts the service. Idempotent.
+set -euo pipefail
+
+DRY_RUN=0
+[[ "${1:-}" == "--dry-run" ]] && DRY_RUN=1
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PREFIX=/opt/companion
+VENV="$PREFIX/venv"
+
+run() {
+    echo "+ $*"
+    if [[ $DRY_RUN -eq 0 ]]; then "$@"; fi
+}
+
+if [[ $DRY_RUN -eq 0 && $EUID -ne 0 ]]; then
+    echo "install.sh: run as root (sudo systemd/install.sh)" >&2
+    exit 1
+fi
+
+if ! id companion >/dev/null 2>&1; then
+    run useradd --system --home-dir /var/lib/companion --no-create-home --shell /usr/sbin/nologin companion
+fi
+for group in gpio i2c spi dialout video input; do
+    if getent group "$group" >/dev/null; then
+        run usermod -aG "$group" companion
+    fi
+done
+
+run install -d -m 0755 "$PREFIX"
+if [[ ! -x "$VENV/bin/python" ]]; then
+    # --system-site-packages: gpiozero finds the distro's python3-lgpio on a Pi.
+    run python3 -m venv --system-site-packages "$VENV"
+fi
+run "$VENV/bin/pip" install --quiet --upgrade "$SRC"
+
+run install -d -m 0755 /etc/companion
+if [[ ! -e /etc/companion/config.toml ]]; then
+    run install -m 0644 "$SRC/systemd/config.example.toml" /etc/companion/config.toml
+fi
+run install -d -m 0750 -o companion -g companion /var/lib/companion
+
+run install -m 0644 "$SRC/systemd/companion.service" /etc/systemd/system/companion.service
+run install -m 0644 "$SRC/systemd/99-dice-tower.rules" /etc/udev/rules.d/99-dice-tower.rules
+run udevadm control --reload-rules
+run udevadm trigger --subsystem-match=tty
+run systemctl daemon-reload
+run systemctl enable companion.service
+run systemctl restart companion.service
+echo "installed: systemctl status companion; journalctl -u companion -f"
