@@ -51,7 +51,7 @@ class ButtonsConfig:
     ok: int = 26
     back: int = 16
     bounce_ms: int = 30
-    hold_s: float = 1.0
+    hold_s: float = 1.5
 
 
 @dataclass(frozen=True)
