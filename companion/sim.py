@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.config_hardware import button_options, button_pins, oled_settings
 from companion.dice import DiceRolled
 from companion.journal import Journal
 from companion.session.core import Session
@@ -111,7 +112,7 @@ def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, 
     except ImportError as exc:
         table.session.notices.append(f"oled: not installed ({exc.name})")
     else:
-        settings = getattr(config, "oled", None) or OledSettings()
+        settings = _oled_settings(config, OledSettings)
         if sim:
             from luma.core.device import dummy
 
@@ -130,6 +131,12 @@ def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, 
     table.parts["projector"] = "headless" if headless else "none"
 
 
+def _oled_settings(config: Any, default: Callable[[], Any]) -> Any:
+    """The [oled] section as hardware settings; the defaults when no configuration was given."""
+    section = getattr(config, "oled", None)
+    return oled_settings(section) if section is not None else default()
+
+
 def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
     """gpiozero buttons putting presses on the queue: MockFactory pins driven by keys on the sim."""
     try:
@@ -137,15 +144,15 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
     except ImportError as exc:
         table.session.notices.append(f"buttons: not installed ({exc.name})")
         return
-    pins = getattr(config, "buttons", None)
-    pins = pins if isinstance(pins, ButtonPins) else ButtonPins()
+    section = getattr(config, "buttons", None)
+    pins = button_pins(section) if section is not None else ButtonPins()
     factory = None
     if sim:
         from gpiozero.pins.mock import MockFactory
 
         factory = MockFactory()
     # Keys and scripted presses do not bounce; real contacts do (the Buttons default debounce).
-    extra = {"bounce_ms": 0.0} if sim else {}
+    extra = {"bounce_ms": 0.0} if sim else (button_options(section) if section is not None else {})
     buttons = Buttons(pins, table.inbox, hold_names=("BACK", "ROLL"), pin_factory=factory, **extra)
     table.closers.append(buttons.close)
     if factory is not None:

@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s", stream=sys.stderr)
     config = _load_config(args.config)
-    journal_path = args.journal or _config_journal(config)
+    journal_path = args.journal or _config_journal(config, args.config)
     with Journal(journal_path) as journal:
         if journal.notice:
             log.warning("%s", journal.notice)
@@ -75,7 +75,13 @@ def _load_config(path: Path | None) -> Any:
     return load_config(path)
 
 
-def _config_journal(config: Any) -> Path | None:
+def _config_journal(config: Any, given: Path | None) -> Path | None:
+    """The configured journal, only when a configuration file was read: with none (a laptop running
+    the simulated table) the journal lives in the user's state folder, not in /var/lib."""
+    from companion.config import DEFAULT_PATH
+
+    if given is None and not DEFAULT_PATH.exists():
+        return None
     journal = getattr(config, "journal", None)
     path = getattr(journal, "path", None)
     return Path(path) if path else None
