@@ -1,7 +1,8 @@
-"""Logging for journald: plain lines on stderr, and each trouble said once until it clears.
+"""Logging for journald: plain lines on stderr.
 
-journald stamps time, unit and priority itself, so lines carry none. A pulled tower cable
-or a dead OLED must produce one line when it breaks and one when it is back, not one per poll.
+journald stamps time, unit and priority itself, so lines carry none. The parts keep the lines rare
+themselves: the tower link and the OLED display log once when they break and once when they are back,
+never once per poll.
 """
 
 from __future__ import annotations
@@ -19,26 +20,3 @@ def setup_logging(level: int | str = logging.INFO) -> None:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
-
-
-class ConditionLog:
-    """Logs a condition (e.g. "tower-missing") once when it starts and once when it clears."""
-
-    def __init__(self, logger: logging.Logger) -> None:
-        self.logger = logger
-        self.active: dict[str, str] = {}
-
-    def set(self, condition: str, message: str, level: int = logging.WARNING) -> bool:
-        """Note the condition; logs only if it was not already active. True if a line was written."""
-        if condition in self.active:
-            return False
-        self.active[condition] = message
-        self.logger.log(level, message)
-        return True
-
-    def clear(self, condition: str, message: str | None = None) -> bool:
-        """End the condition; logs ``message`` (or "<condition> cleared") only if it was active."""
-        if self.active.pop(condition, None) is None:
-            return False
-        self.logger.info(message or f"{condition} cleared")
-        return True

@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from companion.logging_setup import ConditionLog, setup_logging
+from companion.logging_setup import setup_logging
 from companion.sdnotify import Notifier
 
 
@@ -60,18 +60,6 @@ def test_env_is_read(monkeypatch, listener):
     monkeypatch.setenv("WATCHDOG_USEC", "2000000")
     n = Notifier()
     assert n.ping_every() == 1.0 and n.ready() and sock.recv(64) == b"READY=1"
-
-
-def test_condition_logged_once_until_cleared(caplog):
-    log = ConditionLog(logging.getLogger("companion.test"))
-    with caplog.at_level(logging.INFO, logger="companion.test"):
-        assert log.set("tower", "tower unplugged")
-        for _ in range(100):
-            assert not log.set("tower", "tower unplugged")
-        assert log.clear("tower", "tower back")
-        assert not log.clear("tower")
-        assert log.set("tower", "tower unplugged")
-    assert [r.getMessage() for r in caplog.records] == ["tower unplugged", "tower back", "tower unplugged"]
 
 
 def test_setup_logging_plain_lines(capsys):

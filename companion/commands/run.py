@@ -15,8 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.commands.games import add_journal_option
+from companion.config import DEFAULT_PATH, load_config
 from companion.games import GAME_KEYS
 from companion.journal import Journal
+from companion.logging_setup import setup_logging
+from companion.sdnotify import Notifier
 from companion.session.inputs import Quit
 from companion.session.typed import read_lines
 from companion.sim import build_table
@@ -41,14 +44,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(name)s: %(message)s", stream=sys.stderr)
-    config = _load_config(args.config)
+    setup_logging()
+    config = load_config(args.config)
     journal_path = args.journal or _config_journal(config, args.config)
     with Journal(journal_path) as journal:
         if journal.notice:
             log.warning("%s", journal.notice)
-        notify = _notifier()
+        notify = Notifier()
         with build_table(journal, sim=args.sim, headless=args.headless, out=args.out, config=config,
+                         game_keys=_menu_order(config.game.default),
                          watchdog=notify.watchdog, tick=0.05 if (args.sim and not args.headless) else 0.5) as table:
             options: dict[str, Any] = {}
             if args.players is not None:
@@ -67,37 +71,16 @@ def main(args: argparse.Namespace) -> int:
             return table.loop.run(ready)
 
 
-def _load_config(path: Path | None) -> Any:
-    try:
-        from companion.config import load_config
-    except ImportError:
-        return None
-    return load_config(path)
+def _menu_order(default: str) -> tuple[str, ...]:
+    """The games in the menu, the configured default first so OK on a fresh box starts it."""
+    return (default, *(key for key in GAME_KEYS if key != default))
 
 
 def _config_journal(config: Any, given: Path | None) -> Path | None:
     """The configured journal, only when a configuration file was read: with none (a laptop running
     the simulated table) the journal lives in the user's state folder, not in /var/lib."""
-    from companion.config import DEFAULT_PATH
-
     if given is None and not DEFAULT_PATH.exists():
         return None
     journal = getattr(config, "journal", None)
     path = getattr(journal, "path", None)
     return Path(path) if path else None
-
-
-class _NoNotify:
-    def ready(self) -> None:
-        pass
-
-    def watchdog(self) -> None:
-        pass
-
-
-def _notifier() -> Any:
-    try:
-        from companion import sdnotify
-    except ImportError:
-        return _NoNotify()
-    return sdnotify
