@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import os
 import socket
+import time
+from collections.abc import Callable
 
 
 class Notifier:
     """A datagram link to systemd's notify socket (path or abstract ``@name``)."""
 
-    def __init__(self, address: str | None = None, watchdog_usec: str | None = None) -> None:
+    def __init__(self, address: str | None = None, watchdog_usec: str | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._last_ping: float | None = None
         self.address = os.environ.get("NOTIFY_SOCKET") if address is None else address
         usec = os.environ.get("WATCHDOG_USEC") if watchdog_usec is None else watchdog_usec
         try:
@@ -34,6 +39,8 @@ class Notifier:
         target = "\0" + self.address[1:] if self.address.startswith("@") else self.address
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sock:
+                # Never wait on systemd: a full socket queue drops this message, the next one follows.
+                sock.setblocking(False)
                 sock.sendto(message.encode(), target)
         except OSError:
             return False
@@ -43,7 +50,17 @@ class Notifier:
         return self.notify("READY=1")
 
     def watchdog(self) -> bool:
+        """Ping, at most once per :meth:`ping_gap` however often the loop turns; True if one was sent."""
+        now = self._clock()
+        if self._last_ping is not None and now - self._last_ping < self.ping_gap():
+            return False
+        self._last_ping = now
         return self.notify("WATCHDOG=1")
+
+    def ping_gap(self) -> float:
+        """Seconds between pings: half the watchdog timeout (systemd's advice), and at least once a second."""
+        every = self.ping_every()
+        return min(every, 1.0) if every else 1.0
 
     def status(self, text: str) -> bool:
         return self.notify("STATUS=" + text.replace("\n", " "))

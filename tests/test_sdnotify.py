@@ -72,3 +72,23 @@ def test_setup_logging_plain_lines(capsys):
     finally:
         root.handlers[:] = saved[0]
         root.setLevel(saved[1])
+
+
+def test_watchdog_pings_are_spaced_however_fast_the_loop_turns(listener):
+    sock, path = listener
+    now = [0.0]
+    n = Notifier(path, "10000000", clock=lambda: now[0])  # 10 s watchdog: ping at most once a second
+    sent = []
+    for step in range(100):  # the loop turning at 20 Hz for 5 s
+        now[0] = step * 0.05
+        sent.append(n.watchdog())
+    assert sent.count(True) == 5
+    assert [sock.recv(64) for _ in range(5)] == [b"WATCHDOG=1"] * 5
+
+
+def test_a_full_notify_socket_never_blocks_the_service(listener):
+    _, path = listener
+    n = Notifier(path)
+    results = [n.status(f"turn {i}") for i in range(5000)]  # nobody reads: the queue fills up
+    assert results[0] is True
+    assert False in results  # dropped, not waited on (a blocking send would hang this test)
