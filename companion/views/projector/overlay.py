@@ -1,0 +1,52 @@
+"""The risk overlay: each hex filled by its exact probability of being hit, and the legend that reads it.
+
+The probabilities come from the engine's ``risk_map`` (exact, not sampled). Hexes at zero stay
+as terrain, so the overlay shows where the storm may go rather than tinting the whole board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pygame
+
+from companion.hexgrid import Hex
+from companion.views.projector import palette, text
+from companion.views.projector.layout import Layout, Rect
+
+FILL_SCALE = 0.94
+"""The heat fill leaves the hex edges visible, so the grid still reads under the overlay."""
+LEGEND_STOPS = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def paint_risk(surface: Any, layout: Layout, risk: Mapping[Hex, float]) -> None:
+    for h, p in risk.items():
+        if p > 0:
+            pygame.draw.polygon(surface, palette.heat(p), layout.polygon(h, FILL_SCALE))
+
+
+def legend_rect(layout: Layout) -> Rect:
+    """Where the legend goes: the foot of the side panel."""
+    side = layout.side
+    pad = max(6, side.w // 20)
+    h = max(60, round(layout.height * 0.11))
+    return Rect(side.x + pad, side.y + side.h - h - pad, side.w - 2 * pad, h)
+
+
+def paint_legend(surface: Any, layout: Layout, title: str = "Risk: chance of being hit") -> Rect:
+    """A cividis gradient bar with 0-100 % ticks under a title; returns the bar's rectangle."""
+    r = legend_rect(layout)
+    pygame.draw.rect(surface, palette.PANEL, r.as_tuple())
+    size = text.px(text.SMALL, layout.height)
+    text.draw(surface, title, (r.x, r.y), size, palette.TEXT, max_width=r.w)
+    bar = Rect(r.x, r.y + size + 4, r.w, max(10, r.h - 2 * size - 12))
+    for i in range(bar.w):
+        colour = palette.heat(i / max(1, bar.w - 1))
+        pygame.draw.line(surface, colour, (bar.x + i, bar.y), (bar.x + i, bar.y + bar.h - 1))
+    pygame.draw.rect(surface, palette.TEXT_DIM, bar.as_tuple(), 1)
+    for stop in LEGEND_STOPS:
+        x = bar.x + round(stop * (bar.w - 1))
+        anchor = "topleft" if stop == 0 else "topright" if stop == 1 else "midtop"
+        text.draw(surface, f"{round(stop * 100)}%", (x, bar.y + bar.h + 2), size, palette.TEXT_DIM, anchor=anchor)
+    return bar

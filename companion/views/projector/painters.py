@@ -1,0 +1,60 @@
+"""Which painter draws which game: a painter turns one game's state into marks on the map.
+
+A painter has three jobs: describe the printed board (``map_data``), draw what the state adds on
+the map (``paint_state``) and fill the side panel (``paint_side``). Games without a painter of
+their own get the generic one, which draws the board a game publishes through ``map_json`` and
+nothing more, so a new rule set shows its board and risk before anyone writes its painter.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from companion.hexgrid import Hex
+from companion.views.projector.board import MapData, Place
+from companion.views.projector.layout import Layout, Rect
+
+
+class GamePainter(Protocol):
+    def map_data(self) -> MapData: ...
+
+    def paint_state(self, surface: Any, layout: Layout, state: Any, overlay: bool = False) -> None: ...
+
+    def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None: ...
+
+
+class GenericPainter:
+    """The board from ``game.map_json()`` (hexes with terrain, cities with hexes); no state marks."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def map_data(self) -> MapData:
+        dump = getattr(self.game, "map_json", None)
+        data: dict[str, Any] = dump() if callable(dump) else {}
+        terrain = {Hex(h["q"], h["r"]): str(h.get("terrain", "land")) for h in data.get("hexes", [])}
+        places = tuple(Place(str(c.get("name", c.get("id", ""))), Hex(c["q"], c["r"]))
+                       for c in data.get("cities", []) if "q" in c and "r" in c)
+        return MapData(terrain, places)
+
+    def paint_state(self, surface: Any, layout: Layout, state: Any, overlay: bool = False) -> None:
+        return None
+
+    def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:
+        return None
+
+
+def painter_for(game: Any) -> GamePainter:
+    """The painter for ``game`` by its key (imported lazily: a missing engine costs nothing)."""
+    key = getattr(game, "key", "")
+    if key == "stormfury":
+        from companion.views.projector.stormfury import StormfuryPainter
+
+        return StormfuryPainter(game)
+    if key == "kansas":
+        try:
+            from companion.views.projector.kansas import KansasPainter
+        except ImportError:
+            return GenericPainter(game)
+        return KansasPainter(game)
+    return GenericPainter(game)

@@ -1,0 +1,55 @@
+"""The status strip across the top: game, turn and phase, what to roll, the tower, the last message.
+
+It is drawn from the session's Panel alone, the same value the OLED draws, so the two never
+disagree about what the box is waiting for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from companion.views.panel import Panel
+from companion.views.projector import palette, text
+from companion.views.projector.layout import Layout
+
+TOWER_LABELS = {"off": ("tower off", palette.TEXT_DIM), "waiting": ("tower: looking", palette.FORT),
+                "connected": ("tower ready", palette.DAM), "rolling": ("tower rolling", palette.FLOOD),
+                "away": ("tower away", palette.DAMAGE), "mismatch": ("tower: wrong version", palette.DAMAGE)}
+
+
+def prompt_line(panel: Panel) -> str:
+    if panel.menu is not None:
+        return f"{panel.menu.title}: {panel.menu.items[panel.menu.selected] if panel.menu.items else ''}"
+    if panel.prompt is None:
+        return ""
+    words = panel.prompt.short or panel.prompt.text
+    if panel.dice:
+        words += "   " + " ".join(f"{d.kind.upper()}={d.value}" for d in panel.dice)
+    return words
+
+
+def paint_status(surface: Any, layout: Layout, panel: Panel) -> None:
+    r = layout.status
+    pygame.draw.rect(surface, palette.PANEL, r.as_tuple())
+    big = text.px(text.BODY, layout.height)
+    y = r.y + r.h / 2
+    pad = max(6, r.h // 4)
+    tower, colour = TOWER_LABELS.get(panel.tower, (f"tower {panel.tower}", palette.TEXT_DIM))
+    right = text.draw(surface, tower, (r.x + r.w - pad, y), big, colour, anchor="midright", bold=True)
+    title = panel.game or "storm companion"
+    left = text.draw(surface, title, (r.x + pad, y), big, palette.TEXT, anchor="midleft", bold=True,
+                     max_width=r.w // 4)
+    x = left.right + 2 * pad
+    if panel.status:
+        status = text.draw(surface, panel.status, (x, y), big, palette.TEXT_DIM, anchor="midleft", max_width=r.w // 4)
+        x = status.right + 2 * pad
+    line = panel.message or prompt_line(panel)
+    if line:
+        colour = palette.DAMAGE if panel.message else palette.FORT
+        text.draw(surface, line, (x, y), big, colour, anchor="midleft", bold=True,
+                  max_width=max(10, right.left - x - pad))
+    if panel.notices:  # lasting conditions, small, under the strip's text
+        text.draw(surface, " | ".join(panel.notices), (r.x + pad, r.y + r.h - 2), text.px(0.014, layout.height),
+                  palette.TEXT_DIM, anchor="bottomleft", max_width=r.w - 2 * pad)

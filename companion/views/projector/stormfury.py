@@ -1,0 +1,252 @@
+"""Stormfury on the map: the storm and its footprint, the forecast paths, the track, defences and damage.
+
+Everything is read from the engine's immutable StormState and its Board; the paths of the five
+forecast cards are walked with the engine's own ``storm.walk`` so the map shows exactly where each
+card would take the centre, edge rule included. Each mark has a shape as well as a colour:
+destroyed spaces a cross, population losses a numbered badge, forts a numbered square, dams a bar.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pygame
+
+from companion.games.stormfury import storm
+from companion.hexgrid import Hex
+from companion.views.projector import palette, text
+from companion.views.projector.board import MapData, Place
+from companion.views.projector.chart import paint_damage_chart
+from companion.views.projector.layout import Layout, Rect
+
+KINDS = ("infrastructure", "population", "road")
+STEP_ANGLE = {"N": -90, "NE": -30, "SE": 30, "S": 90, "SW": 150, "NW": 210}
+"""Screen angle in degrees of each hex direction (flat-topped hexes, y down)."""
+
+
+class StormfuryPainter:
+    """Draws a StormState over the Stormfury board."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.board = game.board
+        self._centres = {c.id: c.population_centre for c in self.board.cities}
+
+    # -- the printed board ----------------------------------------------------------------------
+    def map_data(self) -> MapData:
+        b = self.board
+        terrain = {h: ("land" if h in b.land else "ocean") for h in b.hexes}
+        places: list[Place] = []
+        for city in b.cities:
+            places.append(Place(city.name, city.population_centre, "city"))
+            places.extend(Place(s.name, s.hex, "town", label=False) for s in city.infrastructure)
+        roads = tuple(self._road_line(r) for r in b.roads)
+        return MapData(terrain, tuple(places), roads, self.game.title)
+
+    def _road_line(self, road: Any) -> tuple[Hex, ...]:
+        return (self._centres[road.ends[0]], road.middle, self._centres[road.ends[1]])
+
+    # -- the state on the map -------------------------------------------------------------------
+    def footprint(self, state: Any) -> frozenset[Hex]:
+        """Hexes under the storm where it stands (the area its category covers now)."""
+        if state.category <= 0:
+            return frozenset()
+        radius = self.board.rules.radius[state.category - 1]
+        return frozenset(h for h in state.centre.within(radius) if h in self.board.hexes)
+
+    def forecast_paths(self, state: Any) -> list[tuple[str, tuple[Hex, ...]]]:
+        """(card id, hexes from the centre) for each forecast card, as if drawn first."""
+        if state.phase not in ("players", "hurricane"):
+            return []
+        return [(cid, (state.centre, *storm.walk(self.board, state.centre, (self.board.card(cid),))))
+                for cid in state.forecast]
+
+    def paint_state(self, surface: Any, layout: Layout, state: Any, overlay: bool = False) -> None:
+        """The storm's marks; under the risk overlay the footprint is an outline only, so the heat shows."""
+        s = layout.hex_size
+        if state.phase != "over" and not overlay:
+            tint = pygame.Surface((layout.width, layout.height), pygame.SRCALPHA)
+            colour = (*palette.category_colour(state.category), 110)
+            for h in self.footprint(state):
+                pygame.draw.polygon(tint, colour, layout.polygon(h, 0.96))
+            surface.blit(tint, (0, 0))
+        if state.phase != "over":
+            edge = palette.category_colour(state.category)
+            for h in self.footprint(state):
+                pygame.draw.polygon(surface, edge, layout.polygon(h, 0.96), max(1, round(s * 0.05)))
+        self._paint_roads(surface, layout, state)
+        self._paint_track(surface, layout, state)
+        for i, (cid, path) in enumerate(self.forecast_paths(state)):
+            self._paint_path(surface, layout, path, palette.OKABE_ITO[i % len(palette.OKABE_ITO)], cid, i)
+        self._paint_spaces(surface, layout, state)
+        self._paint_players(surface, layout, state)
+        self._paint_centre(surface, layout, state)
+
+    def _paint_roads(self, surface: Any, layout: Layout, state: Any) -> None:
+        s = layout.hex_size
+        for road in self.board.roads:
+            line = [layout.centre(h) for h in self._road_line(road)]
+            if road.id in state.flooded:
+                pygame.draw.lines(surface, palette.FLOOD, False, line, max(3, round(s * 0.2)))
+                x, y = layout.centre(road.middle)
+                for dy in (-0.18, 0.08):  # two waves: flooded
+                    pts = [(x + s * (t / 10 - 0.4), y + s * dy + s * 0.08 * math.sin(t * 1.1)) for t in range(9)]
+                    pygame.draw.lines(surface, palette.CITY_EDGE, False, pts, max(2, round(s * 0.07)))
+            for end in road.ends:
+                if (road.id, end) in state.dams:
+                    (ax, ay), (bx, by) = layout.centre(self._centres[end]), layout.centre(road.middle)
+                    mx, my = ax + (bx - ax) * 0.55, ay + (by - ay) * 0.55
+                    nx, ny = -(by - ay), bx - ax
+                    n = math.hypot(nx, ny) or 1
+                    nx, ny = nx / n * s * 0.3, ny / n * s * 0.3
+                    pygame.draw.line(surface, palette.CITY_EDGE, (mx - nx, my - ny), (mx + nx, my + ny),
+                                     max(4, round(s * 0.2)))
+                    pygame.draw.line(surface, palette.DAM, (mx - nx, my - ny), (mx + nx, my + ny),
+                                     max(2, round(s * 0.12)))
+
+    def _paint_track(self, surface: Any, layout: Layout, state: Any) -> None:
+        """The storm's way so far: one segment per turn, older turns fainter."""
+        here = self.board.start
+        turns = len(state.log)
+        w = max(2, round(layout.hex_size * 0.14))
+        for n, turn in enumerate(state.log):
+            pts = [layout.centre(h) for h in (here, *turn.path)]
+            colour = palette.faded(palette.TRACK, 0.5 * (turns - 1 - n) / max(1, turns))
+            if len(pts) >= 2:
+                pygame.draw.lines(surface, colour, False, pts, w)
+            pygame.draw.circle(surface, colour, pts[-1], w * 1.4)
+            if turn.path:
+                here = turn.path[-1]
+
+    def _paint_path(self, surface: Any, layout: Layout, path: tuple[Hex, ...], colour: Any, label: str,
+                    index: int) -> None:
+        s = layout.hex_size
+        # Paths of different cards often share hexes: each is nudged sideways a little so all show.
+        off = (index - 2) * s * 0.07
+        pts = [(x + off, y + off) for x, y in (layout.centre(h) for h in path)]
+        if len(pts) >= 2:
+            pygame.draw.lines(surface, palette.CITY_EDGE, False, pts, max(4, round(s * 0.14)))
+            pygame.draw.lines(surface, colour, False, pts, max(2, round(s * 0.08)))
+        end = pts[-1]
+        pygame.draw.circle(surface, colour, end, round(s * 0.28))
+        pygame.draw.circle(surface, palette.CITY_EDGE, end, round(s * 0.28), max(1, round(s * 0.05)))
+        text.draw(surface, label, end, text.px(0.018, layout.height), palette.CITY_EDGE, anchor="center", bold=True)
+
+    def _paint_spaces(self, surface: Any, layout: Layout, state: Any) -> None:
+        s = layout.hex_size
+        lost: dict[str, int] = {}
+        for d in state.damage:
+            if d.kind == "population":
+                lost[d.city] = lost.get(d.city, 0) + d.amount
+        small = text.px(0.018, layout.height)
+        for city in self.board.cities:
+            for space in city.spaces:
+                x, y = layout.centre(space.hex)
+                if space.id in state.destroyed:
+                    a = s * 0.38
+                    for w, colour in ((max(5, round(s * 0.22)), palette.CITY_EDGE), (max(3, round(s * 0.13)),
+                                                                                      palette.DAMAGE)):
+                        pygame.draw.line(surface, colour, (x - a, y - a), (x + a, y + a), w)
+                        pygame.draw.line(surface, colour, (x - a, y + a), (x + a, y - a), w)
+                forts = state.fortified(space.id)
+                if forts:
+                    box = pygame.Rect(0, 0, round(s * 0.42), round(s * 0.42))
+                    box.center = (round(x - s * 0.42), round(y + s * 0.42))
+                    pygame.draw.rect(surface, palette.FORT, box)
+                    pygame.draw.rect(surface, palette.CITY_EDGE, box, max(1, round(s * 0.05)))
+                    text.draw(surface, str(forts), box.center, small, palette.CITY_EDGE, anchor="center", bold=True)
+            x, y = layout.centre(city.population_centre)
+            people = state.people(city.id)
+            text.draw(surface, str(people), (x, y), text.px(0.022, layout.height), palette.CITY_EDGE,
+                      anchor="center", bold=True)
+            if lost.get(city.id):
+                centre = (round(x + s * 0.45), round(y + s * 0.4))
+                pygame.draw.circle(surface, palette.DAMAGE, centre, round(s * 0.26))
+                pygame.draw.circle(surface, palette.CITY_EDGE, centre, round(s * 0.26), max(1, round(s * 0.05)))
+                text.draw(surface, f"-{lost[city.id]}", centre, small, palette.CITY_EDGE, anchor="center", bold=True)
+
+    def _paint_players(self, surface: Any, layout: Layout, state: Any) -> None:
+        s = layout.hex_size
+        by_city: dict[str, list[str]] = {}
+        for p in state.players:
+            by_city.setdefault(p.city, []).append(p.role)
+        for city, roles in by_city.items():
+            if city not in self._centres:
+                continue
+            x, y = layout.centre(self._centres[city])
+            for i, role in enumerate(roles):
+                centre = (round(x - s * 0.55 + i * s * 0.3), round(y - s * 0.62))
+                pygame.draw.circle(surface, palette.OKABE_ITO[6], centre, round(s * 0.16))
+                pygame.draw.circle(surface, palette.CITY, centre, round(s * 0.16), 1)
+                text.draw(surface, role[0].upper(), centre, text.px(0.014, layout.height), palette.CITY,
+                          anchor="center", bold=True)
+
+    def _paint_centre(self, surface: Any, layout: Layout, state: Any) -> None:
+        if state.phase == "over" and state.category <= 0:
+            return
+        s = layout.hex_size
+        x, y = layout.centre(state.centre)
+        r = round(s * 0.45)
+        pygame.draw.circle(surface, palette.category_colour(state.category), (x, y), r)
+        pygame.draw.circle(surface, palette.CITY_EDGE, (x, y), r, max(2, round(s * 0.08)))
+        text.draw(surface, str(state.category), (x, y), text.px(0.03, layout.height), palette.CITY_EDGE,
+                  anchor="center", bold=True)
+
+    # -- the side panel -------------------------------------------------------------------------
+    def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:
+        if state.phase == "over":
+            summary = self.game.summary(state)
+            rows = [(self.board.city(cid).name, values) for cid, values in summary["by_city"].items()]
+            title = f"Damage: {summary['total']} ({state.ended_by})"
+            paint_damage_chart(surface, rect, title, rows, KINDS, layout.height, summary["by_kind"])
+            return
+        head = text.px(text.BODY, layout.height)
+        body = text.px(text.SMALL, layout.height)
+        y = rect.y
+        text.draw(surface, f"Category {state.category} - deck: {state.deck}", (rect.x, y), head, palette.TEXT,
+                  bold=True, max_width=rect.w)
+        y += head + 4
+        if not state.forecast or state.phase not in ("players", "hurricane"):
+            text.draw(surface, "Forecast: not dealt yet", (rect.x, y), body, palette.TEXT_DIM, max_width=rect.w)
+            y += body + 8
+        else:
+            k = self.board.rules.draws[state.category - 1]
+            text.draw(surface, f"Forecast: the storm follows {k} of these", (rect.x, y), body, palette.TEXT_DIM,
+                      max_width=rect.w)
+            y += body + 6
+            for i, cid in enumerate(state.forecast):
+                y = self._paint_card(surface, layout, Rect(rect.x, y, rect.w, body * 2), cid, i) + 4
+        total = sum(d.amount for d in state.damage)
+        y += 6
+        text.draw(surface, f"Damage so far: {total}", (rect.x, y), head, palette.TEXT, bold=True, max_width=rect.w)
+        y += head + 2
+        lines = [f"destroyed spaces: {len(state.destroyed)}", f"flooded roads: {len(state.flooded)}",
+                 f"forts: {sum(n for _, n in state.fortifications)}   dams: {len(state.dams)}"]
+        for line in lines:
+            text.draw(surface, line, (rect.x, y), body, palette.TEXT_DIM, max_width=rect.w)
+            y += body + 2
+
+    def _paint_card(self, surface: Any, layout: Layout, r: Rect, card_id: str, index: int) -> int:
+        """One forecast card: its colour (matching its path), id, mark and the steps as arrows."""
+        card = self.board.card(card_id)
+        colour = palette.OKABE_ITO[index % len(palette.OKABE_ITO)]
+        pygame.draw.rect(surface, palette.BACKGROUND, r.as_tuple())
+        pygame.draw.rect(surface, colour, (r.x, r.y, max(6, r.h // 4), r.h))
+        body = text.px(text.SMALL, layout.height)
+        label = card.id + {"strengthen": "  +1 cat", "weaken": "  -1 cat"}.get(card.mark, "")
+        text.draw(surface, label, (r.x + r.h // 4 + 6, r.y + r.h / 2), body, palette.TEXT, anchor="midleft",
+                  bold=True, max_width=r.w // 2)
+        ax = r.x + r.w // 2
+        step = max(8, min(r.h, (r.w // 2) // max(1, len(card.steps))))
+        for n, direction in enumerate(card.steps):
+            cx, cy = ax + step * n + step / 2, r.y + r.h / 2
+            a = math.radians(STEP_ANGLE[direction])
+            length = step * 0.4
+            tip = (cx + math.cos(a) * length, cy + math.sin(a) * length)
+            tail = (cx - math.cos(a) * length, cy - math.sin(a) * length)
+            pygame.draw.line(surface, colour, tail, tip, max(2, step // 8))
+            left = (tip[0] - math.cos(a - 0.5) * length * 0.7, tip[1] - math.sin(a - 0.5) * length * 0.7)
+            right = (tip[0] - math.cos(a + 0.5) * length * 0.7, tip[1] - math.sin(a + 0.5) * length * 0.7)
+            pygame.draw.polygon(surface, colour, [tip, left, right])
+        return r.y + r.h

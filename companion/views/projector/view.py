@@ -1,0 +1,114 @@
+"""The projector in the running box: ``show(frame)`` for the loop, and opening the screen itself.
+
+On the Pi the map goes fullscreen through SDL's KMSDRM driver (no desktop needed). SDL quietly
+falls back to an offscreen driver when the one asked for is missing, which would "work" while
+showing nothing, so the driver actually chosen is checked. When no screen can be opened the box
+carries on with the OLED alone: ``open_projector`` returns None after saying so once.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from companion.views.projector.layout import DEFAULT_SIZE
+from companion.views.projector.renderer import ProjectorRenderer
+
+log = logging.getLogger(__name__)
+
+HEADLESS_DRIVERS = ("offscreen", "dummy")
+
+
+class SurfaceImage:
+    """A pygame surface with the ``save(path)`` the frames folder calls on every image."""
+
+    def __init__(self, surface: Any) -> None:
+        self.surface = surface
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.surface.get_size()
+
+    def save(self, path: str | Path) -> None:
+        pygame.image.save(self.surface, str(path))
+
+
+class ProjectorView:
+    """Renders each frame (only what changed) and, with a screen, updates just the changed rectangles."""
+
+    def __init__(self, renderer: ProjectorRenderer | None = None, screen: Any = None) -> None:
+        self.renderer = renderer or ProjectorRenderer(screen.get_size() if screen is not None else DEFAULT_SIZE)
+        self.screen = screen
+        self.shown = 0
+
+    def show(self, frame: Any) -> None:
+        surface = self.renderer.render(frame)
+        self.shown += 1
+        if self.screen is None or not self.renderer.dirty:
+            return
+        for rect in self.renderer.dirty:
+            self.screen.blit(surface, rect, rect)
+        pygame.display.update(self.renderer.dirty)
+
+    @property
+    def image(self) -> SurfaceImage | None:
+        """The last frame drawn (None before the first), for the headless frames folder."""
+        return SurfaceImage(self.renderer.surface) if self.shown else None
+
+    def pump(self) -> None:
+        """Keep SDL's event queue drained on a fullscreen display (nothing is read from it)."""
+        if self.screen is not None:
+            pygame.event.pump()
+
+    def close(self) -> None:
+        if self.screen is not None:
+            pygame.display.quit()
+            self.screen = None
+
+
+def choose_driver(driver: str, environ: dict[str, str] | os._Environ[str] = os.environ) -> str | None:
+    """The SDL video driver to ask for: "auto" means KMSDRM on a console, the desktop's own under one."""
+    if driver != "auto":
+        return driver
+    if environ.get("WAYLAND_DISPLAY") or environ.get("DISPLAY"):
+        return None
+    return "kmsdrm"
+
+
+def open_projector(config: Any, say: Callable[[str], None]) -> ProjectorView | None:
+    """A ProjectorView on the configured screen, or None after ``say``-ing once why there is none.
+
+    ``config`` is companion.config.ProjectorConfig (enabled, driver, width, height, fullscreen, display).
+    """
+    if not getattr(config, "enabled", True):
+        return None
+    wanted = choose_driver(getattr(config, "driver", "auto"))
+    size = (getattr(config, "width", DEFAULT_SIZE[0]), getattr(config, "height", DEFAULT_SIZE[1]))
+    previous = os.environ.get("SDL_VIDEODRIVER")
+    try:
+        if wanted is not None:
+            os.environ["SDL_VIDEODRIVER"] = wanted
+        pygame.display.init()
+        actual = pygame.display.get_driver()
+        if actual in HEADLESS_DRIVERS and wanted not in HEADLESS_DRIVERS:
+            raise pygame.error(f"SDL fell back to the {actual} driver")
+        flags = pygame.FULLSCREEN if getattr(config, "fullscreen", True) else 0
+        screen = pygame.display.set_mode(size, flags, display=getattr(config, "display", 0))
+        pygame.display.set_caption("storm companion")
+        pygame.mouse.set_visible(False)
+    except pygame.error as exc:
+        pygame.display.quit()
+        say(f"projector: no display ({exc})"[:80])
+        return None
+    finally:
+        if previous is None:
+            os.environ.pop("SDL_VIDEODRIVER", None)
+        else:
+            os.environ["SDL_VIDEODRIVER"] = previous
+    log.info("projector: %s %dx%d on display %d", actual, *screen.get_size(), getattr(config, "display", 0))
+    return ProjectorView(ProjectorRenderer(screen.get_size()), screen)
