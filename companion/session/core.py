@@ -9,7 +9,8 @@ Modes: ``menu`` (choose game, players, resume; confirmations), ``play`` (the gam
 answers). Buttons in play: ROLL answers the prompt with OS randomness (dice or a shuffle); UP/DOWN
 type a die rolled by hand and OK enters it; for a decision UP/DOWN/LEFT/RIGHT move through the
 options (the projector's cursor follows the option's hex) and OK picks; BACK opens the menu; BACK
-held asks "Undo last?"; ROLL held asks "Re-roll last?" and the next roll then replaces the last one.
+held asks "Undo last?"; ROLL held asks "Re-roll last?" and the next roll then replaces the last one;
+RIGHT held toggles the projector's risk overlay (OVERLAY, from a gamepad or the O key, does too).
 """
 
 from __future__ import annotations
@@ -404,8 +405,24 @@ class Session:
             self._confirm("Undo last?", self.undo)
         elif button == "ROLL" and self.current is not None:
             self._confirm("Re-roll last?", self._arm_reroll)
-        elif button in ("OK", "UP", "DOWN", "LEFT", "RIGHT", "OVERLAY"):
+        elif button == "RIGHT":
+            self._unstep_right()
+            self.overlay = not self.overlay
+        elif button in ("OK", "UP", "DOWN", "LEFT", "OVERLAY"):
             self._on_press(button)
+
+    def _unstep_right(self) -> None:
+        """RIGHT held toggles the projector's risk overlay (the box has no OVERLAY button). Its press
+        edge came first and moved the menu or the option cursor one step: put it back, so the hold
+        changes nothing but the overlay."""
+        if self._menu is not None:
+            self._menu.selected = (self._menu.selected - 1) % len(self._menu.labels)
+        elif self.current is not None and not self._wanted():
+            prompt = self.prompt()
+            if prompt is not None and prompt.actions and not prompt.done and not prompt.shuffle:
+                options = self.options()
+                if options:
+                    self._choice_index = (self._choice_index - 1) % len(options)
 
     def _arm_reroll(self) -> None:
         cur = self._require_game()
