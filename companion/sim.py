@@ -104,7 +104,7 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
 
 
 def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, config: Any) -> None:
-    """The OLED (luma's dummy device on the simulated table), and a frames folder when headless."""
+    """The OLED (luma's dummy device on the simulated table), the projector, and a frames folder when headless."""
     oled = None
     try:
         from companion.views.oled import render
@@ -124,11 +124,65 @@ def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, 
         oled = OledView(display, render)
         table.loop.views.append(oled)
         table.closers.append(display.close)
+    projector = _attach_projector(table, sim=sim, headless=headless, out=out, config=config)
     if out is not None:
-        sources = {"oled": (lambda: oled.image)} if oled is not None else {}
+        sources: dict[str, Callable[[], Any]] = {}
+        if oled is not None:
+            sources["oled"] = lambda: oled.image
+        if projector is not None:
+            sources["projector"] = lambda: projector.image
         table.loop.views.append(FrameFolder(out, sources))
         table.parts["frames"] = str(out)
-    table.parts["projector"] = "headless" if headless else "none"
+
+
+def _attach_projector(table: Table, *, sim: bool, headless: bool, out: Path | None, config: Any) -> Any:
+    """The map: drawn off screen when headless (only if frames are written), in the laptop window on the
+    simulated table (see _attach_window), fullscreen on the box. No screen: the OLED carries on alone,
+    and the session and the log say so once."""
+    section = getattr(config, "projector", None)
+    if section is not None and not section.enabled:
+        table.parts["projector"] = "disabled"
+        return None
+    if sim and not headless:
+        table.parts["projector"] = "window"
+        return None
+    try:
+        from companion.views.projector import ProjectorRenderer, ProjectorView, open_projector
+    except ImportError as exc:
+        _say_once(table, f"projector: not installed ({exc.name})")
+        table.parts["projector"] = "none"
+        return None
+    if headless:
+        table.parts["projector"] = "headless"
+        if out is None:
+            return None
+        size = (section.width, section.height) if section is not None else HEADLESS_SIZE
+        view = ProjectorView(ProjectorRenderer(size))
+    else:
+        from companion.config import ProjectorConfig
+
+        view = open_projector(section if section is not None else ProjectorConfig(),
+                              lambda text: _say_once(table, text))
+        if view is None:
+            table.parts["projector"] = "none"
+            return None
+        table.parts["projector"] = f"{section.driver if section is not None else 'auto'} fullscreen"
+        table.loop.add_pump(view.pump)
+        table.closers.append(view.close)
+    table.loop.views.append(view)
+    return view
+
+
+HEADLESS_SIZE = (960, 540)
+"""Headless frames when no configuration names a resolution: a quarter of 1080p keeps a frames
+folder quick to write (every change is a PNG) and still reads; `companion snapshot` renders 1080p."""
+
+
+def _say_once(table: Table, text: str) -> None:
+    """A lasting condition: one session notice (shown on the OLED and the map) and one log line."""
+    if text not in table.session.notices:
+        table.session.notices.append(text)
+        log.warning("%s", text)
 
 
 def _oled_settings(config: Any, default: Callable[[], Any]) -> Any:
@@ -153,7 +207,7 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
         factory = MockFactory()
     # Keys and scripted presses do not bounce; real contacts do (the Buttons default debounce).
     extra = {"bounce_ms": 0.0} if sim else (button_options(section) if section is not None else {})
-    buttons = Buttons(pins, table.inbox, hold_names=("BACK", "ROLL"), pin_factory=factory, **extra)
+    buttons = Buttons(pins, table.inbox, hold_names=("BACK", "ROLL", "RIGHT"), pin_factory=factory, **extra)
     table.closers.append(buttons.close)
     if factory is not None:
         table.closers.append(factory.close)
@@ -168,12 +222,22 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
 
 
 def _attach_window(table: Table) -> None:
-    """The laptop window: the OLED image, keys on the mock pins, T for a tower throw, a gamepad."""
+    """The laptop window: the map with the OLED image beside it, keys on the mock pins, T for a tower
+    throw, O for the risk overlay, a gamepad."""
     from companion.session.window import OledWindow
 
     oled = next((v for v in table.loop.views if isinstance(v, OledView)), None)
+    renderer = None
+    if table.parts.get("projector") == "window":
+        try:
+            from companion.session.window import MAP_SIZE
+            from companion.views.projector import ProjectorRenderer
+        except ImportError as exc:
+            _say_once(table, f"projector: not installed ({exc.name})")
+        else:
+            renderer = ProjectorRenderer(MAP_SIZE)
     window = OledWindow(table.inbox, table.parts.get("keys"), (lambda: oled.image if oled else None),
-                        tower=table.parts.get("tower-device"), wanted=table.session.wanted)
+                        tower=table.parts.get("tower-device"), wanted=table.session.wanted, projector=renderer)
     table.loop.views.append(window)
     table.loop.add_pump(window.pump)
     table.closers.append(window.close)

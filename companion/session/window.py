@@ -2,9 +2,10 @@
 
 Keys drive the gpiozero mock pins through hardware.keys.KeyboardButtons, so the same Buttons code
 as on the box debounces and queues them; T throws the dice the box asks for into the virtual
-tower (over the pty, through the real link); a gamepad maps as in companion.session.gamepad.
-When the projector window is installed it draws the map and this class only blits the OLED;
-without it, a small window shows the OLED alone, scaled up.
+tower (over the pty, through the real link); O toggles the risk overlay (the OVERLAY button); a
+gamepad maps as in companion.session.gamepad. With a projector renderer the window shows the map
+(only the rectangles that changed are copied) with the OLED scaled up beside it; without one, a
+small window shows the OLED alone.
 """
 
 from __future__ import annotations
@@ -16,16 +17,21 @@ from typing import Any
 from companion.dice import FACES, DiceSource
 from companion.session.core import Frame
 from companion.session.gamepad import Gamepads
-from companion.session.inputs import Quit
+from companion.session.inputs import Press, Quit
 
 SCALE = 4
+"""OLED scale in the OLED-only window."""
+BESIDE_SCALE = 3
+"""OLED scale beside the map."""
+MAP_SIZE = (1120, 630)
+"""The map's size in the laptop window (16:9, fits a 1366-pixel-wide screen with the OLED beside it)."""
 
 
 class OledWindow:
     """A pygame window showing the OLED image, and the pump of every pygame event."""
 
     def __init__(self, inbox: queue.Queue[Any], keys: Any, oled_image: Callable[[], Any], *,
-                 tower: Any = None, wanted: Callable[[], tuple[str, ...]] = tuple) -> None:
+                 tower: Any = None, wanted: Callable[[], tuple[str, ...]] = tuple, projector: Any = None) -> None:
         import pygame
 
         pygame.display.init()
@@ -38,17 +44,31 @@ class OledWindow:
         self._wanted = wanted
         self._pads = Gamepads()
         self._dice = DiceSource()
-        self.surface = pygame.display.set_mode((128 * SCALE, 64 * SCALE + 24))
-        pygame.display.set_caption("storm companion (sim): arrows, Enter=OK, Esc=BACK, Space=ROLL, T=tower")
+        self.projector = projector
+        if projector is not None:
+            self._oled_scale, self._oled_at = BESIDE_SCALE, (projector.size[0], 0)
+            size = (projector.size[0] + 128 * BESIDE_SCALE, max(projector.size[1], 64 * BESIDE_SCALE))
+        else:
+            self._oled_scale, self._oled_at = SCALE, (0, 0)
+            size = (128 * SCALE, 64 * SCALE + 24)
+        self.surface = pygame.display.set_mode(size)
+        pygame.display.set_caption("storm companion (sim): arrows, Enter=OK, Esc=BACK, Space=ROLL, T=tower, "
+                                   "O=risk overlay")
 
     def show(self, frame: Frame) -> None:
         pygame = self._pygame
+        if self.projector is None:
+            self.surface.fill((0, 0, 0))
+        else:
+            drawn = self.projector.render(frame)
+            for rect in self.projector.dirty:
+                self.surface.blit(drawn, rect, rect)
         image = self._oled_image()
-        self.surface.fill((0, 0, 0))
         if image is not None:
             rgb = image.convert("RGB")
             oled = pygame.image.frombytes(rgb.tobytes(), rgb.size, "RGB")
-            self.surface.blit(pygame.transform.scale(oled, (128 * SCALE, 64 * SCALE)), (0, 0))
+            scale = self._oled_scale
+            self.surface.blit(pygame.transform.scale(oled, (128 * scale, 64 * scale)), self._oled_at)
         pygame.display.flip()
 
     def pump(self) -> None:
@@ -58,6 +78,8 @@ class OledWindow:
                 self.inbox.put(Quit())
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_t:
                 self.throw()
+            elif event.type == pygame.KEYDOWN and event.key == pygame.K_o:
+                self.inbox.put(Press("OVERLAY"))
             elif event.type == pygame.KEYDOWN:
                 self.keys.key_down(pygame.key.name(event.key))
             elif event.type == pygame.KEYUP:

@@ -35,7 +35,12 @@ class SurfaceImage:
         return self.surface.get_size()
 
     def save(self, path: str | Path) -> None:
-        pygame.image.save(self.surface, str(path))
+        """PNG through Pillow at low compression: a frames folder gets a PNG per change, and pygame's
+        own PNG writer (zlib level 6) costs several times as much for a few per cent of size."""
+        from PIL import Image
+
+        size = self.surface.get_size()
+        Image.frombytes("RGB", size, pygame.image.tobytes(self.surface, "RGB")).save(path, compress_level=1)
 
 
 class ProjectorView:
