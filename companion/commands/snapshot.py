@@ -1,0 +1,174 @@
+"""``companion snapshot GAME [--state FILE] --out PNG``: one projector frame, drawn headless.
+
+The state comes from a file, in either format the box already writes: a journal export
+(``companion export``: a header line naming the game, then events, undos and re-rolls) or a
+replay (``companion hurricane --record``: one event per line). Without a file a seeded game is
+played some way (``--events``), decisions picked at random among the legal ones, so the
+pictures in docs/ are reproducible and show a game in progress.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.dice import DiceSource, Event
+from companion.errors import CompanionError, DataError, RuleError
+from companion.games import GAME_KEYS, load_game
+from companion.games.base import Game
+from companion.hexgrid import Hex
+from companion.journal import parse_export
+
+DECISIONS_IN_A_ROW = 3
+"""After this many decisions in a row the seeded player takes the first option (which ends a phase
+in the games that have phases), so a seeded game always moves on."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("snapshot", help="draw one projector frame to a PNG, headless")
+    parser.add_argument("game", choices=GAME_KEYS, help="the game to draw")
+    parser.add_argument("--state", type=Path, default=None, metavar="FILE",
+                        help="a journal export (companion export) or a replay file (companion hurricane --record)")
+    parser.add_argument("--out", type=Path, required=True, metavar="PNG", help="the picture to write")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the game played without --state (7)")
+    parser.add_argument("--events", type=int, default=8,
+                        help="events of the seeded game to play without --state (8; 0 = to the end)")
+    parser.add_argument("--overlay", action="store_true", help="show the risk overlay")
+    parser.add_argument("--cursor", default=None, metavar="Q,R", help="put the cursor on this hex")
+    parser.add_argument("--size", default="1920x1080", metavar="WxH", help="resolution (1920x1080)")
+    parser.set_defaults(func=main)
+
+
+def seeded_state(game: Game[Any], seed: int, events: int, options: Mapping[str, Any] | None = None) -> Any:
+    """The state after ``events`` events (0: to the end) of a game answered from ``seed``."""
+    from companion.session.choices import options_for
+
+    dice = DiceSource(seed)
+    rng = random.Random(seed)
+    state = game.new_game(dict(options or {}))
+    played = in_a_row = 0
+    while not game.prompt(state).done and (events <= 0 or played < events) and played < 10_000:
+        prompt = game.prompt(state)
+        event = dice.answer(prompt)
+        if event is not None:
+            state, in_a_row = game.apply(state, event), 0
+        else:
+            offered = options_for(game, state, prompt)
+            if not offered:
+                raise CompanionError(f"{game.key}: no decision to take at {game.status(state)!r}")
+            picks = [offered[0]] if in_a_row >= DECISIONS_IN_A_ROW else rng.sample(offered, len(offered))
+            for option in [*picks, offered[0]]:
+                try:
+                    state = game.apply(state, option.event)
+                    break
+                except RuleError:
+                    continue
+            else:
+                raise CompanionError(f"{game.key}: every option was refused at {game.status(state)!r}")
+            in_a_row += 1
+        played += 1
+    return state
+
+
+def state_from_file(game: Game[Any], path: Path) -> Any:
+    """Fold a journal export or a replay file over a new game; errors name the file and line."""
+    from companion.commands.hurricane import read_replay
+
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CompanionError(f"{path}: cannot read ({exc})") from None
+    first = next((line for line in lines if line.strip()), "")
+    try:
+        head = json.loads(first) if first else None
+    except ValueError:
+        head = None
+    if isinstance(head, dict) and "game" in head:
+        header, entries = parse_export(lines, str(path))
+        if header["game"] != game.key:
+            raise DataError(f"{path}: line 1: game: this export is {header['game']!r}, not {game.key!r}")
+        states = [_new(game, header["options"], path)]
+        for n, entry in enumerate(entries, start=2):
+            if entry.kind == "undo":
+                if len(states) > 1:
+                    states.pop()
+                continue
+            if entry.kind == "reroll" and len(states) > 1:
+                states.pop()
+            assert entry.event is not None
+            states.append(_apply(game, states[-1], entry.event, f"{path}: entry {n - 1}"))
+        return states[-1]
+    state = _new(game, {}, path)
+    for n, event in enumerate(read_replay(path), start=1):
+        state = _apply(game, state, event, f"{path}: event {n}")
+    return state
+
+
+def _new(game: Game[Any], options: Mapping[str, Any], path: Path) -> Any:
+    try:
+        return game.new_game(options)
+    except CompanionError as exc:
+        raise DataError(f"{path}: options: {exc}") from None
+
+
+def _apply(game: Game[Any], state: Any, event: Event, where: str) -> Any:
+    try:
+        return game.apply(state, event)
+    except CompanionError as exc:
+        raise DataError(f"{where}: {exc}") from None
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise CompanionError(f"--size: expected WIDTHxHEIGHT like 1920x1080, got {text!r}") from None
+    if not (160 <= w <= 7680 and 120 <= h <= 4320):
+        raise CompanionError(f"--size: {w}x{h} is outside 160x120..7680x4320")
+    return w, h
+
+
+def parse_hex(text: str) -> Hex:
+    try:
+        q, r = (int(v) for v in text.split(","))
+    except ValueError:
+        raise CompanionError(f"--cursor: expected Q,R like 3,-1, got {text!r}") from None
+    return Hex(q, r)
+
+
+def frame_for(game: Game[Any], state: Any, *, overlay: bool = False, cursor: Hex | None = None,
+              tower: str = "connected") -> Any:
+    """The Frame the session would show for ``state`` (panel from the engine's own words)."""
+    from companion.session.core import Frame
+    from companion.views.panel import Panel
+
+    panel = Panel(game=game.title, status=game.status(state), prompt=game.prompt(state),
+                  result=tuple(game.recap(state)), tower=tower)
+    return Frame(panel, game, state, cursor, overlay)
+
+
+def main(args: argparse.Namespace) -> int:
+    size = parse_size(args.size)
+    cursor = parse_hex(args.cursor) if args.cursor else None
+    game = load_game(args.game, getattr(args, "maps", None))
+    state = state_from_file(game, args.state) if args.state else seeded_state(game, args.seed, args.events)
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # no window: drawing happens on a plain surface
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from companion.views.projector import SurfaceImage, render_frame
+
+    pygame.font.init()
+    surface = render_frame(frame_for(game, state, overlay=args.overlay, cursor=cursor), size)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        SurfaceImage(surface).save(args.out)
+    except (OSError, ValueError) as exc:
+        raise CompanionError(f"{args.out}: cannot write ({exc})") from None
+    print(f"{args.out}: {game.title}, {game.status(state)}{', risk overlay' if args.overlay else ''}")
+    return 0
