@@ -34,13 +34,20 @@ def legend_rect(layout: Layout) -> Rect:
     return Rect(side.x + pad, side.y + side.h - h - pad, side.w - 2 * pad, h)
 
 
+def legend_bar(layout: Layout) -> Rect:
+    """The gradient bar inside the legend: column i shows heat(i / (w - 1))."""
+    r = legend_rect(layout)
+    size = text.px(text.SMALL, layout.height)
+    return Rect(r.x, r.y + size + 4, r.w, max(10, r.h - 2 * size - 12))
+
+
 def paint_legend(surface: Any, layout: Layout, title: str = "Risk: chance of being hit") -> Rect:
     """A cividis gradient bar with 0-100 % ticks under a title; returns the bar's rectangle."""
     r = legend_rect(layout)
     pygame.draw.rect(surface, palette.PANEL, r.as_tuple())
     size = text.px(text.SMALL, layout.height)
     text.draw(surface, title, (r.x, r.y), size, palette.TEXT, max_width=r.w)
-    bar = Rect(r.x, r.y + size + 4, r.w, max(10, r.h - 2 * size - 12))
+    bar = legend_bar(layout)
     for i in range(bar.w):
         colour = palette.heat(i / max(1, bar.w - 1))
         pygame.draw.line(surface, colour, (bar.x + i, bar.y), (bar.x + i, bar.y + bar.h - 1))
