@@ -29,6 +29,16 @@ DECISIONS_IN_A_ROW = 3
 in the games that have phases), so a seeded game always moves on."""
 
 
+DOCS_SCREENS: dict[str, list[str]] = {
+    "projector-stormfury": ["stormfury", "--events", "8", "--cursor", "9,0"],
+    "projector-stormfury-risk": ["stormfury", "--events", "8", "--overlay"],
+    "projector-stormfury-over": ["stormfury", "--events", "0"],
+    "projector-stormfury-720p": ["stormfury", "--events", "14", "--size", "1280x720"],
+}
+"""The pictures in docs/screens, by file name (without .png): ``companion snapshot ARGS --out FILE``.
+A test renders each one and compares it with the file, so the docs stay true to the code."""
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("snapshot", help="draw one projector frame to a PNG, headless")
     parser.add_argument("game", choices=GAME_KEYS, help="the game to draw")

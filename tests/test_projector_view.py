@@ -1,0 +1,130 @@
+"""The projector in the box: no screen means the OLED alone, said once; headless frames; the screen
+gets the changed rectangles; ``companion snapshot`` from files and the docs pictures it makes."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pygame
+import pytest
+
+from companion.cli import main
+from companion.commands.snapshot import DOCS_SCREENS, frame_for, seeded_state
+from companion.config import Config, ProjectorConfig
+from companion.dice import Choice, event_to_dict
+from companion.games.stormfury import load
+from companion.journal import Journal
+from companion.session import Press
+from companion.sim import _attach_projector, build_table
+from companion.views.projector import ProjectorView, open_projector
+from companion.views.projector.view import choose_driver
+from tests.conftest import REPO
+
+
+def same(a, b) -> bool:
+    return a.get_size() == b.get_size() and pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB")
+
+
+def test_no_display_leaves_the_oled_alone_and_says_so_once(tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    config = Config(projector=ProjectorConfig(driver="kmsdrm"))  # no DRM device on a test machine
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
+        before = list(table.loop.views)
+        assert _attach_projector(table, sim=False, headless=False, out=None, config=config) is None
+        assert _attach_projector(table, sim=False, headless=False, out=None, config=config) is None  # replug try
+        assert table.loop.views == before and table.parts["projector"] == "none"
+        table.session.start("stormfury")
+        table.inbox.put(Press("ROLL"))
+        assert table.loop.step(timeout=2)  # the game goes on
+        notices = [n for n in table.session.frame.panel.notices if n.startswith("projector")]
+        assert len(notices) == 1 and "no display" in notices[0]
+    lines = [r for r in caplog.records if r.getMessage().startswith("projector: no display")]
+    assert len(lines) == 1
+
+
+def test_sdl_falling_back_to_offscreen_counts_as_no_display(monkeypatch):
+    said = []
+    monkeypatch.setenv("SDL_VIDEODRIVER", "offscreen")
+    # asking for the desktop's driver (auto under a DISPLAY) where SDL only has offscreen
+    monkeypatch.setenv("DISPLAY", ":99")
+    assert open_projector(ProjectorConfig(driver="auto", width=320, height=180), said.append) is None
+    assert len(said) == 1 and said[0].startswith("projector: no display") and "offscreen" in said[0]
+    assert choose_driver("auto", {}) == "kmsdrm" and choose_driver("auto", {"DISPLAY": ":0"}) is None
+    assert open_projector(ProjectorConfig(enabled=False), said.append) is None and len(said) == 1
+
+
+def test_the_screen_gets_exactly_the_rendered_frame(maps_dir):
+    game = load(maps_dir)
+    view = open_projector(ProjectorConfig(driver="offscreen", width=480, height=270, fullscreen=False), print)
+    assert isinstance(view, ProjectorView)
+    try:
+        state = seeded_state(game, 7, 8)
+        view.show(frame_for(game, state))
+        assert same(pygame.display.get_surface(), view.renderer.surface)
+        moved = frame_for(game, state, cursor=game.board.cities[4].population_centre)
+        view.show(moved)
+        assert view.renderer.full_redraws == 1 and view.renderer.dirty
+        assert same(pygame.display.get_surface(), view.renderer.surface)
+    finally:
+        view.close()
+
+
+def test_headless_frames_include_the_projector(tmp_path):
+    out = tmp_path / "frames"
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True, out=out) as table:
+        table.session.start("stormfury")
+        table.loop.show()
+        table.inbox.put(Press("ROLL"))
+        assert table.loop.step(timeout=2)
+    maps = sorted(out.glob("projector-*.png"))
+    assert len(maps) == 2 and len(sorted(out.glob("oled-*.png"))) == 2
+    first, second = (pygame.image.load(str(p)) for p in maps)
+    assert first.get_size() == (960, 540) and not same(first, second)  # the forecast appeared
+
+
+def test_snapshot_from_an_export_and_from_a_replay(tmp_path, maps_dir):
+    game = load(maps_dir)
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
+        table.session.start("stormfury")
+        for _ in range(2):
+            table.inbox.put(Press("ROLL"))
+            table.loop.step(timeout=2)
+        game_id = table.session.current.game_id
+        state = table.session.current.state
+    export = tmp_path / "game.jsonl"
+    assert main(["export", str(game_id), "--journal", str(tmp_path / "j.sqlite"), "--out", str(export)]) == 0
+    assert main(["snapshot", "stormfury", "--state", str(export), "--out", str(tmp_path / "a.png"),
+                 "--size", "640x360"]) == 0
+    events = [json.loads(line) for line in export.read_text().splitlines()[1:]]
+    replay = tmp_path / "replay.jsonl"
+    replay.write_text("".join(json.dumps(e) + "\n" for e in events))
+    assert main(["snapshot", "stormfury", "--state", str(replay), "--out", str(tmp_path / "b.png"),
+                 "--size", "640x360"]) == 0
+    a, b = pygame.image.load(str(tmp_path / "a.png")), pygame.image.load(str(tmp_path / "b.png"))
+    assert same(a, b) and a.get_size() == (640, 360)
+    from companion.views.projector import render_frame
+
+    assert same(a, render_frame(frame_for(game, state), (640, 360)))
+
+
+def test_snapshot_refuses_a_bad_state_file_in_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(event_to_dict(Choice("end_player_phase"))) + "\n")
+    assert main(["snapshot", "stormfury", "--state", str(bad), "--out", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "bad.jsonl: event 1" in err
+    assert not (tmp_path / "x.png").exists()
+    other = tmp_path / "kansas.jsonl"
+    other.write_text(json.dumps({"game": "kansas", "options": {}}) + "\n")
+    assert main(["snapshot", "stormfury", "--state", str(other), "--out", str(tmp_path / "x.png")]) == 2
+    assert "not 'stormfury'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", sorted(DOCS_SCREENS))
+def test_the_docs_pictures_are_what_the_snapshot_command_draws(name, tmp_path):
+    out = tmp_path / f"{name}.png"
+    assert main(["snapshot", *DOCS_SCREENS[name], "--out", str(out)]) == 0
+    docs = REPO / "docs" / "screens" / f"{name}.png"
+    assert docs.exists(), f"regenerate: companion snapshot {' '.join(DOCS_SCREENS[name])} --out {docs}"
+    assert same(pygame.image.load(str(out)), pygame.image.load(str(docs)))
