@@ -56,3 +56,27 @@ def test_o_key_in_the_window_queues_the_overlay_press(tmp_path):
         assert inbox.get(timeout=1) == Press("OVERLAY")
     finally:
         window.close()
+
+
+def test_holding_the_right_button_pin_on_the_box_toggles_the_overlay(tmp_path):
+    """The real Buttons on gpiozero's mock pins: RIGHT is one of the held buttons on the box."""
+    import time
+
+    from companion.sim import build_table
+
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
+        table.session.start("stormfury")
+        table.inbox.put(Press("ROLL"))
+        table.loop.step(timeout=2)
+        selected = table.session.frame.panel.menu.selected
+        keys = table.parts["keys"]
+        keys.press("RIGHT")
+        try:
+            deadline = time.monotonic() + 6
+            while not table.session.frame.overlay and time.monotonic() < deadline:
+                table.loop.step(timeout=0.2)  # waits on the queue: gpiozero's hold thread fills it
+        finally:
+            keys.release("RIGHT")
+        table.loop.step(timeout=0.2)
+        assert table.session.frame.overlay is True
+        assert table.session.frame.panel.menu.selected == selected
