@@ -24,7 +24,8 @@ class GamePainter(Protocol):
 
 
 class GenericPainter:
-    """The board from ``game.map_json()`` (hexes with terrain, cities with hexes); no state marks."""
+    """The board from ``game.map_json()`` (hexes with terrain and maybe a name, or cities with hexes);
+    no state marks."""
 
     def __init__(self, game: Any) -> None:
         self.game = game
@@ -33,9 +34,12 @@ class GenericPainter:
         dump = getattr(self.game, "map_json", None)
         data: dict[str, Any] = dump() if callable(dump) else {}
         terrain = {Hex(h["q"], h["r"]): str(h.get("terrain", "land")) for h in data.get("hexes", [])}
-        places = tuple(Place(str(c.get("name", c.get("id", ""))), Hex(c["q"], c["r"]))
-                       for c in data.get("cities", []) if "q" in c and "r" in c)
-        return MapData(terrain, places)
+        places = [Place(str(c.get("name", c.get("id", ""))), Hex(c["q"], c["r"]))
+                  for c in data.get("cities", []) if "q" in c and "r" in c]
+        named = {p.hex for p in places}
+        places += [Place(str(h["name"]), Hex(h["q"], h["r"])) for h in data.get("hexes", [])
+                   if h.get("name") and Hex(h["q"], h["r"]) not in named]
+        return MapData(terrain, tuple(places))
 
     def paint_state(self, surface: Any, layout: Layout, state: Any, overlay: bool = False) -> None:
         return None
