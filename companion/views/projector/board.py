@@ -62,10 +62,12 @@ def paint_board(surface: Any, layout: Layout, data: MapData) -> None:
 
 
 def paint_labels(surface: Any, layout: Layout, data: MapData) -> None:
-    """The place names, drawn last so no storm mark hides them."""
+    """The place names, drawn last so no storm mark hides them; a name that would overlap one
+    already placed goes under its mark instead (neighbouring cities on the coast)."""
+    taken: list[Any] = []
     for place in data.places:
         if place.label:
-            label_place(surface, layout, place)
+            taken.append(label_place(surface, layout, place, taken))
 
 
 def paint_place(surface: Any, layout: Layout, place: Place) -> None:
@@ -81,13 +83,20 @@ def paint_place(surface: Any, layout: Layout, place: Place) -> None:
         pygame.draw.rect(surface, palette.CITY_EDGE, (x - half, y - half, 2 * half, 2 * half), max(1, round(s * 0.05)))
 
 
-def label_place(surface: Any, layout: Layout, place: Place) -> None:
-    """The name above the mark (cities in large type with a halo, legible from across the table)."""
+def label_place(surface: Any, layout: Layout, place: Place, taken: list[Any] | None = None) -> Any:
+    """The name above the mark (cities in large type with a halo, legible from across the table),
+    or below it when ``taken`` (rectangles of names already drawn) has that spot; returns its rectangle."""
     x, y = layout.centre(place.hex)
     share = text.CITY_NAME if place.kind == "city" else text.TOWN_NAME
     size = text.px(share, layout.height)
-    width = text.font(size, place.kind == "city").size(place.name)[0]
+    bold = place.kind == "city"
+    width, height = text.font(size, bold).size(place.name)
     lo, hi = layout.map.x + width / 2, layout.map.x + layout.map.w - width / 2
     x = min(max(x, lo), hi) if lo <= hi else x  # names near the edge slide inwards rather than off screen
-    text.draw(surface, place.name, (x, y - layout.hex_size * 0.5), size, palette.TEXT,
-              anchor="midbottom", halo=True, bold=place.kind == "city")
+    above = pygame.Rect(0, 0, width, height)
+    above.midbottom = (round(x), round(y - layout.hex_size * 0.5))
+    if taken and above.inflate(size // 2, 0).collidelist(taken) >= 0:  # halo and a little air
+        return text.draw(surface, place.name, (x, y + layout.hex_size * 0.5), size, palette.TEXT, anchor="midtop",
+                         halo=True, bold=bold)
+    return text.draw(surface, place.name, above.midbottom, size, palette.TEXT, anchor="midbottom", halo=True,
+                     bold=bold)
