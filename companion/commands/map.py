@@ -1,0 +1,43 @@
+"""``companion map GAME [--json]``: a game's board as the box reads it from maps/."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from companion.errors import CompanionError
+from companion.games import GAME_KEYS, load_game
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("map", help="show a game's board (hexes, places, grid, keys)")
+    parser.add_argument("game", help=f"game key ({', '.join(GAME_KEYS)})")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    game = load_game(args.game)
+    dump = getattr(game, "map_json", None)
+    if dump is None:
+        raise CompanionError(f"{args.game} has no map")
+    data = dump()
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    hexes = data.get("hexes", [])
+    terrain: dict[str, int] = {}
+    for h in hexes:
+        terrain[str(h.get("terrain", "?"))] = terrain.get(str(h.get("terrain", "?")), 0) + 1
+    print(f"{game.title}: {len(hexes)} hexes ({', '.join(f'{n} {t}' for t, n in sorted(terrain.items()))})")
+    for h in hexes:
+        if h.get("name"):
+            extra = f" {h['colour']}, {h['goods']} goods" if "colour" in h else ""
+            print(f"  {h['name']:<16} {h['q']:>3},{h['r']:>3}  {h.get('kind', '')}{extra}")
+    for c in data.get("cities", []):
+        print(f"  {c.get('name', c.get('id')):<16} {c.get('q', '')},{c.get('r', '')}")
+    if "path_key" in data:
+        print("path key: " + " ".join(f"{k}={v}" for k, v in data["path_key"].items()))
+    if "markers_per_tornado" in data:
+        print(f"markers per tornado: {data['markers_per_tornado']}")
+    return 0

@@ -1,0 +1,212 @@
+"""Exact tornado risk: per hex, P(at least one marker) and the expected number of markers.
+
+One tornado is a Markov chain over hexes: it starts on a grid hex (each of the 64 grid points
+equally likely, or fewer when a line is known or forecast), then takes its moves, each direction
+with the chance of its 2D6 sums *given that the move stays on the map* -- the re-roll rule makes a
+move that would leave the map simply not happen, so the chances of the directions that remain are
+scaled up. Expected markers add up along the chain; P(at least one) is 1 - P(the path avoids the
+hex), which is the same chain with the hex made a trap. Tornadoes roll independently, so a phase
+multiplies the chances of being missed. Nothing is sampled; a test checks it against a simulation.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from companion.games.kansas.data import Board
+from companion.games.kansas.state import LINES, KansasState
+from companion.hexgrid import Hex
+
+if TYPE_CHECKING:
+    from companion.games.kansas.engine import KansasGame
+
+SUM_CHANCES: dict[int, float] = {s: (6 - abs(s - 7)) / 36 for s in range(2, 13)}
+"""Chance of each 2D6 sum."""
+
+
+@dataclass(frozen=True)
+class Risk:
+    """Exact odds for some tornadoes still to come."""
+
+    p_hit: dict[Hex, float]
+    """hex -> P(at least one more marker)."""
+    expected: dict[Hex, float]
+    """hex -> expected number of new markers."""
+
+    def to_json(self, board: Board) -> dict[str, object]:
+        return {"hexes": [{"q": h.q, "r": h.r, "p_hit": self.p_hit.get(h, 0.0),
+                           "expected_markers": self.expected.get(h, 0.0)}
+                          for h in sorted(board.terrain, key=lambda x: (x.q, x.r))]}
+
+    def expected_on(self, hexes: Iterable[Hex]) -> float:
+        return sum(self.expected.get(h, 0.0) for h in hexes)
+
+
+@dataclass(frozen=True)
+class ForecastOption:
+    """One choice the forecasting player can make, and what it does to the phase's risk."""
+
+    line: str
+    """"ns" or "we": the line the player fixes."""
+    value: int
+    """Where along it, 1..8."""
+    risk: Risk
+    """The whole phase's risk with this choice."""
+    on_places: float
+    """Expected markers on cities and towns: the measure of which choice spares the most."""
+
+
+class TornadoChain:
+    """The moves of one tornado on one board, with the re-roll rule, ready to be walked many times."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.moves = board.moves_per_tornado
+        steps: dict[Hex, list[tuple[Hex, float]]] = {}
+        for h in board.terrain:
+            chance: Counter[Hex] = Counter()
+            for total, p in SUM_CHANCES.items():
+                to = h.neighbour(board.path_key[total])
+                if to in board.terrain:
+                    chance[to] += p
+            stay = sum(chance.values())
+            steps[h] = [(to, p / stay) for to, p in chance.items()]
+        self.steps = steps
+
+    @cached_property
+    def grid_start(self) -> dict[Hex, float]:
+        """Start chances when both D8 are rolled."""
+        return self.start(None, None)
+
+    def start(self, ns: int | None, we: int | None) -> dict[Hex, float]:
+        """Start chances with a line known (or fixed by a forecast) and the other rolled."""
+        cells = [h for (n, w), h in self.board.grid.items() if ns in (None, n) and we in (None, w)]
+        dist: Counter[Hex] = Counter()
+        for h in cells:
+            dist[h] += 1 / len(cells)
+        return dict(dist)
+
+    def expected(self, start: Mapping[Hex, float], moves: int, count_start: bool = True) -> dict[Hex, float]:
+        """Expected markers per hex for a tornado at ``start`` with ``moves`` to go."""
+        total: Counter[Hex] = Counter(start if count_start else {})
+        dist = dict(start)
+        for _ in range(moves):
+            nxt: Counter[Hex] = Counter()
+            for x, p in dist.items():
+                for y, q in self.steps[x]:
+                    nxt[y] += p * q
+            total.update(nxt)
+            dist = nxt
+        return dict(total)
+
+    def p_hit(self, start: Mapping[Hex, float], moves: int, count_start: bool = True) -> dict[Hex, float]:
+        """P(at least one marker) per hex: 1 - P(the walk avoids it), the hex made a trap in turn."""
+        reach = self._reachable(start, moves)
+        out: dict[Hex, float] = {}
+        for h in reach:
+            memo: dict[tuple[Hex, int], float] = {}
+
+            def avoid(x: Hex, k: int, h: Hex = h, memo: dict[tuple[Hex, int], float] = memo) -> float:
+                if k == 0 or x.distance(h) > k:
+                    return 1.0
+                key = (x, k)
+                got = memo.get(key)
+                if got is None:
+                    got = sum(q * avoid(y, k - 1) for y, q in self.steps[x] if y != h)
+                    memo[key] = got
+                return got
+
+            missed = sum(p * avoid(x, moves) for x, p in start.items() if not (count_start and x == h))
+            out[h] = 1.0 - missed
+        return out
+
+    def _reachable(self, start: Mapping[Hex, float], moves: int) -> set[Hex]:
+        seen = set(start)
+        frontier = set(start)
+        for _ in range(moves):
+            frontier = {y for x in frontier for y, _ in self.steps[x]} - seen
+            seen |= frontier
+        return seen
+
+    def tornado(self, start: Mapping[Hex, float], moves: int | None = None, count_start: bool = True) -> Risk:
+        moves = self.moves if moves is None else moves
+        return Risk(self.p_hit(start, moves, count_start), self.expected(start, moves, count_start))
+
+
+def combine(risks: Iterable[Risk]) -> Risk:
+    """Independent tornadoes: missed by all is the product of missed by each; expectations add."""
+    missed: dict[Hex, float] = {}
+    expected: Counter[Hex] = Counter()
+    for r in risks:
+        for h, p in r.p_hit.items():
+            missed[h] = missed.get(h, 1.0) * (1.0 - p)
+        expected.update(r.expected)
+    return Risk({h: 1.0 - m for h, m in missed.items()}, dict(expected))
+
+
+def phase_risk(chain: TornadoChain, count: int) -> Risk:
+    """A whole tornado phase of ``count`` tornadoes, nothing rolled yet, no forecast."""
+    one = chain.tornado(chain.grid_start)
+    return combine([one] * count)
+
+
+def state_risk(game: KansasGame, state: KansasState) -> Risk:
+    """What is still to come: the rest of the tornado being rolled and the tornadoes after it; between
+    phases, the next turn's phase. A forecast line whose place is not chosen yet counts every place alike."""
+    chain = game.chain
+    if state.phase == "over":
+        return Risk({}, {})
+    if state.phase == "actions":
+        if state.turn >= game.board.turns(state.players):
+            return Risk({}, {})
+        return phase_risk(chain, game.outbreak(state.players, state.turn + 1))
+    if state.phase == "forecast":
+        return phase_risk(chain, state.count)
+    t = state.current
+    assert t is not None
+    later = state.count - t.number
+    if t.start is None:
+        now = chain.tornado(chain.start(t.ns, t.we))
+    else:
+        assert t.position is not None
+        now = chain.tornado({t.position: 1.0}, game.board.moves_per_tornado - t.moves_made, count_start=False)
+    full = chain.tornado(chain.grid_start)
+    return combine([now] + [full] * later)
+
+
+def forecast_options(game: KansasGame, state: KansasState) -> list[ForecastOption]:
+    """Each choice the forecasting player could make, best (fewest expected markers on places) first.
+
+    Before the forecast: 16 choices (a line and a place on it, the other line still to be rolled),
+    for a phase whose other tornadoes roll freely. When the forecast tornado's other line is known:
+    the 8 places along the fixed line, each a certain start.
+    """
+    chain = game.chain
+    places = [p.hex for p in game.board.places]
+    t = state.current
+    if state.phase == "tornado" and t is not None and t.forecast_line and t.start is None:
+        lines = [t.forecast_line]
+        known = {"ns": t.ns, "we": t.we}
+        count, later = 1, state.count - t.number
+    elif state.phase == "forecast" or (state.phase == "actions" and state.forecaster):
+        lines = list(LINES)
+        known = {"ns": None, "we": None}
+        count = state.count if state.phase == "forecast" else game.outbreak(state.players, state.turn + 1)
+        later = count - 1
+        if count == 0:
+            return []
+    else:
+        return []
+    full = chain.tornado(chain.grid_start)
+    options = []
+    for line in lines:
+        for value in range(1, 9):
+            fixed = dict(known, **{line: value})
+            chosen = chain.tornado(chain.start(fixed["ns"], fixed["we"]))
+            risk = combine([chosen] + [full] * later)
+            options.append(ForecastOption(line, value, risk, risk.expected_on(places)))
+    return sorted(options, key=lambda o: (o.on_places, o.line, o.value))
