@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING
 
 from companion.games.kansas.data import Board
@@ -76,11 +75,16 @@ class TornadoChain:
             stay = sum(chance.values())
             steps[h] = [(to, p / stay) for to, p in chance.items()]
         self.steps = steps
+        self._from_grid: dict[tuple[int | None, int | None], Risk] = {}
 
-    @cached_property
-    def grid_start(self) -> dict[Hex, float]:
-        """Start chances when both D8 are rolled."""
-        return self.start(None, None)
+    def from_grid(self, ns: int | None = None, we: int | None = None) -> Risk:
+        """A whole tornado from the start grid, with none, one or both lines known; kept once computed
+        (there are only 81 such cases per board, and the full one is asked for on every roll)."""
+        key = (ns, we)
+        risk = self._from_grid.get(key)
+        if risk is None:
+            risk = self._from_grid[key] = self.tornado(self.start(ns, we))
+        return risk
 
     def start(self, ns: int | None, we: int | None) -> dict[Hex, float]:
         """Start chances with a line known (or fixed by a forecast) and the other rolled."""
@@ -150,8 +154,7 @@ def combine(risks: Iterable[Risk]) -> Risk:
 
 def phase_risk(chain: TornadoChain, count: int) -> Risk:
     """A whole tornado phase of ``count`` tornadoes, nothing rolled yet, no forecast."""
-    one = chain.tornado(chain.grid_start)
-    return combine([one] * count)
+    return combine([chain.from_grid()] * count)
 
 
 def state_risk(game: KansasGame, state: KansasState) -> Risk:
@@ -170,12 +173,11 @@ def state_risk(game: KansasGame, state: KansasState) -> Risk:
     assert t is not None
     later = state.count - t.number
     if t.start is None:
-        now = chain.tornado(chain.start(t.ns, t.we))
+        now = chain.from_grid(t.ns, t.we)
     else:
         assert t.position is not None
         now = chain.tornado({t.position: 1.0}, game.board.moves_per_tornado - t.moves_made, count_start=False)
-    full = chain.tornado(chain.grid_start)
-    return combine([now] + [full] * later)
+    return combine([now] + [chain.from_grid()] * later)
 
 
 def forecast_options(game: KansasGame, state: KansasState) -> list[ForecastOption]:
@@ -201,12 +203,12 @@ def forecast_options(game: KansasGame, state: KansasState) -> list[ForecastOptio
             return []
     else:
         return []
-    full = chain.tornado(chain.grid_start)
+    full = chain.from_grid()
     options = []
     for line in lines:
         for value in range(1, 9):
             fixed = dict(known, **{line: value})
-            chosen = chain.tornado(chain.start(fixed["ns"], fixed["we"]))
+            chosen = chain.from_grid(fixed["ns"], fixed["we"])
             risk = combine([chosen] + [full] * later)
             options.append(ForecastOption(line, value, risk, risk.expected_on(places)))
     return sorted(options, key=lambda o: (o.on_places, o.line, o.value))

@@ -1,0 +1,131 @@
+"""Exact tornado risk against a plain simulation of the rules, and the forecast choices it ranks."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pytest
+
+from companion.dice import Choice, DiceRolled
+from companion.games.kansas import KansasGame, load
+from companion.games.kansas.risk import forecast_options, phase_risk, state_risk
+from companion.hexgrid import Hex
+
+
+@pytest.fixture(scope="module")
+def game() -> KansasGame:
+    return load()
+
+
+def walk(game: KansasGame, rng: random.Random, start: Hex | None = None, moves: int | None = None) -> list[Hex]:
+    """The rules done by hand: two D8 for the start, then 2D6 per move, rolled again when off the map."""
+    b = game.board
+    x = start if start is not None else b.grid[rng.randint(1, 8), rng.randint(1, 8)]
+    path = [x] if start is None else []
+    left = b.moves_per_tornado if moves is None else moves
+    while left:
+        to = x.neighbour(b.path_key[rng.randint(1, 6) + rng.randint(1, 6)])
+        if to in b.terrain:
+            path.append(to)
+            x, left = to, left - 1
+    return path
+
+
+def agree(exact: dict[Hex, float], counts: Counter[Hex], n: int, *, expectation: bool = False) -> None:
+    for h in set(exact) | set(counts):
+        p, seen = exact.get(h, 0.0), counts.get(h, 0) / n
+        spread = math.sqrt(max(p, 1e-4) * (1 + (4 if expectation else 0)) / n)
+        assert abs(p - seen) < 5 * spread + 2e-3, (h, p, seen)
+
+
+def test_one_tornado_agrees_with_simulation(game):
+    rng, n = random.Random(7), 20_000
+    hit, markers = Counter(), Counter()
+    for _ in range(n):
+        path = walk(game, rng)
+        hit.update(set(path))
+        markers.update(path)
+    risk = phase_risk(game.chain, 1)
+    agree(risk.p_hit, hit, n)
+    agree(risk.expected, markers, n, expectation=True)
+
+
+def test_a_whole_phase_agrees_with_simulation(game):
+    rng, n = random.Random(8), 6_000
+    hit = Counter()
+    for _ in range(n):
+        hit.update({h for _ in range(3) for h in walk(game, rng)})
+    risk = phase_risk(game.chain, 3)
+    agree(risk.p_hit, hit, n)
+    assert sum(risk.expected.values()) == pytest.approx(15)
+    assert all(risk.p_hit[h] <= risk.expected[h] + 1e-12 for h in risk.p_hit)
+
+
+def test_the_rest_of_a_tornado_in_flight_agrees_with_simulation(game):
+    state = game.new_game({"players": 4, "turn": 7})
+    for e in (DiceRolled.of(("d8", 7)), DiceRolled.of(("d8", 3)), DiceRolled.of(("d6", 3), ("d6", 4))):
+        state = game.apply(state, e)
+    here = state.tornadoes[0].position
+    rng, n = random.Random(9), 20_000
+    hit = Counter()
+    for _ in range(n):
+        hit.update(set(walk(game, rng, start=here, moves=3)))
+    risk = state_risk(game, state)
+    agree(risk.p_hit, hit, n)
+    assert sum(risk.expected.values()) == pytest.approx(3)
+    assert game.risk_map(state) == risk.p_hit
+
+
+def test_re_roll_rule_is_in_the_exact_figures(game):
+    # from a hex on the northern edge, N is impossible: its chance goes to the directions that stay on the map
+    edge = game.board.grid[1, 1]
+    assert edge.neighbour("N") not in game.board.terrain
+    risk = game.chain.tornado({edge: 1.0}, moves=1, count_start=False)
+    assert sum(risk.expected.values()) == pytest.approx(1)
+    assert edge.neighbour("N") not in risk.p_hit
+
+
+def test_forecast_choices_are_ranked_and_each_agrees_with_simulation(game):
+    state = game.new_game({"players": 4, "turn": 1, "forecaster": 2})
+    options = forecast_options(game, state)
+    assert len(options) == 16 and {(o.line, o.value) for o in options} == {(a, v) for a in ("ns", "we")
+                                                                          for v in range(1, 9)}
+    assert [o.on_places for o in options] == sorted(o.on_places for o in options)
+    assert options[0].on_places < options[-1].on_places
+    worst = options[-1]
+    rng, n = random.Random(10), 8_000
+    hit = Counter()
+    b = game.board
+    for _ in range(n):
+        ns = worst.value if worst.line == "ns" else rng.randint(1, 8)
+        we = worst.value if worst.line == "we" else rng.randint(1, 8)
+        paths = [[*walk(game, rng, start=b.grid[ns, we], moves=4), b.grid[ns, we]]]
+        paths += [walk(game, rng) for _ in range(3)]
+        hit.update({h for p in paths for h in p})
+    agree(worst.risk.p_hit, hit, n)
+
+
+def test_after_the_other_line_is_rolled_the_eight_places_are_ranked(game):
+    state = game.new_game({"players": 4, "turn": 7, "forecaster": 1})
+    state = game.apply(state, Choice("forecast", {"tornado": 1, "line": "we"}))
+    state = game.apply(state, DiceRolled.of(("d8", 7)))
+    options = forecast_options(game, state)
+    assert len(options) == 8 and {o.line for o in options} == {"we"}
+    dodge = game.board.grid[7, 3]
+    by_value = {o.value: o for o in options}
+    assert by_value[3].risk.p_hit[dodge] == pytest.approx(1.0)
+
+
+def test_between_phases_the_map_shows_the_next_turn(game):
+    state = game.new_game({"players": 6, "turn": 5})
+    for e in (DiceRolled.of(("d8", 7)), DiceRolled.of(("d8", 3)), *[DiceRolled.of(("d6", 3), ("d6", 4))] * 4):
+        state = game.apply(state, e)
+    assert state.phase == "actions"
+    assert game.risk_map(state) == {}  # turn 6 of 6 players is the last: no tornadoes to come
+    earlier = game.new_game({"players": 6, "turn": 4})
+    for e in (DiceRolled.of(("d8", 7)), DiceRolled.of(("d8", 3)), *[DiceRolled.of(("d6", 3), ("d6", 4))] * 4):
+        earlier = game.apply(earlier, e)
+    assert earlier.phase == "actions"
+    assert sum(state_risk(game, earlier).expected.values()) == pytest.approx(5)  # turn 5: one tornado
