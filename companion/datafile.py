@@ -2,7 +2,7 @@
 
 A group at the table can edit maps/*.toml to match its printed board; when they get it wrong,
 the box must say exactly where, in one line, e.g.
-``maps/kansas.toml: hexes[12].terrain: expected one of plain, hill, river, got 'lake'``.
+``maps/kansas.toml: path_key.11: expected one of N, NE, SE, S, SW, NW, got 'E'``.
 """
 
 from __future__ import annotations
