@@ -88,16 +88,8 @@ def _option(item: Any) -> Option:
     return Option(str(label), event, _hex_of(event.args))
 
 
-SETUP: dict[str, list[tuple[str, str, Sequence[Any]]]] = {
-    "kansas": [("players", "players", (4, 5, 6))],
-}
-"""Questions asked on the OLED before a new game, for engines that do not list their own
-(Kansas: the outbreak table has rows for 4, 5 and 6 players; Stormfury: all four roles play)."""
-
-
 def setup_questions(game: Any) -> Sequence[tuple[str, str, Sequence[Any]]]:
-    """What to ask before a new game: (option name, label, values). Engines may list their own."""
+    """What to ask before a new game: (option name, label, values), from the engine if it has questions
+    (Kansas: the player count picks the outbreak table's row; Stormfury asks nothing: all four roles play)."""
     own = getattr(game, "setup_questions", None)
-    if callable(own):
-        return list(own())
-    return SETUP.get(getattr(game, "key", ""), [])
+    return list(own()) if callable(own) else []

@@ -56,6 +56,10 @@ class KansasGame:
             raise RuleError(f"turn: a {players}-player game has turns 1..{turns}, got {turn!r}")
         return table[players][turn - 1]
 
+    def setup_questions(self) -> list[tuple[str, str, tuple[int, ...]]]:
+        """Asked on the OLED before a new game: the player count picks the outbreak table's row."""
+        return [("players", "players", tuple(self.board.outbreak))]
+
     def new_game(self, options: Mapping[str, Any]) -> KansasState:
         """Options: ``players`` (4, 5, 6; default 4), ``turn`` to start from (default 1) and ``forecaster``
         (a player holding a forecast for the first tornado phase, default none)."""
