@@ -9,7 +9,7 @@ Emergency Response, deliveries to damaged cities, the forecast action, and the e
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import cached_property
 from typing import Any
@@ -164,17 +164,23 @@ class KansasGame:
 
     def _finish_if_done(self, state: KansasState) -> KansasState:
         t = state.current
-        assert t is not None
+        assert t is not None and t.start is not None
         if len(t.markers) < self.board.markers_per_tornado:
             return state
+        path = " ".join(m.direction for m in t.moves if not m.rerolled)
+        done = (f"Tornado {t.number}: {self.board.name_of(t.start)}", f"Path: {path}")
         if t.number < state.count:
             line = state.forecast[1] if state.forecast and state.forecast[0] == t.number + 1 else ""
-            return replace(state, tornadoes=(*state.tornadoes, Tornado(t.number + 1, forecast_line=line)))
-        hits = Counter(h for tor in state.tornadoes for h in tor.markers)
-        places = sorted((self.board.name_of(h) for h in hits if self.board.place_at(h)), key=str)
-        said = f"Hit: {', '.join(places)}" if places else "No city or town hit"
+            return replace(state, tornadoes=(*state.tornadoes, Tornado(t.number + 1, forecast_line=line)),
+                           recent=(*done, self._hit_line(t.markers)))
+        hit = self._hit_line([h for tor in state.tornadoes for h in tor.markers])
         return replace(state, phase="actions", history=(*state.history, (state.turn, state.tornadoes)),
-                       recent=(*state.recent[:1], f"{state.count} tornadoes done", said))
+                       recent=(*done, f"All {state.count} done. {hit}" if state.count > 1 else hit))
+
+    def _hit_line(self, hexes: Iterable[Hex]) -> str:
+        """The cities and towns a path hit, or that none was."""
+        names = sorted({self.board.name_of(h) for h in hexes if self.board.place_at(h)})
+        return f"Hit: {', '.join(names)}" if names else "No city or town hit"
 
     # -- the forecast ----------------------------------------------------------------------------
     def _forecast(self, state: KansasState, event: Choice) -> KansasState:
