@@ -79,7 +79,7 @@ def test_one_tornado_phase_ends_after_five_markers(game):
     state = play(game, game.new_game({"players": 4, "turn": 7}), *EXAMPLE)
     assert state.count == 1 and state.phase == "actions"
     assert state.history == ((7, state.tornadoes),)
-    assert state.recent == ("Tornado 1: Dodge City", "Path: NE N NE S", "Hit: Dodge City")  # the OLED's result
+    assert state.recent == ("Start: Dodge City", "Path: NE N NE S", "Hit: Dodge City")  # the OLED's result
 
 
 def test_prompts_say_what_to_roll_in_words(game):

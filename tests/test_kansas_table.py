@@ -68,4 +68,4 @@ def test_the_forecast_picked_with_the_buttons_and_the_cursor(tmp_path):
         assert s.frame.cursor == board.grid[7, 3]
         s.handle(Press("OK"))
         assert s.current.state.tornadoes[0].start == board.grid[7, 3]
-        assert s.panel.result[0] == "Tornado 1: starts at Dodge City"
+        assert s.panel.result[0] == "Start: Dodge City"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from companion.dice import Die, Prompt
+from companion.dice import DiceRolled, Die
 from companion.errors import CompanionError
 from companion.views.oled import render
 from companion.views.panel import TOWER_STATES, Menu, Panel
@@ -15,31 +15,40 @@ from companion.views.panel import TOWER_STATES, Menu, Panel
 SCALE = 4
 """Nearest-neighbour scale so the 128x64 pixels read in docs."""
 
-_TORNADO = Prompt(text="Tornado 2 of 3: roll a D8 for the north-south track",
-                  short="Tornado 2/3: roll D8 north-south", dice=("d8",))
-
-
 def sample_panels() -> dict[str, Panel]:
-    """One panel per screen (name -> panel), in the order docs/oled.md lists them."""
-    game, status = "Kansas Tornadoes", "Turn 3 - tornado phase"
+    """One panel per screen (name -> panel), in the order docs/oled.md lists them.
+
+    The words come from the Kansas engine itself (the rule text's path example, then the next tornado),
+    and the menus carry the session's own labels, so the pictures show what the box really says.
+    """
+    from companion.games import load_game
+
+    game = load_game("kansas")
+    state = game.new_game({"players": 4, "turn": 2})
+    for dice in ((("d8", 7),), (("d8", 3),), (("d6", 4), ("d6", 3)), (("d6", 1), ("d6", 2)), (("d6", 1), ("d6", 5)),
+                 (("d6", 5), ("d6", 6))):
+        state = game.apply(state, DiceRolled.of(*dice))
+    title, status, ask_ns = game.title, game.status(state), game.prompt(state)
+    result = game.recap(state)
+    ask_we = game.prompt(game.apply(state, DiceRolled.of(("d8", 3))))
+    moving = game.apply(game.apply(state, DiceRolled.of(("d8", 3))), DiceRolled.of(("d8", 5)))
+    ask_path = game.prompt(moving)
     samples: dict[str, Panel] = {
-        "prompt": Panel(game=game, status=status, prompt=_TORNADO, tower="connected"),
-        "dice-one": Panel(game=game, prompt=_TORNADO, dice=(Die("d8", 3),), tower="connected"),
-        "dice-two": Panel(game=game, prompt=Prompt("Roll D8 and D6", "Roll D8 + D6", dice=("d8", "d6")),
-                          dice=(Die("d8", 8), Die("d6", 5)), tower="connected"),
-        "dice-rerolled": Panel(game=game, prompt=_TORNADO, dice=(Die("d8", 7), Die("d6", 2)),
+        "prompt": Panel(game=title, status=status, prompt=ask_ns, tower="connected"),
+        "dice-one": Panel(game=title, prompt=ask_we, dice=(Die("d8", 3),), tower="connected"),
+        "dice-two": Panel(game=title, prompt=ask_path, dice=(Die("d6", 4), Die("d6", 3)), tower="connected"),
+        "dice-rerolled": Panel(game=title, prompt=ask_path, dice=(Die("d6", 6), Die("d6", 2)),
                                rerolled=(False, True), tower="connected"),
-        "result": Panel(game=game, status="Tornado 2/3", tower="connected",
-                        result=("Start: Dodge City", "Path: NE N NE S", "Damage: 2 farms, 1 town")),
-        "message": Panel(game=game, prompt=_TORNADO, tower="connected", message="need D8, got D6=3"),
-        "menu-game": Panel(tower="waiting", menu=Menu("Choose game", ("Kansas Tornadoes", "Gulf Hurricanes",
-                                                                      "Resume last"), 0)),
-        "menu-players": Panel(game=game, tower="connected", menu=Menu("Players", ("2", "3", "4", "5"), 1)),
-        "menu-resume": Panel(tower="off", menu=Menu("Resume?", ("Resume game 12", "New game"), 0)),
-        "menu-undo": Panel(game=game, tower="connected", menu=Menu("Undo last roll?", ("No", "Yes, undo"), 0)),
+        "result": Panel(game=title, status=status, tower="connected", result=result),
+        "message": Panel(game=title, prompt=ask_ns, tower="connected", message="need D8, got D6=3"),
+        "menu-game": Panel(tower="waiting", menu=Menu("Menu", ("New: Kansas", "New: Stormfury"), 0)),
+        "menu-players": Panel(tower="connected", menu=Menu("Kansas: players", ("4", "5", "6"), 1)),
+        "menu-resume": Panel(tower="off", menu=Menu("Menu", ("Continue", "New: Kansas", "New: Stormfury",
+                                                             "Resume #12 kansas", "Undo last"), 3)),
+        "menu-undo": Panel(game=title, tower="connected", menu=Menu("Undo last?", ("OK: yes", "BACK: no"), 0)),
     }
-    for state in TOWER_STATES:
-        samples[f"tower-{state}"] = Panel(game=game, prompt=_TORNADO, tower=state)
+    for tower in TOWER_STATES:
+        samples[f"tower-{tower}"] = Panel(game=title, prompt=ask_ns, tower=tower)
     return samples
 
 

@@ -486,7 +486,7 @@ class Session:
         for name, label, values in setup_questions(engine):
             if name not in chosen:
                 self._menu = _MenuState(
-                    f"{engine.title[:14]}: {label}", [str(v) for v in values],
+                    f"{engine.key.capitalize()}: {label}", [str(v) for v in values],
                     [lambda v=v, name=name: self._setup_menu(key, {**chosen, name: v}) for v in values],
                     back=self._main_menu)
                 return

@@ -133,8 +133,7 @@ class KansasGame:
         assert t.ns is not None and t.we is not None
         start = self.board.grid[t.ns, t.we]
         t = replace(t, start=start)
-        state = self._with_current(state, t, (f"Tornado {t.number}: starts at {self.board.name_of(start)}",
-                                              f"N-S {t.ns}, W-E {t.we}"))
+        state = self._with_current(state, t, (f"Start: {self.board.name_of(start)}", f"N-S {t.ns}, W-E {t.we}"))
         return self._finish_if_done(self._add_markers(state, (start,)))
 
     def _move(self, state: KansasState, dice: tuple[int, int]) -> KansasState:
@@ -168,7 +167,7 @@ class KansasGame:
         if len(t.markers) < self.board.markers_per_tornado:
             return state
         path = " ".join(m.direction for m in t.moves if not m.rerolled)
-        done = (f"Tornado {t.number}: {self.board.name_of(t.start)}", f"Path: {path}")
+        done = (f"Start: {self.board.name_of(t.start)}", f"Path: {path}")
         if t.number < state.count:
             line = state.forecast[1] if state.forecast and state.forecast[0] == t.number + 1 else ""
             return replace(state, tornadoes=(*state.tornadoes, Tornado(t.number + 1, forecast_line=line)),
