@@ -337,3 +337,18 @@ def test_replay_of_the_journal_equals_the_run_and_summary():
     assert per_city == summary["by_kind"]["infrastructure"] + summary["by_kind"]["population"]
     assert GAME.status(s).endswith("game over - cat 0") or "game over" in GAME.status(s)
     assert GAME.recap(s)
+
+
+def test_choices_list_what_the_rules_allow_each_with_its_hex():
+    game = load()
+    state = players_phase()
+    options = game.choices(state)
+    assert options[0][:2] == ("End player phase", Choice("end_player_phase", {}))
+    kinds = {event.action for _, event, _ in options}
+    assert kinds == {"end_player_phase", "move", "fortify", "dam", "evacuate"}
+    for label, event, where in options[1:]:
+        assert where in game.board.hexes, label
+        game.apply(state, event)  # every offered choice is accepted
+    flooded = replace(state, flooded=frozenset(r.id for r in game.board.roads))
+    assert not any(event.action in ("move", "dam") for _, event, _ in game.choices(flooded))
+    assert game.choices(replace(state, phase="hurricane")) == []

@@ -209,6 +209,38 @@ class StormfuryGame:
             return {}
         return forecast_risk(self.board, state, state.forecast).hexes
 
+    # -- the decisions open now, for the buttons and the projector's cursor --------------------
+    def choices(self, state: StormState) -> list[tuple[str, Choice, Hex | None]]:
+        """Player phase: end the phase first, then for each player the moves along open roads, a
+        fortification of each standing space of their city, a dam at each road end there, one evacuation.
+        Each comes with the hex it concerns, so the projector's cursor can sit on it; ``apply`` still
+        judges each one, and a refused option says why on the panel."""
+        if state.phase != "players":
+            return []
+        b = self.board
+        out: list[tuple[str, Choice, Hex | None]] = [("End player phase", Choice("end_player_phase", {}), None)]
+        cities = {c.id: c for c in b.cities}
+        for player in state.players:
+            who = player.role.replace("_", " ").split()[0].capitalize()
+            here = cities.get(player.city)
+            for road in b.roads_of(player.city):
+                to = road.other(player.city)
+                if road.id not in state.flooded and to in cities:
+                    out.append((f"{who}: go {cities[to].name}", Choice("move", {"player": player.role, "to": to}),
+                                cities[to].population_centre))
+            if here is not None:
+                out += [(f"{who}: fort {space.name}", Choice("fortify", {"player": player.role, "space": space.id}),
+                         space.hex) for space in here.infrastructure if space.id not in state.destroyed]
+            for road in b.roads_of(player.city):
+                if road.id not in state.flooded and (road.id, player.city) not in state.dams:
+                    out.append((f"{who}: dam {road.id}",
+                                Choice("dam", {"player": player.role, "road": road.id, "city": player.city}),
+                                road.middle))
+            if here is not None and state.people(player.city) > 0:
+                out.append((f"{who}: evacuate 1", Choice("evacuate", {"player": player.role, "count": 1}),
+                            here.population_centre))
+        return out
+
     def summary(self, state: StormState) -> dict[str, Any]:
         """Damage by city and by kind: the rules' "where did you take the most damage"."""
         by_city: dict[str, dict[str, int]] = {c.id: {"infrastructure": 0, "population": 0, "road": 0}
