@@ -80,7 +80,9 @@ def test_map_json_has_the_agreed_shape(capsys):
     assert main(["map", "kansas", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {"hexes", "grid", "path_key", "markers_per_tornado"} <= set(data)
-    assert all({"q", "r", "terrain"} <= set(h) for h in data["hexes"])
+    assert all({"q", "r", "terrain"} <= set(h) <= {"q", "r", "terrain", "name"} for h in data["hexes"])
+    goods = {c["name"]: c["goods"] for c in data["cities"]}
+    assert goods["Kansas City"] == goods["Wichita"] == 3 and {c["name"] for c in data["towns"]} >= {"Emporia"}
     named = {h["name"]: (h["q"], h["r"]) for h in data["hexes"] if "name" in h}
     dodge = next(g for g in data["grid"] if (g["ns"], g["we"]) == (7, 3))
     assert named["Dodge City"] == (dodge["q"], dodge["r"])

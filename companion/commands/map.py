@@ -30,12 +30,13 @@ def main(args: argparse.Namespace) -> int:
     for h in hexes:
         terrain[str(h.get("terrain", "?"))] = terrain.get(str(h.get("terrain", "?")), 0) + 1
     print(f"{game.title}: {len(hexes)} hexes ({', '.join(f'{n} {t}' for t, n in sorted(terrain.items()))})")
-    for h in hexes:
-        if h.get("name"):
-            extra = f" {h['colour']}, {h['goods']} goods" if "colour" in h else ""
-            print(f"  {h['name']:<16} {h['q']:>3},{h['r']:>3}  {h.get('kind', '')}{extra}")
-    for c in data.get("cities", []):
-        print(f"  {c.get('name', c.get('id')):<16} {c.get('q', '')},{c.get('r', '')}")
+    for kind in ("cities", "towns"):
+        for c in data.get(kind, []):
+            at = f"{c['q']:>3},{c['r']:>3}" if "q" in c else ""
+            extra = f"  {c['colour']}, {c['goods']} goods" if "colour" in c else ""
+            if "spaces" in c:
+                extra = "  " + ", ".join(f"{s['name']} {s['q']},{s['r']}" for s in c["spaces"])
+            print(f"  {kind[:-1] if kind == 'towns' else 'city'}  {c.get('name', c.get('id')):<16} {at}{extra}")
     if "path_key" in data:
         print("path key: " + " ".join(f"{k}={v}" for k, v in data["path_key"].items()))
     if "markers_per_tornado" in data:

@@ -96,13 +96,13 @@ class Board:
             place = self.by_hex.get(h)
             if place is not None:
                 row["name"] = place.name
-                row["kind"] = place.kind
-                if place.kind == "city":
-                    row["colour"], row["goods"] = place.colour, place.goods
             hexes.append(row)
         grid = [{"ns": ns, "we": we, "q": h.q, "r": h.r} for (ns, we), h in sorted(self.grid.items())]
+        cities = [{"name": p.name, "q": p.hex.q, "r": p.hex.r, "colour": p.colour, "goods": p.goods}
+                  for p in self.cities]
+        towns = [{"name": p.name, "q": p.hex.q, "r": p.hex.r} for p in self.places if p.kind == "town"]
         return {"hexes": hexes, "grid": grid, "path_key": {str(k): v for k, v in sorted(self.path_key.items())},
-                "markers_per_tornado": self.markers_per_tornado,
+                "markers_per_tornado": self.markers_per_tornado, "cities": cities, "towns": towns,
                 "outbreak": {str(k): list(v) for k, v in sorted(self.outbreak.items())}}
 
 
