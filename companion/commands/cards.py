@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from companion.errors import CompanionError
-from companion.games import load_game
+from companion.commands._published import published
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,11 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    game = load_game(args.game)
-    dump = getattr(game, "cards_json", None)
-    if dump is None:
-        raise CompanionError(f"{args.game} has no card decks")
-    decks = dump()
+    _, decks = published(args.game, "cards_json", "card decks")
     if args.json:
         print(json.dumps(decks))
         return 0

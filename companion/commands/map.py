@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from companion.errors import CompanionError
-from companion.games import GAME_KEYS, load_game
+from companion.commands._published import published
+from companion.games import GAME_KEYS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,11 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    game = load_game(args.game)
-    dump = getattr(game, "map_json", None)
-    if dump is None:
-        raise CompanionError(f"{args.game} has no map")
-    data = dump()
+    game, data = published(args.game, "map_json", "map")
     if args.json:
         print(json.dumps(data))
         return 0
