@@ -117,3 +117,10 @@ def load_stormfury_forecast() -> tuple[str, str]:
 def test_map_stormfury_json(capsys):
     code, out, _ = run(capsys, "map", "stormfury", "--json")
     assert code == 0 and json.loads(out)
+
+
+def test_kansas_has_no_cards_and_says_so(capsys):
+    code, _, err = run(capsys, "cards", "kansas")
+    assert code == 2 and err == "companion: kansas has no card decks\n"
+    code, out, _ = run(capsys, "map", "kansas")
+    assert code == 0 and "Dodge City" in out and "path key: 2=NW 3=N" in out
