@@ -4,6 +4,13 @@ Single-threaded on purpose: every input source (tower link, gpiozero callbacks, 
 pumps) only puts items on one ``queue.Queue``; the loop is the only code that touches the game,
 the journal and the views, so their order (apply, commit, show) needs no locks. Views are told to
 draw only when the frame changed, which keeps an idle box idle.
+
+Input from other threads (tower link, gpiozero callbacks) wakes the loop at once through the queue;
+pygame's events (the laptop's keys, a gamepad) can only be polled from this thread, so the wait
+between turns bounds their latency. The loop waits ``tick`` while the table is in use and backs
+off to ``idle_tick`` after ``quiet_after`` seconds with no input, no change and no pygame event:
+each wake-up costs the process a fixed slice of a core, so fewer of them keep the idle window cheap,
+and the first input brings the short tick back.
 """
 
 from __future__ import annotations
@@ -19,6 +26,12 @@ from companion.session.core import Frame, Session
 
 log = logging.getLogger(__name__)
 
+IDLE_TICK = 0.1
+"""The longest wait between turns when nothing happens, unless the loop's own tick is longer: a key
+in the laptop window then reaches the game within 0.1 s (within ``tick`` while the table is in use)."""
+QUIET_AFTER = 1.0
+"""Seconds with no input and no change before the loop backs off to its idle tick."""
+
 
 class View(Protocol):
     """Anything that draws a frame: the OLED, the projector window, a frame writer."""
@@ -30,8 +43,9 @@ class Loop:
     """Owns the queue and the views; ``step()`` is one turn, ``run()`` turns until the session stops."""
 
     def __init__(self, session: Session, inbox: queue.Queue[Any], views: Sequence[View] = (), *,
-                 watchdog: Callable[[], None] | None = None, pumps: Sequence[Callable[[], None]] = (),
+                 watchdog: Callable[[], None] | None = None, pumps: Sequence[Callable[[], object]] = (),
                  on_shown: Callable[[Frame], None] | None = None, tick: float = 0.5,
+                 idle_tick: float | None = None, quiet_after: float = QUIET_AFTER,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.session = session
         self.inbox = inbox
@@ -40,13 +54,23 @@ class Loop:
         self._pumps = list(pumps)
         self.on_shown = on_shown
         self.tick = tick
+        self.idle_tick = max(tick, IDLE_TICK) if idle_tick is None else idle_tick
+        self.quiet_after = quiet_after
         self._clock = clock
         self._last_housekeeping = clock()
+        self._last_activity = clock()
         self.frames_shown = 0
 
-    def add_pump(self, pump: Callable[[], None]) -> None:
-        """Something to poll after every turn (pygame's event queue lives in this thread)."""
+    def add_pump(self, pump: Callable[[], object]) -> None:
+        """Something to poll after every turn (pygame's event queue lives in this thread). A pump that
+        returns a true value saw activity (a key, the mouse over the window): the short tick comes back."""
         self._pumps.append(pump)
+
+    def wait(self) -> float:
+        """How long the next turn waits for input: ``tick`` in use, ``idle_tick`` after a quiet spell."""
+        if self._clock() - self._last_activity >= self.quiet_after:
+            return self.idle_tick
+        return self.tick
 
     def show(self) -> None:
         """Hand the current frame to every view; a failing view is reported once and dropped."""
@@ -66,9 +90,10 @@ class Loop:
         """Wait up to ``timeout`` for input, handle everything queued, show once if anything changed."""
         changed = False
         try:
-            item = self.inbox.get(timeout=self.tick if timeout is None else timeout)
+            item = self.inbox.get(timeout=self.wait() if timeout is None else timeout)
         except queue.Empty:
             item = None
+        active = item is not None
         while item is not None:
             changed |= self._handle(item)
             try:
@@ -82,7 +107,9 @@ class Loop:
         if changed:
             self.show()
         for pump in self._pumps:
-            pump()
+            active |= bool(pump())
+        if active or changed:
+            self._last_activity = self._clock()
         if self._watchdog is not None:
             self._watchdog()
         return changed

@@ -6,10 +6,17 @@ tower (over the pty, through the real link); O toggles the risk overlay (the OVE
 gamepad maps as in companion.session.gamepad. With a projector renderer the window shows the map
 (only the rectangles that changed are copied) with the OLED scaled up beside it; without one, a
 small window shows the OLED alone.
+
+The window is a plain software surface: SDL's default for a window surface on most drivers is a
+texture streamed through an OpenGL renderer, which loads the GL stack (about 95 MB resident with
+Mesa's software rasteriser and its threads) to show a 2D picture that changes a few rectangles at
+a time. SDL_FRAMEBUFFER_ACCELERATION=0 asks for the software framebuffer instead (X11 shared
+memory, Wayland shm, or the offscreen driver's own); set it in the environment to override.
 """
 
 from __future__ import annotations
 
+import os
 import queue
 from collections.abc import Callable
 from typing import Any
@@ -32,6 +39,7 @@ class OledWindow:
 
     def __init__(self, inbox: queue.Queue[Any], keys: Any, oled_image: Callable[[], Any], *,
                  tower: Any = None, wanted: Callable[[], tuple[str, ...]] = tuple, projector: Any = None) -> None:
+        os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")  # read by SDL when the surface is made
         import pygame
 
         pygame.display.init()
@@ -45,6 +53,8 @@ class OledWindow:
         self._pads = Gamepads()
         self._dice = DiceSource()
         self.projector = projector
+        self.shown = 0
+        """Frames drawn and flipped (a quiet table draws none)."""
         if projector is not None:
             self._oled_scale, self._oled_at = BESIDE_SCALE, (projector.size[0], 0)
             size = (projector.size[0] + 128 * BESIDE_SCALE, max(projector.size[1], 64 * BESIDE_SCALE))
@@ -57,23 +67,31 @@ class OledWindow:
 
     def show(self, frame: Frame) -> None:
         pygame = self._pygame
+        changed: list[Any] = []
         if self.projector is None:
             self.surface.fill((0, 0, 0))
         else:
             drawn = self.projector.render(frame)
             for rect in self.projector.dirty:
                 self.surface.blit(drawn, rect, rect)
+            changed.extend(self.projector.dirty)
         image = self._oled_image()
         if image is not None:
             rgb = image.convert("RGB")
             oled = pygame.image.frombytes(rgb.tobytes(), rgb.size, "RGB")
             scale = self._oled_scale
-            self.surface.blit(pygame.transform.scale(oled, (128 * scale, 64 * scale)), self._oled_at)
-        pygame.display.flip()
+            changed.append(self.surface.blit(pygame.transform.scale(oled, (128 * scale, 64 * scale)), self._oled_at))
+        if self.projector is None:
+            pygame.display.flip()
+        else:
+            pygame.display.update(changed)  # only what changed reaches the screen
+        self.shown += 1
 
-    def pump(self) -> None:
+    def pump(self) -> bool:
+        """Hand every pending pygame event on; True when there was any (the loop keeps its short tick)."""
         pygame = self._pygame
-        for event in pygame.event.get():
+        events = pygame.event.get()
+        for event in events:
             if event.type == pygame.QUIT:
                 self.inbox.put(Quit())
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_t:
@@ -88,6 +106,7 @@ class OledWindow:
                 translated = self._pads.translate(event)
                 if translated is not None:
                     self.inbox.put(translated)
+        return bool(events)
 
     def throw(self) -> None:
         """The dice the box asks for, thrown into the virtual tower (OS randomness, as a real throw)."""
