@@ -72,7 +72,10 @@ def process_rows(headless: bool = True) -> list[Row]:
                                   "--journal", os.path.join(tmp, "j.sqlite")],
                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
-            ready_ms = _wait_ready(sock, child, start)
+            ready_ms, said = _wait_ready(sock, child, start)
+            parts = _ready_line(child, said)
+            if not headless and not (b"projector window" in parts and b"window pygame" in parts):
+                raise RuntimeError(f"the window case runs without the map beside the OLED: {parts!r}")
             rss = _rss_mb(child.pid)
             _quiet(1.0)  # past start-up's own work and the loop's first quiet second
             (cpu0, sw0), t0 = _proc_cpu(child.pid), time.perf_counter()
@@ -93,8 +96,9 @@ def process_rows(headless: bool = True) -> list[Row]:
     ]
 
 
-def _wait_ready(sock: socket.socket, child: subprocess.Popen[bytes], start: float) -> float:
-    """READY=1 on the notify socket, or the service's "ready:" log line, whichever comes first."""
+def _wait_ready(sock: socket.socket, child: subprocess.Popen[bytes], start: float) -> tuple[float, bytes]:
+    """READY=1 on the notify socket, or the service's "ready:" log line, whichever comes first
+    (milliseconds since the start, and what the service logged so far)."""
     assert child.stderr is not None
     with selectors.DefaultSelector() as sel:
         sel.register(sock, selectors.EVENT_READ)
@@ -105,15 +109,33 @@ def _wait_ready(sock: socket.socket, child: subprocess.Popen[bytes], start: floa
             for key, _ in sel.select(timeout=1):
                 if key.fileobj is sock:
                     if b"READY=1" in sock.recv(4096).split(b"\n"):
-                        return (time.perf_counter() - start) * 1000
+                        return (time.perf_counter() - start) * 1000, seen
                 else:
                     chunk = os.read(child.stderr.fileno(), 4096)
                     seen += chunk
                     if b"ready:" in seen:
-                        return (time.perf_counter() - start) * 1000
+                        return (time.perf_counter() - start) * 1000, seen
                     if not chunk and child.poll() is not None:
                         raise RuntimeError(f"companion run exited with {child.returncode}: {seen[-300:]!r}")
     raise RuntimeError("companion run did not get ready within 20 s")
+
+
+def _ready_line(child: subprocess.Popen[bytes], seen: bytes) -> bytes:
+    """The service's "ready: <parts>" log line (it follows READY=1), naming the parts in use."""
+    assert child.stderr is not None
+    with selectors.DefaultSelector() as sel:
+        sel.register(child.stderr.fileno(), selectors.EVENT_READ)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            at = seen.find(b"ready:")
+            if at >= 0 and b"\n" in seen[at:]:
+                return seen[at:seen.index(b"\n", at)]
+            if sel.select(timeout=1):
+                chunk = os.read(child.stderr.fileno(), 4096)
+                seen += chunk
+                if not chunk:
+                    break
+    raise RuntimeError(f"companion run said no ready line: {seen[-300:]!r}")
 
 
 def _quiet(seconds: float) -> None:
