@@ -187,31 +187,46 @@ def table_latency(samples: int = 150) -> tuple[list[float], list[float], list[fl
 
 def _key_latency(loop, shown: list[float], samples: int) -> list[float]:  # type: ignore[no-untyped-def]
     """A key (DOWN, down and up) put on SDL's event queue from another thread at a random moment
-    of the loop's wait, as a person's key press comes; timed to the frame shown. The loop runs its
-    own pace here (no timeout given), so its tick is part of what is measured."""
+    of the loop's wait, as a person's key press comes; timed to the first frame shown after the
+    session took the press (other frames, a tower status say, are not the key's). The loop runs
+    its own pace here (no timeout given), so its tick is part of what is measured."""
     import pygame
 
+    session = loop.session
+    took: list[int] = []  # for each DOWN press the session took: the index its frame will have in ``shown``
+    handle = session.handle
+
+    def handle_and_mark(event):  # type: ignore[no-untyped-def]
+        changed = handle(event)
+        if getattr(event, "button", None) == "DOWN":
+            took.append(len(shown))
+        return changed
+
+    session.handle = handle_and_mark
     ms: list[float] = []
     rng = random.Random(7)
-    for _ in range(samples):
-        posted: list[float] = []
-        before = len(shown)
+    try:
+        for _ in range(samples):
+            posted: list[float] = []
+            before = len(took)
 
-        def press(delay: float = rng.uniform(0, 2 * loop.wait()), posted: list[float] = posted) -> None:
-            time.sleep(delay)  # the moment the person presses: part of the stimulus, not a synchronisation
-            posted.append(time.perf_counter())
-            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_DOWN, mod=0, unicode="", scancode=0))
-            pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_DOWN, mod=0, unicode="", scancode=0))
+            def press(delay: float = rng.uniform(0, 2 * loop.wait()), posted: list[float] = posted) -> None:
+                time.sleep(delay)  # the moment the person presses: part of the stimulus, not a synchronisation
+                posted.append(time.perf_counter())
+                for kind in (pygame.KEYDOWN, pygame.KEYUP):
+                    pygame.event.post(pygame.event.Event(kind, key=pygame.K_DOWN, mod=0, unicode="", scancode=0))
 
-        person = threading.Thread(target=press)
-        person.start()
-        deadline = time.monotonic() + 5
-        while len(shown) <= before:
-            if time.monotonic() > deadline:
-                raise RuntimeError("the window's key did not reach the table within 5 s")
-            loop.step()
-        person.join()
-        ms.append((shown[before] - posted[0]) * 1000)
+            person = threading.Thread(target=press)
+            person.start()
+            deadline = time.monotonic() + 5
+            while len(took) <= before or len(shown) <= took[before]:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the window's key did not reach the table within 5 s")
+                loop.step()
+            person.join()
+            ms.append((shown[took[before]] - posted[0]) * 1000)
+    finally:
+        session.handle = handle
     return ms
 
 
