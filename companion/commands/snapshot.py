@@ -34,6 +34,10 @@ DOCS_SCREENS: dict[str, list[str]] = {
     "projector-stormfury-risk": ["stormfury", "--events", "8", "--overlay"],
     "projector-stormfury-over": ["stormfury", "--events", "0"],
     "projector-stormfury-720p": ["stormfury", "--events", "14", "--size", "1280x720"],
+    "projector-kansas": ["kansas", "--events", "11"],
+    "projector-kansas-forecast": ["kansas", "--events", "20", "--option", "forecaster=2"],
+    "projector-kansas-risk": ["kansas", "--events", "11", "--overlay"],
+    "projector-kansas-over": ["kansas", "--events", "0", "--size", "1280x720"],
 }
 """The pictures in docs/screens, by file name (without .png): ``companion snapshot ARGS --out FILE``.
 A test renders each one and compares it with the file, so the docs stay true to the code."""
@@ -48,6 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=7, help="seed of the game played without --state (7)")
     parser.add_argument("--events", type=int, default=8,
                         help="events of the seeded game to play without --state (8; 0 = to the end)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="an option of the seeded game, as its journal header holds them (players=5, "
+                             "forecaster=2); repeatable")
     parser.add_argument("--overlay", action="store_true", help="show the risk overlay")
     parser.add_argument("--cursor", default=None, metavar="Q,R", help="put the cursor on this hex")
     parser.add_argument("--size", default="1920x1080", metavar="WxH", help="resolution (1920x1080)")
@@ -143,6 +150,18 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """``--option KEY=VALUE`` pairs as new-game options (whole numbers become ints)."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise CompanionError(f"--option: expected KEY=VALUE like players=5, got {pair!r}")
+        value = value.strip()
+        options[key.strip()] = int(value) if value.lstrip("-").isdigit() else value
+    return options
+
+
 def parse_hex(text: str) -> Hex:
     try:
         q, r = (int(v) for v in text.split(","))
@@ -166,7 +185,8 @@ def main(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     cursor = parse_hex(args.cursor) if args.cursor else None
     game = load_game(args.game, getattr(args, "maps", None))
-    state = state_from_file(game, args.state) if args.state else seeded_state(game, args.seed, args.events)
+    state = state_from_file(game, args.state) if args.state else seeded_state(game, args.seed, args.events,
+                                                                                  parse_options(args.option))
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # no window: drawing happens on a plain surface
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
