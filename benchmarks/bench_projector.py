@@ -68,6 +68,25 @@ def _game_rows(key: str) -> list[Row]:
     return rows
 
 
+def _kansas_forecast_rows() -> list[Row]:
+    """Kansas while the forecaster picks a start: the side panel ranks the 8 choices by exact risk.
+    The first such frame in a process also builds the risk chain (the cold row)."""
+    from companion.views.projector import ProjectorRenderer
+
+    game = load_game("kansas")
+    state = seeded_state(game, 7, 20, {"forecaster": 2})
+    frame = frame_for(game, state)
+    renderer = ProjectorRenderer(SIZE)
+    area = "projector_kansas"
+    fresh = iter([frame_for(load_game("kansas"), state) for _ in range(3)])  # each game builds its own chain
+    rows = summary(area, "forecast choice, cold (chain built)",
+                   time_calls(lambda: ProjectorRenderer(SIZE).render(next(fresh)), 3), "< 1000 ms")
+    renderer.render(frame)
+    rows += summary(area, "forecast choice frame", time_calls(
+        lambda: renderer.render(replace(frame, state=replace(frame.state))), REPEAT), "< 100 ms")
+    return rows
+
+
 def run() -> list[Row]:
     rows: list[Row] = []
     for key in GAME_KEYS:
@@ -75,4 +94,6 @@ def run() -> list[Row]:
             rows += _game_rows(key)
         except ImportError:  # an engine not installed here: nothing to draw
             continue
+    if "kansas" in GAME_KEYS:
+        rows += _kansas_forecast_rows()
     return rows
