@@ -128,3 +128,24 @@ def test_the_docs_pictures_are_what_the_snapshot_command_draws(name, tmp_path):
     docs = REPO / "docs" / "screens" / f"{name}.png"
     assert docs.exists(), f"regenerate: companion snapshot {' '.join(DOCS_SCREENS[name])} --out {docs}"
     assert same(pygame.image.load(str(out)), pygame.image.load(str(docs)))
+
+
+def test_a_projector_that_goes_away_mid_game_leaves_the_oled_and_is_said_once(tmp_path):
+    config = Config(projector=ProjectorConfig(driver="offscreen", width=320, height=180, fullscreen=False))
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
+        view = _attach_projector(table, sim=False, headless=False, out=None, config=config)
+        assert isinstance(view, ProjectorView) and view in table.loop.views
+        oled = next(v for v in table.loop.views if type(v).__name__ == "OledView")
+        table.session.start("kansas")
+        table.inbox.put(Press("ROLL"))
+        assert table.loop.step(timeout=2) and view.shown >= 1
+        pygame.display.quit()  # the projector's display is gone (cable out, SDL closed it)
+        shown = oled.shown
+        for _ in range(3):
+            table.inbox.put(Press("ROLL"))
+            assert table.loop.step(timeout=2)  # no exception out of the loop: the evening goes on
+        assert view not in table.loop.views and oled.shown == shown + 3
+        said = [n for n in table.session.frame.panel.notices if n.startswith("ProjectorView")]
+        assert len(said) == 1 and "display" in said[0]
+        first = table.session.frame.state.tornadoes[0]
+        assert first.ns is not None and first.we is not None and len(first.moves) == 2  # all 4 rolls counted

@@ -52,13 +52,21 @@ class ProjectorView:
         self.shown = 0
 
     def show(self, frame: Any) -> None:
+        """Draw ``frame``; a screen that went away (projector unplugged, display closed) raises
+        pygame.error once, and the loop then drops this view and says so: the OLED carries on."""
         surface = self.renderer.render(frame)
         self.shown += 1
         if self.screen is None or not self.renderer.dirty:
             return
-        for rect in self.renderer.dirty:
-            self.screen.blit(surface, rect, rect)
-        pygame.display.update(self.renderer.dirty)
+        try:
+            if not pygame.display.get_init():
+                raise pygame.error("the display was closed")
+            for rect in self.renderer.dirty:
+                self.screen.blit(surface, rect, rect)
+            pygame.display.update(self.renderer.dirty)
+        except pygame.error:
+            self.screen = None
+            raise
 
     @property
     def image(self) -> SurfaceImage | None:
@@ -66,9 +74,14 @@ class ProjectorView:
         return SurfaceImage(self.renderer.surface) if self.shown else None
 
     def pump(self) -> None:
-        """Keep SDL's event queue drained on a fullscreen display (nothing is read from it)."""
-        if self.screen is not None:
+        """Keep SDL's event queue drained on a fullscreen display (nothing is read from it). Once the
+        display is gone there is nothing to drain; ``show`` reports it."""
+        if self.screen is None or not pygame.display.get_init():
+            return
+        try:
             pygame.event.pump()
+        except pygame.error:
+            return
 
     def close(self) -> None:
         if self.screen is not None:
