@@ -61,8 +61,8 @@ class KansasPainter:
 
     def paint_state(self, surface: Any, layout: Layout, state: Any, overlay: bool = False) -> None:
         """Grid numbers, tracks, marker stacks and the forecast; all drawn under the overlay too
-        (the markers are the game's facts, the heat is what may come)."""
-        self._paint_grid_numbers(surface, layout)
+        (the markers are the game's facts, the heat is what may come). The grid numbers go last, so
+        a forecast's rings never hide the line numbers people read them by."""
         tracks = self.tracks(state)
         for index, (tornado, latest) in enumerate(tracks):
             self._paint_track(surface, layout, tornado, latest, index, len(tracks))
@@ -75,6 +75,7 @@ class KansasPainter:
             self._ring(surface, layout, t.start, FORECAST, "F")
         if state.current is not None and state.current.position is not None:
             self._paint_funnel(surface, layout, state.current)
+        self._paint_grid_numbers(surface, layout)
 
     def _paint_grid_numbers(self, surface: Any, layout: Layout) -> None:
         """The start grid's line numbers, as printed along the board's edges: west-east numbers above
