@@ -164,13 +164,15 @@ class KansasPainter:
 
     @staticmethod
     def _paint_funnel(surface: Any, layout: Layout, tornado: Tornado) -> None:
-        """Where the tornado being rolled stands now: a funnel (a downward triangle)."""
+        """Where the tornado being rolled stands now: a funnel (a downward triangle) with its number."""
         assert tornado.position is not None
         s = layout.hex_size
         x, y = layout.centre(tornado.position)
         pts = [(x - s * 0.34, y - s * 0.3), (x + s * 0.34, y - s * 0.3), (x, y + s * 0.34)]
         pygame.draw.polygon(surface, palette.TRACK, pts)
         pygame.draw.polygon(surface, palette.CITY_EDGE, pts, max(2, round(s * 0.07)))
+        text.draw(surface, str(tornado.number), (x, y - s * 0.1), text.px(0.018, layout.height), palette.CITY_EDGE,
+                  anchor="center", bold=True)
 
     # -- the side panel -------------------------------------------------------------------------
     def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:
