@@ -11,13 +11,14 @@ import pygame
 import pytest
 
 from companion.commands.snapshot import frame_for
-from companion.dice import Choice, DiceRolled
+from companion.dice import Choice
 from companion.games.kansas import KansasGame, KansasState, load
 from companion.hexgrid import Hex
 from companion.views.projector import Layout, palette, render_frame
 from companion.views.projector.kansas import EARLIER_FADE, FORECAST, KansasPainter, track_offset
 from companion.views.projector.painters import painter_for
 from tests.conftest import REPO
+from tests.test_kansas_rules import d6, d8, play
 
 SIZE = (1920, 1080)
 
@@ -30,20 +31,6 @@ def game() -> KansasGame:
 @pytest.fixture(scope="module")
 def layout(game) -> Layout:
     return Layout.fit(KansasPainter(game).map_data().hexes, *SIZE)
-
-
-def d8(v: int) -> DiceRolled:
-    return DiceRolled.of(("d8", v))
-
-
-def d6(a: int, b: int) -> DiceRolled:
-    return DiceRolled.of(("d6", a), ("d6", b))
-
-
-def play(game: KansasGame, state: KansasState, *events) -> KansasState:
-    for e in events:
-        state = game.apply(state, e)
-    return state
 
 
 def draw(game: KansasGame, state: KansasState, overlay: bool = False):
