@@ -49,6 +49,8 @@ def test_outbreak_table(game, players, table):
     ({"players": 6, "turn": 7}, "turn: a 6-player game has turns 1..6, got 7"),
     ({"players": 4, "turn": 0}, "turn: a 4-player game has turns 1..8, got 0"),
     ({"players": "4"}, "players: Kansas Tornadoes is for 4, 5, 6 players"),
+    ({"players": [4]}, r"players: Kansas Tornadoes is for 4, 5, 6 players, got \[4\]"),
+    ({"players": 4, "turn": 2.0}, "turn: a 4-player game has turns 1..8, got 2.0"),
 ])
 def test_bad_player_counts_and_turns_are_refused(game, options, message):
     with pytest.raises(RuleError, match=message):
@@ -158,6 +160,8 @@ def test_forecast_of_the_north_south_line_rolls_west_east_first(game):
 @pytest.mark.parametrize(("event", "message"), [
     (Choice("forecast", {"tornado": 5, "line": "we"}), "tornado: this turn has tornadoes 1..4, got 5"),
     (Choice("forecast", {"tornado": 1, "line": "diagonal"}), "line: expected ns"),
+    (Choice("forecast", {"tornado": 1, "line": ["ns"]}), r"line: expected ns \(north-south\) or we .*got \['ns'\]"),
+    (Choice("forecast", {"tornado": True, "line": "ns"}), "tornado: this turn has tornadoes 1..4, got True"),
     (Choice("end_turn"), "unknown action 'end_turn' here"),
 ])
 def test_bad_forecasts_are_refused(game, event, message):

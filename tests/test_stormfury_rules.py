@@ -295,6 +295,8 @@ def test_new_game_options_validated():
         GAME.new_game({"players": [{"role": "mayor", "city": "houston"}]})
     with pytest.raises(RuleError, match="unknown city"):
         GAME.new_game({"players": [{"role": "architect", "city": "atlantis"}]})
+    with pytest.raises(RuleError, match=r"unknown city \['houston'\]"):  # a malformed journal, not a crash
+        GAME.new_game({"players": [{"role": "architect", "city": ["houston"]}]})
     with pytest.raises(RuleError, match="players: expected a list"):
         GAME.new_game({"players": "architect"})
     with pytest.raises(RuleError, match="chosen twice"):

@@ -49,7 +49,7 @@ class KansasGame:
     def outbreak(self, players: int, turn: int) -> int:
         """Tornadoes in ``turn`` for ``players``; bad counts or turns are a RuleError naming the range."""
         table = self.board.outbreak
-        if isinstance(players, bool) or players not in table:
+        if isinstance(players, bool) or not isinstance(players, int) or players not in table:
             raise RuleError(f"players: Kansas Tornadoes is for {', '.join(map(str, table))} players, got {players!r}")
         turns = len(table[players])
         if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= turns:
@@ -189,7 +189,7 @@ class KansasGame:
         number, line = event.args.get("tornado", 1), event.args.get("line")
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= state.count:
             raise RuleError(f"tornado: this turn has tornadoes 1..{state.count}, got {number!r}")
-        if line not in LINES:
+        if not isinstance(line, str) or line not in LINES:
             raise RuleError(f"line: expected ns (north-south) or we (west-east), got {line!r}")
         tornadoes = (Tornado(1, forecast_line=line if number == 1 else ""),)
         return replace(state, phase="tornado", forecaster=0, forecast=(number, line, 0), tornadoes=tornadoes,

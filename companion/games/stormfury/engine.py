@@ -45,7 +45,7 @@ class StormfuryGame:
             role, city = p.get("role"), p.get("city", first)
             if role not in ROLES:
                 raise RuleError(f"unknown role {role!r} (known: {', '.join(ROLES)})")
-            if city not in {c.id for c in b.cities}:
+            if not isinstance(city, str) or city not in {c.id for c in b.cities}:
                 raise RuleError(f"unknown city {city!r}")
             if any(q.role == role for q in players):
                 raise RuleError(f"role {role} chosen twice")
