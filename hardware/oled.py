@@ -2,9 +2,15 @@
 
 luma.core keeps interface (i2c/spi), device (ssd1306/sh1106/ssd1309) and drawing apart; so do
 we: :func:`open_device` builds the device, :class:`Display` only hands it finished images.
-An I2C glitch (OSError) is retried with bounded backoff and logged once per outage; an absent
-OLED at start (DeviceNotFoundError/DevicePermissionError) leaves a "no OLED" state that is
-re-tried now and then, so plugging the panel in later just works.
+An I2C glitch is retried with bounded backoff and logged once per outage; an absent OLED at
+start (DeviceNotFoundError/DevicePermissionError) leaves a "no OLED" state that is re-tried now
+and then, so plugging the panel in later just works.
+
+A failed write reaches us in two shapes: OSError from the bus, or luma's own DeviceNotFoundError,
+which luma's i2c interface raises in place of the OSError when a command write gets EIO or
+EREMOTEIO (the panel's address did not answer). Both mean "the I2C write failed" and are treated
+alike. During an outage a device we opened ourselves is re-opened rather than written again,
+because re-opening replays luma's init sequence: a panel that lost power comes back lit.
 """
 
 from __future__ import annotations
@@ -85,6 +91,15 @@ def _absent_errors() -> tuple[type[BaseException], ...]:
     return (DeviceNotFoundError, DevicePermissionError, Error, OSError, ImportError, RuntimeError)
 
 
+def _write_errors() -> tuple[type[BaseException], ...]:
+    """What a failed write to the panel raises: OSError, or luma's Error wrapping an I2C EIO."""
+    try:
+        from luma.core.error import Error
+    except ImportError:  # a device that is no luma device (never in the product)
+        return (OSError,)
+    return (OSError, Error)
+
+
 class Display:
     """Shows images on the OLED; never raises to the caller, and works on with no OLED at all.
 
@@ -115,6 +130,8 @@ class Display:
         """OSErrors seen, for the status/notices line."""
         self.absent_reason = ""
         self._closed = False
+        self._owned = False
+        """True when the device came from ``opener``: then an outage re-opens it (luma's init again)."""
         if self.device is None:
             self._open()
 
@@ -126,15 +143,33 @@ class Display:
         try:
             self.device = self._opener(self.settings)
         except _absent_errors() as exc:
+            self.device = None
+            if self.failing:
+                # Mid-outage: already logged; the backoff schedule goes on.
+                self.errors += 1
+                self._schedule_retry(self._clock())
+                return
             if not self.absent_reason:
                 log.warning("no OLED (%s); the box runs on without it", exc)
             self.absent_reason = str(exc) or type(exc).__name__
-            self.device = None
             self._next_try = self._clock() + self._reopen_s
             return
+        self._owned = True
         if self.absent_reason:
             log.warning("OLED found")
         self.absent_reason = ""
+
+    def _schedule_retry(self, now: float) -> None:
+        self._next_try = now + self._backoff
+        self._backoff = min(self._backoff * 2, self._max_backoff_s)
+
+    def _release(self) -> None:
+        """Drop a device we opened without touching the panel (it is failing): close its bus only."""
+        device, self.device = self.device, None
+        if device is not None:
+            with contextlib.suppress(Exception):
+                device.persist = True  # no hide/clear: those are writes to a bus that just failed
+                device.cleanup()
 
     def show(self, image: Image.Image) -> bool:
         """Hand ``image`` to the panel (or keep it for later); True when it was displayed."""
@@ -154,10 +189,11 @@ class Display:
             self._open()
             if self.device is None:
                 return False
+        last: BaseException | None = None
         for _ in range(self._attempts):
             try:
                 self.device.display(self._pending)
-            except OSError as exc:
+            except _write_errors() as exc:
                 self.errors += 1
                 last = exc
                 continue
@@ -170,8 +206,19 @@ class Display:
         if not self.failing:
             log.warning("OLED write failed (%s); retrying quietly", last)
         self.failing = True
-        self._next_try = now + self._backoff
-        self._backoff = min(self._backoff * 2, self._max_backoff_s)
+        self._schedule_retry(now)
+        if self._owned:
+            self._release()
+        return False
+
+    def pump(self) -> bool:
+        """For the main loop's per-turn pumps: retry a held-back image once its backoff has passed.
+
+        Without it an image that failed waits for the next change of state, which on a quiet
+        table may be minutes away. Returns False always: a retry is no activity of the table's.
+        """
+        if self._pending is not None:
+            self.flush()
         return False
 
     def close(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 
 import pytest
@@ -133,3 +134,78 @@ def test_close_releases_the_device():
     display.close()
     assert not display.present
     assert display.show(screen(3)) is False  # still never raises
+
+
+class I2CBus:
+    """The smbus2 bus under luma's real ``i2c`` interface (luma takes one through ``bus=``): records the
+    bytes written, and raises OSError(EREMOTEIO) as the kernel does while the panel does not answer."""
+
+    def __init__(self) -> None:
+        self.down = False
+        self.commands: list[int] = []
+        self.data = 0
+
+    def write_i2c_block_data(self, address, mode, values):
+        if self.down:
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        if mode == 0x00:
+            self.commands += values
+        else:
+            self.data += len(values)
+
+
+def real_ssd1306(bus: I2CBus):
+    from luma.core.interface.serial import i2c
+    from luma.oled.device import ssd1306
+
+    device = ssd1306(i2c(bus=bus, address=0x3C))
+    device.persist = True  # no clear at interpreter exit through the atexit hook
+    return device
+
+
+def test_luma_wrapping_an_i2c_eio_in_its_own_error_is_retried_not_raised(caplog):
+    """luma's i2c.command() turns EIO/EREMOTEIO into DeviceNotFoundError: that is a failed write too."""
+    clock = Clock()
+    bus = I2CBus()
+    display = Display(device=real_ssd1306(bus), clock=clock, retry_s=1.0)
+    bus.data = 0
+    bus.down = True
+    with pytest.raises(DeviceNotFoundError):  # what the real stack raises, so the test below means it
+        real_ssd1306(bus)
+    with caplog.at_level(logging.WARNING, logger="companion.oled"):
+        assert display.show(screen(7)) is False
+        assert display.failing and display.errors == 2
+        clock.now += 1.0
+        assert display.show(screen(8)) is False
+        bus.down = False
+        assert display.pump() is False  # inside the doubled backoff: nothing written yet
+        assert bus.data == 0
+        clock.now += 2.0
+        assert display.pump() is False  # a retry is no activity of the table's
+    assert not display.failing and bus.data == 128 * 64 // 8
+    assert len([r for r in caplog.records if "failed" in r.getMessage()]) == 1
+
+
+def test_an_outage_reopens_a_device_we_opened_so_a_repowered_panel_is_initialised_again():
+    clock = Clock()
+    bus = I2CBus()
+    opened = []
+
+    def opener(settings):
+        opened.append(clock.now)
+        return real_ssd1306(bus)
+
+    display = Display(opener=opener, clock=clock, retry_s=1.0)
+    assert display.show(screen(1)) is True and len(opened) == 1
+    bus.down = True
+    assert display.show(screen(2)) is False
+    assert not display.present  # dropped without a write to the failing bus
+    clock.now += 1.0
+    assert display.show(screen(3)) is False and len(opened) == 2  # luma's init failed: still out
+    bus.down = False
+    bus.commands.clear()
+    bus.data = 0
+    clock.now += 2.0
+    assert display.flush() is True and len(opened) == 3
+    assert 0xAF in bus.commands  # DISPLAYON: the init sequence ran again before the image
+    assert bus.data == 2 * 128 * 64 // 8 and not display.failing  # luma's clear, then the image
