@@ -67,6 +67,7 @@ def test_replay_errors_are_one_line(capsys, tmp_path):
         "bad.jsonl": "{not json",
         "wrong.jsonl": json.dumps({"type": "shuffle", "order": [0, 1]}),
         "extra.jsonl": "\n".join([*lines, lines[-1]]),
+        "list.jsonl": "[1, 2]",
     }
     for name, text in cases.items():
         path = tmp_path / name
@@ -101,7 +102,10 @@ def test_risk_hook_text(capsys):
     (("--at", "5,6", "--category", "6", "--forecast", "O3,O13,O5,O9,O14"), "--category: expected 1..5"),
     (("--at", "99,99", "--category", "2", "--forecast", "O3,O13,O5,O9,O14"), "99,99 is not a hex of the board"),
     (("--at", "five", "--category", "2", "--forecast", "O3,O13,O5,O9,O14"), "--at: expected Q,R"),
-    (("--at", "5,6", "--category", "2", "--forecast", "O3,O13,O5,O9"), "expected 5 different card ids"),
+    (("--at", "5,6", "--category", "2", "--forecast", "O3,O13,O5,O9"), "expected 5 different card ids, got 4"),
+    (("--at", "5,6", "--category", "2", "--forecast", "O3,O13,O3,O9,O14"), "--forecast: O3 given twice"),
+    (("--at", "5,6", "--category", "2", "--forecast", "O3,O13,O5,O9,L1"),
+     "--forecast: a forecast is dealt from one deck, got cards from land and ocean"),
 ])
 def test_risk_hook_refuses_bad_input(argv, message):
     from companion.errors import CompanionError
@@ -109,3 +113,16 @@ def test_risk_hook_refuses_bad_input(argv, message):
     with pytest.raises(CompanionError) as info:
         cli_risk(risk_args(*argv))
     assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_unreadable_replay_and_unwritable_record_are_one_line(capsys, tmp_path):
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    code, _out, err = run(capsys, "hurricane", "--replay", str(binary))
+    assert code == 2 and err == f"companion: {binary}: not a text file of JSON lines (byte 0 is not UTF-8)\n"
+    code, _out, err = run(capsys, "hurricane", "--replay", str(tmp_path))
+    assert code == 2 and err.startswith(f"companion: {tmp_path}: cannot read: ") and err.count("\n") == 1
+    target = tmp_path / "no such folder" / "run.jsonl"
+    code, out, err = run(capsys, "hurricane", "--seed", "3", "--record", str(target))
+    assert code == 2 and out == "" and err.startswith(f"companion: --record: cannot write {target}: ")
+    assert err.count("\n") == 1

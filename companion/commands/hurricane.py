@@ -45,6 +45,8 @@ def read_replay(path: Path) -> list[Event]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise CompanionError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise CompanionError(f"{path}: not a text file of JSON lines (byte {exc.start} is not UTF-8)") from None
     events = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -95,7 +97,10 @@ def main(args: argparse.Namespace) -> int:
         where = ""
     state = play(game, events, where)
     if args.record is not None:
-        args.record.write_text("".join(json.dumps(event_to_dict(e)) + "\n" for e in events), encoding="utf-8")
+        try:
+            args.record.write_text("".join(json.dumps(event_to_dict(e)) + "\n" for e in events), encoding="utf-8")
+        except OSError as exc:
+            raise CompanionError(f"--record: cannot write {args.record}: {exc.strerror}") from None
     out = report(game, state)
     if args.json:
         print(json.dumps(out))

@@ -38,12 +38,18 @@ def cli_risk(args: argparse.Namespace) -> int:
     if not 1 <= category <= 5:
         raise CompanionError(f"--category: expected 1..5, got {args.category!r}")
     ids = [c.strip() for c in str(args.forecast).split(",")]
-    known = {c.id for d in b.decks.values() for c in d}
+    deck_of = {c.id: deck for deck, cards in b.decks.items() for c in cards}
     for cid in ids:
-        if cid not in known:
+        if cid not in deck_of:
             raise CompanionError(f"--forecast: unknown card id {cid!r}")
-    if len(ids) != b.rules.forecast_size or len(set(ids)) != len(ids):
+    twice = sorted({cid for cid in ids if ids.count(cid) > 1})
+    if twice:
+        raise CompanionError(f"--forecast: {', '.join(twice)} given twice (a forecast deals different cards)")
+    if len(ids) != b.rules.forecast_size:
         raise CompanionError(f"--forecast: expected {b.rules.forecast_size} different card ids, got {len(ids)}")
+    decks = sorted({deck_of[cid] for cid in ids})
+    if len(decks) > 1:
+        raise CompanionError(f"--forecast: a forecast is dealt from one deck, got cards from {' and '.join(decks)}")
     state = replace(game.new_game({}), centre=at, category=category, phase="players", forecast=tuple(ids))
     risk = forecast_risk(b, state, ids)
     if args.json:
