@@ -15,14 +15,18 @@ a fold over the rows (:func:`live_events`), and replaying them gives the same st
 
 A journal from another schema version, or a file that is not a sound database, is moved aside
 (renamed with a time-stamp suffix, never deleted) and a fresh journal is started; :attr:`Journal.notice`
-says so in one line. A full disk does not stop the game: entries wait in memory, :attr:`Journal.notice`
-says so, and every later write (or :meth:`Journal.retry`) tries again, in order.
+says so in one line. A journal that is sound but cannot be opened now (locked by another process, a
+folder it may not write, a directory in its place) is never moved: that is a one-line CompanionError.
+A full disk, or any other write the storage refuses (an SD card remounted read-only), does not stop
+the game: entries wait in memory, :attr:`Journal.notice` says so (and the log, once), and every later
+write (or :meth:`Journal.retry`) tries again, in order.
 """
 
 from __future__ import annotations
 
 import errno
 import json
+import logging
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
@@ -33,6 +37,8 @@ from typing import Any
 
 from companion.dice import Event, event_from_dict, event_to_dict
 from companion.errors import CompanionError, DataError
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 FORMAT = "storm-companion-game"
@@ -162,16 +168,37 @@ def _is_disk_full(exc: BaseException) -> bool:
     return isinstance(exc, OSError) and exc.errno == errno.ENOSPC
 
 
+def _is_damage(exc: sqlite3.DatabaseError) -> bool:
+    """True when the file itself is bad (not a database, malformed), the only errors that move it aside.
+    A busy, locked, read-only or unopenable file is sound: moving it would split the history in two."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+    text = str(exc)
+    return "file is not a database" in text or "malformed" in text
+
+
+def _is_storage_trouble(exc: BaseException) -> bool:
+    """A write the storage refused (full, read-only, I/O error, corrupt page): the game goes on in memory.
+    Constraint and programming errors are bugs and still raise."""
+    if isinstance(exc, OSError):
+        return True
+    return isinstance(exc, sqlite3.OperationalError) or type(exc) is sqlite3.DatabaseError
+
+
 class Journal:
     """The on-disk history of every game; one instance per process, used from one thread."""
 
-    DISK_FULL = "journal: disk full, game kept in memory"
+    IN_MEMORY = ", game kept in memory"
+    DISK_FULL = "journal: disk full" + IN_MEMORY
 
-    def __init__(self, path: Path | str | None = None, *, max_pages: int | None = None) -> None:
+    def __init__(self, path: Path | str | None = None, *, max_pages: int | None = None,
+                 busy_timeout: float = 5.0) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.notice = ""
         """One line for the panel when the journal is not what it should be (moved aside, disk full)."""
         self._max_pages = max_pages
+        self._busy_timeout = busy_timeout
         self._pending = _Pending()
         self._next_game_id: int | None = None
         self._next_idx: dict[int, int] = {}
@@ -180,7 +207,7 @@ class Journal:
     # -- opening, and what happens to a journal that cannot be used -------------------------------
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db = sqlite3.connect(self.path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         if self._max_pages is not None:
@@ -188,30 +215,41 @@ class Journal:
         return db
 
     def _open(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CompanionError(f"journal {self.path}: cannot create its folder ({exc.strerror})") from None
+        if self.path.exists() and not self.path.is_file():
+            raise CompanionError(f"journal {self.path}: not a file")
         existed = self.path.exists() and self.path.stat().st_size > 0
+        db: sqlite3.Connection | None = None
         try:
             db = self._connect()
             version = db.execute("PRAGMA user_version").fetchone()[0]
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            why = ""
             if existed and version != SCHEMA_VERSION:
+                age = "an older" if version < SCHEMA_VERSION else "a newer"
+                why = f"from {age} version (schema {version}, this program reads {SCHEMA_VERSION})"
+            elif existed and not {"games", "entries"} <= tables:
+                why = "not a companion journal"
+            elif (check := db.execute("PRAGMA quick_check").fetchone()[0]) != "ok":
+                why = f"damaged ({check})"
+            if why:
                 db.close()
-                return self._set_aside(f"schema version {version}, this program reads {SCHEMA_VERSION}")
-            if existed and not {"games", "entries"} <= tables:
-                db.close()
-                return self._set_aside("not a companion journal")
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                db.close()
-                return self._set_aside(f"damaged ({check})")
+                return self._set_aside(why)
             if not existed:
                 db.executescript(_SCHEMA)
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             return db
         except sqlite3.DatabaseError as exc:
+            if db is not None:
+                db.close()
             if _is_disk_full(exc):
                 raise CompanionError(f"journal {self.path}: disk full, cannot start a journal") from None
-            return self._set_aside(f"damaged ({exc})")
+            if _is_damage(exc):
+                return self._set_aside(f"damaged ({exc})")
+            raise CompanionError(f"journal {self.path}: cannot open ({exc})") from None
 
     def _set_aside(self, why: str) -> sqlite3.Connection:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
@@ -220,11 +258,15 @@ class Journal:
         while aside.exists():
             aside = self.path.with_name(f"{self.path.name}.{stamp}-{n}.aside")
             n += 1
-        os.replace(self.path, aside)
-        for suffix in ("-wal", "-shm"):
-            extra = self.path.with_name(self.path.name + suffix)
-            if extra.exists():
-                os.replace(extra, aside.with_name(aside.name + suffix))
+        try:
+            os.replace(self.path, aside)
+            for suffix in ("-wal", "-shm"):
+                extra = self.path.with_name(self.path.name + suffix)
+                if extra.exists():
+                    os.replace(extra, aside.with_name(aside.name + suffix))
+        except OSError as exc:
+            raise CompanionError(f"journal {self.path}: {why}; cannot move it aside ({exc.strerror}): "
+                                 "move it away by hand") from None
         self.notice = f"journal {self.path.name}: {why}; kept as {aside.name}, new journal started"
         db = self._connect()
         db.executescript(_SCHEMA)
@@ -310,15 +352,25 @@ class Journal:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise
-        except (sqlite3.OperationalError, OSError) as exc:
-            if not _is_disk_full(exc):
+        except (sqlite3.DatabaseError, OSError) as exc:
+            if not _is_storage_trouble(exc):
                 raise
-            self.notice = self.DISK_FULL
+            reason = "disk full" if _is_disk_full(exc) else f"cannot write ({str(exc)[:40]})"
+            trouble = f"journal: {reason}{self.IN_MEMORY}"
+            if trouble != self.notice:
+                log.warning("%s (%s)", trouble, self.path)
+            self.notice = trouble
             return False
         self._pending = _Pending()
-        if self.notice == self.DISK_FULL:
+        if self.is_write_notice(self.notice):
+            log.info("journal: every entry written again (%s)", self.path)
             self.notice = ""
         return True
+
+    @classmethod
+    def is_write_notice(cls, text: str) -> bool:
+        """True for the notice of entries waiting in memory (it goes once they are written)."""
+        return text.startswith("journal: ") and text.endswith(cls.IN_MEMORY)
 
     # -- reading ---------------------------------------------------------------------------------
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 
 import pytest
 
 from companion.dice import Choice, DiceRolled, Shuffled
-from companion.errors import DataError
+from companion.errors import CompanionError, DataError
 from companion.journal import SCHEMA_VERSION, Entry, Journal, live_events, parse_export
 
 D8 = DiceRolled.of(("d8", 3), source="tower")
@@ -115,9 +116,53 @@ def test_older_schema_is_kept_aside(tmp_path):
     db.commit()
     db.close()
     with Journal(path) as j:
-        assert "schema version 0" in j.notice
+        assert "from an older version (schema 0, this program reads 1)" in j.notice
         assert j.games() == []
     assert any(p.name.endswith(".aside") for p in tmp_path.iterdir())
+
+
+def test_newer_schema_is_kept_aside_and_said_so(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        j.new_game("kansas", {})
+        j._db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    with Journal(path) as j:
+        assert "from a newer version" in j.notice and j.games() == []
+    [aside] = [p for p in tmp_path.iterdir() if p.name.endswith(".aside")]
+    with sqlite3.connect(aside) as kept:
+        assert kept.execute("SELECT game FROM games").fetchall() == [("kansas",)]
+
+
+def test_a_locked_journal_is_never_moved_aside(tmp_path):
+    """Another process holding the file is not damage: one line, and the file stays where it is."""
+    path = tmp_path / "j.sqlite"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(CompanionError) as info:
+            Journal(path, busy_timeout=0.05)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert "cannot open (database is locked)" in str(info.value) and "\n" not in str(info.value)
+    assert [p.name for p in tmp_path.iterdir()] == ["j.sqlite"]
+
+
+@pytest.mark.parametrize("where", ["directory", "under a file"])
+def test_a_journal_path_that_cannot_be_a_journal_is_one_line(tmp_path, where):
+    if where == "directory":
+        path = tmp_path / "j.sqlite"
+        path.mkdir()
+        needle = "not a file"
+    else:
+        (tmp_path / "plain").write_text("not a folder")
+        path = tmp_path / "plain" / "j.sqlite"
+        needle = "cannot create its folder"
+    with pytest.raises(CompanionError) as info:
+        Journal(path)
+    assert needle in str(info.value) and str(path) in str(info.value)
+    assert not any(p.name.endswith(".aside") for p in tmp_path.iterdir())
 
 
 def test_disk_full_keeps_the_game_in_memory_and_catches_up(tmp_path):
@@ -140,3 +185,24 @@ def test_disk_full_keeps_the_game_in_memory_and_catches_up(tmp_path):
     j.close()
     with Journal(path) as again:
         assert [e.event for e in again.events(gid)] == [big, D8]
+
+
+def test_a_refused_write_is_kept_in_memory_logged_once_and_caught_up(tmp_path, caplog):
+    """SQLite's own query_only switch refuses writes the way a card remounted read-only does."""
+    path = tmp_path / "j.sqlite"
+    j = Journal(path)
+    gid = j.new_game("kansas", {})
+    j._db.execute("PRAGMA query_only=ON")
+    with caplog.at_level(logging.INFO, logger="companion.journal"):
+        assert j.append(gid, Entry("event", D8)) is False
+        assert j.append(gid, Entry("event", D6)) is False
+        assert j.retry() is False
+        assert j.notice == "journal: cannot write (attempt to write a readonly database), game kept in memory"
+        assert Journal.is_write_notice(j.notice) and j.degraded
+        assert [e.event for e in j.events(gid)] == [D8, D6]
+        j._db.execute("PRAGMA query_only=OFF")
+        assert j.retry() is True and j.notice == "" and not j.degraded
+    assert [r.levelname for r in caplog.records] == ["WARNING", "INFO"]
+    j.close()
+    with Journal(path) as again:
+        assert [e.event for e in again.events(gid)] == [D8, D6]

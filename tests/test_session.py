@@ -327,3 +327,23 @@ def test_full_disk_game_goes_on_says_so_and_catches_up(journal):
     assert s.tick()
     assert "journal: disk full, game kept in memory" not in s.panel.notices and not journal.degraded
     assert journal.events(s.current.game_id) == live
+
+
+def test_a_journal_that_refuses_writes_does_not_stop_the_game(journal):
+    """A card remounted read-only mid-game (SQLite's query_only gives the same refusal): every roll is still
+    taken and shown, the panel says the journal is not being saved, and the history catches up in order."""
+    s = make(journal)
+    s.start("race", {})
+    s.handle(roll(("d8", 4)))
+    journal._db.execute("PRAGMA query_only=ON")
+    s.handle(roll(("d6", 2), ("d6", 3)))
+    s.handle(Press("OK"))
+    assert s.current.state.pos == 9 and s.current.state.lane == "inner"
+    assert s.panel.notices == ("journal: cannot write (attempt to write a readonly database), game kept in memory",)
+    s.tick()  # the retry is refused too: still in memory, still said
+    assert journal.degraded and len(s.panel.notices) == 1
+    journal._db.execute("PRAGMA query_only=OFF")
+    assert s.tick() and s.panel.notices == () and not journal.degraded
+    again = make(journal)
+    again.start()
+    assert again.current.state == s.current.state

@@ -508,10 +508,11 @@ class Session:
 
     def _refresh(self) -> bool:
         """Rebuild the panel and frame; True when either differs from what was shown."""
-        if self.journal.notice and self.journal.notice not in self.notices:
-            self.notices.append(self.journal.notice)
-        if not self.journal.degraded and self.journal.notice != Journal.DISK_FULL:
-            self.notices = [n for n in self.notices if n != Journal.DISK_FULL]
+        notice = self.journal.notice
+        # A write trouble notice lasts while entries wait in memory; only the current one is shown.
+        self.notices = [n for n in self.notices if not Journal.is_write_notice(n) or n == notice]
+        if notice and notice not in self.notices:
+            self.notices.append(notice)
         panel = self._build_panel()
         cur = self.current
         frame = Frame(panel, cur.game if cur else None, cur.state if cur else None, self._cursor(), self.overlay)
