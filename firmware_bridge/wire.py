@@ -191,6 +191,13 @@ def parse_line(line, accept=None):
     kind = parts[0]
     if accept is not None and kind not in accept:
         return Rejection("unknown_frame", line, kind)
+    if kind == "HELLO" and len(parts) > 1:
+        # The version is read before the rest: another version may lay HELLO out differently,
+        # and must still be reported as a mismatch, not as a malformed line.
+        version = parts[1]
+        if version and len(version) <= 10 and all("0" <= c <= "9" for c in version) \
+                and int(version) != PROTOCOL_VERSION:
+            return Rejection("version_mismatch", line, str(int(version)))
     try:
         frame = _fields(kind, parts[1:])
     except KeyError:
@@ -199,8 +206,6 @@ def parse_line(line, accept=None):
         return Rejection("value_out_of_range", line)
     except ValueError:
         return Rejection("malformed", line)
-    if kind == "HELLO" and frame.version != PROTOCOL_VERSION:
-        return Rejection("version_mismatch", line, str(frame.version))
     return frame
 
 

@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_bridge.wire import MAX_LINE, REASONS, Frame, FrameParser, Rejection, encode, encode_body, parse_line
+from firmware_bridge.wire import (
+    FACES,
+    HOST_FRAMES,
+    MAX_DICE,
+    MAX_LINE,
+    MAX_SEQ,
+    PROTOCOL_VERSION,
+    REASONS,
+    TOWER_FRAMES,
+    Frame,
+    FrameParser,
+    Rejection,
+    body_of,
+    encode,
+    encode_body,
+    parse_line,
+)
 
 DIE = st.one_of(st.tuples(st.just("d6"), st.integers(1, 6)), st.tuples(st.just("d8"), st.integers(1, 8)))
 ROLL = st.builds(lambda seq, dice: Frame("ROLL", seq=seq, dice=dice),
@@ -93,3 +110,108 @@ def test_host_side_parser_refuses_host_frames_as_unknown() -> None:
 def test_lowercase_checksum_is_accepted_for_typing_by_hand() -> None:
     line = encode(Frame("HB")).decode().strip().lower().replace("$hb", "$HB").encode()
     assert parse_line(line) == Frame("HB")
+
+
+def is_valid(frame: Frame) -> bool:
+    """What a frame must be to be accepted, written out apart from the parser's own checks."""
+    k = frame.kind
+    if k == "ROLL":
+        return (1 <= frame.seq <= MAX_SEQ and 1 <= len(frame.dice) <= MAX_DICE
+                and all(kind in FACES and 1 <= value <= FACES[kind] for kind, value in frame.dice))
+    if k == "ACK":
+        return 1 <= frame.seq <= MAX_SEQ and not frame.dice
+    if k == "HELLO":
+        return frame.version == PROTOCOL_VERSION and bool(frame.boot) and 1 <= frame.seq <= MAX_SEQ
+    if k == "ERR":
+        return bool(frame.code)
+    return k in ("HB", "ROLLING", "SYNC") and frame.seq == 0 and not frame.dice
+
+
+# Bodies with a right checksum made of the protocol's own vocabulary, so the field checks (not the
+# checksum) are what stands between them and acceptance.
+FIELD = st.one_of(
+    st.integers(-2, 10**10).map(str),
+    st.builds(lambda kind, face: f"{kind}:{face}", st.sampled_from(["d6", "d8", "d4", "D6", ""]), st.integers(-1, 12)),
+    st.text(alphabet=":+0123456789d68x -", max_size=8),
+)
+
+
+def _one_field_changed(frame: Frame, where: int, field: str) -> str:
+    fields = body_of(frame).split(",")
+    if len(fields) > 1:
+        fields[1 + where % (len(fields) - 1)] = field
+    return ",".join(fields)
+
+
+BODY = st.one_of(
+    st.builds(lambda kind, fields: ",".join([kind, *fields]),
+              st.sampled_from([*TOWER_FRAMES, *HOST_FRAMES, "FOO", "roll", ""]),
+              st.lists(FIELD, max_size=MAX_DICE + 2)),
+    st.builds(_one_field_changed, FRAMES, st.integers(0, 20), FIELD),
+)
+
+
+@settings(max_examples=400)
+@given(BODY)
+def test_checked_bodies_are_accepted_only_when_every_field_is_valid(body: str) -> None:
+    result = parse_line(encode_body(body).rstrip(b"\r\n"))
+    if isinstance(result, Rejection):
+        assert result.reason in REASONS
+        return
+    assert result.kind == body.split(",")[0]
+    assert is_valid(result), result
+    assert parse_line(encode(result).rstrip(b"\r\n")) == result  # and it says the same once re-encoded
+
+
+def _one_byte_changed(frame: Frame, where: int, byte: int) -> bytes:
+    line = bytearray(encode(frame))
+    line[where % len(line)] = byte
+    return bytes(line) + b"\n"
+
+
+PIECE = st.one_of(
+    FRAMES.map(lambda f: (f, True, encode(f))),  # sent intact: must come out
+    st.builds(lambda f, w, b: (f, False, _one_byte_changed(f, w, b)), FRAMES, st.integers(0, 200),
+              st.integers(0, 255)),  # one byte hit on the wire: out as itself, or not at all
+    st.binary(max_size=300).map(lambda b: (None, False, b + b"\n")),  # noise, a wrong baud rate
+)
+
+
+def _in_order(out: list[Frame], expected: list[tuple[Frame | None, bool]]) -> bool:
+    """``out`` is ``expected`` with some optional items left out (nothing added, nothing reordered)."""
+    from functools import cache
+
+    @cache
+    def go(i: int, j: int) -> bool:
+        if j == len(expected):
+            return i == len(out)
+        frame, required = expected[j]
+        if i < len(out) and out[i] == frame and go(i + 1, j + 1):
+            return True
+        return not required and go(i, j + 1)
+
+    return go(0, 0)
+
+
+@settings(max_examples=300)
+@given(st.lists(PIECE, max_size=10), st.data())
+def test_a_damaged_stream_gives_exactly_the_intact_frames_whatever_the_reads(pieces: list, data: st.DataObject) -> None:
+    stream = b"".join(raw for _, _, raw in pieces)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=16)))
+    parser = FrameParser()
+    out: list = []
+    for a, b in zip([0, *cuts], [*cuts, len(stream)], strict=True):
+        out += parser.feed(stream[a:b])
+    frames = [x for x in out if isinstance(x, Frame)]
+    rejections = [x for x in out if isinstance(x, Rejection)]
+    assert _in_order(frames, [(f, required) for f, required, _ in pieces]), (frames, pieces)
+    assert all(r.reason in REASONS for r in rejections)
+    assert sum(parser.counts.values()) == len(rejections) and parser.frames == len(frames)
+
+
+@pytest.mark.parametrize("body", ["HELLO,2", "HELLO,2,2.0.0,d6+d8+d10,ab12,1,extra", "HELLO,0,x,d6,ab12,1",
+                                  "HELLO,17,,,,"])
+def test_another_version_is_a_mismatch_whatever_its_layout(body: str) -> None:
+    result = parse_line(encode_body(body).strip())
+    assert isinstance(result, Rejection) and result.reason == "version_mismatch"
+    assert parse_line(encode_body("HELLO,1,1.0.0,d6+d8").strip()).reason == "malformed"  # ours, cut short
