@@ -348,6 +348,11 @@ def test_choices_list_what_the_rules_allow_each_with_its_hex():
     assert options[0][:2] == ("End player phase", Choice("end_player_phase", {}))
     kinds = {event.action for _, event, _ in options}
     assert kinds == {"end_player_phase", "move", "fortify", "dam", "evacuate"}
+    # every space of the architect's city, the population centre included: a fortification absorbs a hit there too
+    houston = game.board.city("houston")
+    fortified = {event.args["space"] for _, event, _ in options
+                 if event.action == "fortify" and event.args["player"] == "architect"}
+    assert fortified == {space.id for space in houston.spaces} and "houston.population" in fortified
     for label, event, where in options[1:]:
         assert where in game.board.hexes, label
         game.apply(state, event)  # every offered choice is accepted

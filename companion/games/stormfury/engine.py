@@ -212,7 +212,8 @@ class StormfuryGame:
     # -- the decisions open now, for the buttons and the projector's cursor --------------------
     def choices(self, state: StormState) -> list[tuple[str, Choice, Hex | None]]:
         """Player phase: end the phase first, then for each player the moves along open roads, a
-        fortification of each standing space of their city, a dam at each road end there, one evacuation.
+        fortification of each standing space of their city (its population centre too: the rules let a
+        fortification absorb a hit there), a dam at each road end there, one evacuation.
         Each comes with the hex it concerns, so the projector's cursor can sit on it; ``apply`` still
         judges each one, and a refused option says why on the panel."""
         if state.phase != "players":
@@ -230,7 +231,7 @@ class StormfuryGame:
                                 cities[to].population_centre))
             if here is not None:
                 out += [(f"{who}: fort {space.name}", Choice("fortify", {"player": player.role, "space": space.id}),
-                         space.hex) for space in here.infrastructure if space.id not in state.destroyed]
+                         space.hex) for space in here.spaces if space.id not in state.destroyed]
             for road in b.roads_of(player.city):
                 if road.id not in state.flooded and (road.id, player.city) not in state.dams:
                     out.append((f"{who}: dam {road.id}",
