@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +160,10 @@ def _grid(f: Fields, terrain: dict[Hex, str]) -> dict[tuple[int, int], Hex]:
         values = f.get(key, list)
         if len(values) != 8 or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
             raise f.error(f"expected 8 whole numbers (lines 1..8), got {values!r}", key)
+        if any(a >= b for a, b in pairwise(values)):
+            edge = "north-south line 1 is the northern edge" if key == "ns_rows" else \
+                "west-east line 1 is the western edge"
+            raise f.error(f"expected 8 increasing numbers ({edge}), got {values!r}", key)
         lines[key] = values
     grid: dict[tuple[int, int], Hex] = {}
     for ns, row in enumerate(lines["ns_rows"], start=1):
