@@ -283,6 +283,27 @@ def test_evacuate_never_more_than_is_left():
         GAME.apply(s, Choice("evacuate", {"player": "architect", "count": 3}))
 
 
+def test_the_evac_specialist_evacuates_at_any_time_the_others_in_the_player_phase():
+    # her power: "At any time she can discard two cards to evacuate 1 Population"
+    hurricane = at(NEAR_HOUSTON, 2, ("O1", "O2", "O3", "O4", "O9"))
+    assert hurricane.players[2] == Player("evac_specialist", "lake_charles")
+    s = GAME.apply(hurricane, Choice("evacuate", {"player": "evac_specialist"}))
+    assert s.people("lake_charles") == 1 and s.phase == "hurricane" and s.forecast == hurricane.forecast
+    forecast = replace(hurricane, phase="forecast", forecast=())
+    assert GAME.apply(forecast, Choice("evacuate", {"player": "evac_specialist", "count": 2})).people(
+        "lake_charles") == 0
+    with pytest.raises(RuleError, match="only the evac specialist evacuates outside the player phase, not architect"):
+        GAME.apply(hurricane, Choice("evacuate", {"player": "architect"}))
+    with pytest.raises(RuleError, match="cannot evacuate 3"):
+        GAME.apply(hurricane, Choice("evacuate", {"player": "evac_specialist", "count": 3}))
+    with pytest.raises(RuleError, match="waiting for a shuffle of 5 cards"):
+        GAME.apply(hurricane, Choice("fortify", {"player": "evac_specialist", "space": "lake_charles.port"}))
+    with pytest.raises(RuleError, match="the game is over"):
+        GAME.apply(replace(hurricane, phase="over"), Choice("evacuate", {"player": "evac_specialist"}))
+    with pytest.raises(RuleError, match="no player 'nobody'"):
+        GAME.apply(hurricane, Choice("evacuate", {"player": "nobody"}))
+
+
 def test_end_player_phase_then_hurricane_prompt():
     s = GAME.apply(players_phase(), Choice("end_player_phase"))
     assert s.phase == "hurricane" and GAME.prompt(s).shuffle == 5

@@ -59,6 +59,8 @@ class StormfuryGame:
     def apply(self, state: StormState, event: Event) -> StormState:
         if state.phase == "over":
             raise RuleError("the game is over")
+        if isinstance(event, Choice) and event.action == "evacuate" and state.phase in ("forecast", "hurricane"):
+            return self._evacuate_any_time(state, event)
         if state.phase == "forecast":
             return self._forecast(state, self._shuffle(event, len(self.board.decks[state.deck])))
         if state.phase == "hurricane":
@@ -170,7 +172,17 @@ class StormfuryGame:
             if (road.id, city) in state.dams:
                 raise RuleError(f"road {road.id} is already dammed in {city}")
             return replace(state, dams=state.dams | {(road.id, city)}, recent=(f"Dam {road.id} at {city}",))
-        # evacuate
+        return self._evacuate(state, player, a)
+
+    def _evacuate_any_time(self, state: StormState, event: Choice) -> StormState:
+        """The evac specialist's power: she evacuates "at any time", so also between the player
+        phases, before the hurricane's cards are drawn; the others evacuate in their own turn."""
+        _, player = self._player(state, event.args)
+        if player.role != "evac_specialist":
+            raise RuleError(f"only the evac specialist evacuates outside the player phase, not {player.role}")
+        return self._evacuate(state, player, event.args)
+
+    def _evacuate(self, state: StormState, player: Player, a: Mapping[str, Any]) -> StormState:
         n = self._count(a)
         left = state.people(player.city)
         if n > left:

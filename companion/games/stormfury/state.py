@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from companion.hexgrid import Hex
 
 ROLES: tuple[str, ...] = ("aquatic_engineer", "architect", "evac_specialist", "relief_corps")
-"""The four experts; the aquatic engineer may dam a city adjacent to hers (the others' powers are
-about resource cards, which the box leaves on the table)."""
+"""The four experts; the aquatic engineer may dam a city adjacent to hers and the evac specialist may
+evacuate at any time, also outside the player phase (the rest of the powers are about resource cards,
+which the box leaves on the table)."""
 
 PHASES: tuple[str, ...] = ("forecast", "players", "hurricane", "over")
 
