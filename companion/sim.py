@@ -85,6 +85,9 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
         extra["loader"] = loader
     if game_keys is not None:
         extra["game_keys"] = game_keys
+    game = getattr(config, "game", None)
+    if game is not None:
+        extra["preferred"] = {"players": game.players}
     session = Session(journal, maps=maps, **extra)
     loop = Loop(session, inbox, [], watchdog=watchdog, tick=tick)
     table = Table(inbox, session, loop, InboxDriver(inbox))
@@ -105,25 +108,47 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
 
 def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, config: Any) -> None:
     """The OLED (luma's dummy device on the simulated table), the projector, and a frames folder when headless."""
-    oled = None
+    oled = _attach_oled(table, sim=sim, config=config)
+    _attach_projector_and_frames(table, oled, sim=sim, headless=headless, out=out, config=config)
+
+
+def _attach_oled(table: Table, *, sim: bool, config: Any) -> OledView | None:
+    """The OLED view over luma: the configured panel on the box (absent is a state, not an error)."""
+    if not sim and not _enabled(config, "oled"):
+        table.parts["oled"] = "disabled"
+        return None
     try:
         from companion.views.oled import render
         from hardware.oled import Display, OledSettings
     except ImportError as exc:
         table.session.notices.append(f"oled: not installed ({exc.name})")
-    else:
-        settings = _oled_settings(config, OledSettings)
-        if sim:
-            from luma.core.device import dummy
+        return None
+    settings = _oled_settings(config, OledSettings)
+    if sim:
+        from luma.core.device import dummy
 
-            display = Display(settings, device=dummy(width=settings.width, height=settings.height, mode="1"))
-            table.parts["oled"] = "dummy"
-        else:
-            display = Display(settings)
-            table.parts["oled"] = settings.driver if display.present else "absent"
-        oled = OledView(display, render)
-        table.loop.views.append(oled)
-        table.closers.append(display.close)
+        display = Display(settings, device=dummy(width=settings.width, height=settings.height, mode="1"))
+        table.parts["oled"] = "dummy"
+    else:
+        display = Display(settings)
+        table.parts["oled"] = settings.driver if display.present else "absent"
+    oled = OledView(display, render)
+    table.loop.views.append(oled)
+    # An image held back by an OLED outage (or an OLED plugged in late) reaches the panel once its
+    # backoff has passed, not at the next change of state, which on a quiet table may be minutes away.
+    table.loop.add_pump(display.pump)
+    table.closers.append(display.close)
+    return oled
+
+
+def _enabled(config: Any, section: str) -> bool:
+    """The section's ``enabled`` key (true without a configuration) for the tower, the buttons and the
+    OLED on the box. The simulated table always has them: they are stand-ins a laptop needs to play."""
+    return bool(getattr(getattr(config, section, None), "enabled", True))
+
+
+def _attach_projector_and_frames(table: Table, oled: OledView | None, *, sim: bool, headless: bool,
+                                 out: Path | None, config: Any) -> None:
     projector = _attach_projector(table, sim=sim, headless=headless, out=out, config=config)
     if out is not None:
         sources: dict[str, Callable[[], Any]] = {}
@@ -198,6 +223,9 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
     except ImportError as exc:
         table.session.notices.append(f"buttons: not installed ({exc.name})")
         return
+    if not sim and not _enabled(config, "buttons"):
+        table.parts["buttons"] = "disabled"
+        return
     section = getattr(config, "buttons", None)
     pins = button_pins(section) if section is not None else ButtonPins()
     factory = None
@@ -251,7 +279,14 @@ def _attach_tower(table: Table, *, sim: bool, config: Any) -> None:
     except ImportError as exc:
         table.session.notices.append(f"tower: not installed ({exc.name})")
         return
-    port = getattr(getattr(config, "tower", None), "port", None)
+    if not sim and not _enabled(config, "tower"):
+        table.parts["tower"] = "disabled"
+        return
+    section = getattr(config, "tower", None)
+    port = getattr(section, "port", None) or None
+    options: dict[str, Any] = {}
+    if section is not None:
+        options = {"usb_id": section.usb_id, "baudrate": section.baud}
     if sim:
         from firmware_bridge.virtual import VirtualTower
 
@@ -261,7 +296,7 @@ def _attach_tower(table: Table, *, sim: bool, config: Any) -> None:
         table.parts["tower-device"] = tower
         driver = table.driver
         table.driver = TowerDriver(driver, tower)
-    link = TowerLink(table.inbox, port, read_timeout=0.25).start()  # returns at the first byte anyway
+    link = TowerLink(table.inbox, port, read_timeout=0.25, **options).start()  # returns at the first byte anyway
     table.closers.append(link.stop)
     table.parts["tower"] = port or "auto"
     table.parts["link"] = link

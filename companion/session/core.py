@@ -81,8 +81,12 @@ class Session:
 
     def __init__(self, journal: Journal, *, maps: Path | None = None,
                  loader: Callable[[str, Path | None], Game[Any]] = load_game,
-                 dice: DiceSource | None = None, game_keys: Sequence[str] = GAME_KEYS) -> None:
+                 dice: DiceSource | None = None, game_keys: Sequence[str] = GAME_KEYS,
+                 preferred: Mapping[str, Any] | None = None) -> None:
         self.journal = journal
+        self.preferred = dict(preferred or {})
+        """Answers to setup questions from the configuration ([game] players): preselected in the menu, and
+        used for a new game that does not give them, when the game asks that question and allows the value."""
         self.maps = maps
         self._raw_loader = loader
         self._dice = dice or DiceSource()
@@ -128,6 +132,10 @@ class Session:
 
     def new_game(self, key: str, options: dict[str, Any]) -> None:
         engine = self._loader(key, self.maps)
+        options = dict(options)
+        for name, _label, values in setup_questions(engine):
+            if name not in options and self.preferred.get(name) in values:
+                options[name] = self.preferred[name]
         state = engine.new_game(options)  # a RuleError here leaves the session as it was
         game_id = self.journal.new_game(key, options)
         self._enter_play(_Game(engine, dict(options), game_id, [], state))
@@ -485,10 +493,12 @@ class Session:
         engine = self._loader(key, self.maps)
         for name, label, values in setup_questions(engine):
             if name not in chosen:
+                values = list(values)
+                preferred = self.preferred.get(name)
                 self._menu = _MenuState(
                     f"{engine.key.capitalize()}: {label}", [str(v) for v in values],
                     [lambda v=v, name=name: self._setup_menu(key, {**chosen, name: v}) for v in values],
-                    back=self._main_menu)
+                    back=self._main_menu, selected=values.index(preferred) if preferred in values else 0)
                 return
         self.new_game(key, chosen)
 
