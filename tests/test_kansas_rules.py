@@ -273,6 +273,8 @@ def test_choices_offer_what_the_rules_allow(game):
     labels = [label for label, _ in game.choices(state)]
     assert labels[0] == "End turn"
     assert "P1 delivers Dodge City" in labels and "$1: Dodge City (1)" not in labels
+    delivery = dict(game.choices(state))["P1 delivers Dodge City"]
+    assert delivery.args["good"] == "yellow"  # the journal says which good removed the marker: the city's colour
     assert any(label.startswith("$1: ") for label in labels) and "P4: Emergency/Forecast" in labels
     for _, event in game.choices(state):
         game.apply(state, event)  # every offered choice is accepted by the engine

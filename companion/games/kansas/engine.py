@@ -257,7 +257,7 @@ class KansasGame:
         if not city:
             raise RuleError(f"{self.board.name_of(h)} is not a city: a delivery removes markers from cities only")
         place = self.board.place_at(h)
-        good = a.get("good")
+        good = a.get("good")  # left out, the table vouches the good matched (a New City's colour is not known)
         if good is not None and place is not None and place.kind == "city" and good != place.colour:
             raise RuleError(f"{place.name} takes {place.colour} goods, not {good!r}")
         return self._take(state, h, 1, player, (f"Delivery to {self.board.name_of(h)}", f"player {player} keeps 1"))
@@ -369,7 +369,9 @@ class KansasGame:
             if not city:
                 out.append((f"$1: {name} ({n})", Choice("remove", at)))
             else:
-                out += [(f"P{p} delivers {name}", Choice("deliver", {"player": p, **at}))
+                place = b.place_at(h)
+                good = {"good": place.colour} if place is not None and place.kind == "city" else {}
+                out += [(f"P{p} delivers {name}", Choice("deliver", {"player": p, **good, **at}))
                         for p in range(1, state.players + 1)]
         if e is None:
             out += [(f"P{p}: Emergency/Forecast", Choice("emergency", {"player": p}))
