@@ -380,3 +380,24 @@ def test_choices_list_what_the_rules_allow_each_with_its_hex():
     flooded = replace(state, flooded=frozenset(r.id for r in game.board.roads))
     assert not any(event.action in ("move", "dam") for _, event, _ in game.choices(flooded))
     assert game.choices(replace(state, phase="hurricane")) == []
+
+
+def test_a_storm_that_cannot_move_still_damages_what_it_stands_over():
+    from companion.games.stormfury import StormfuryGame
+    from companion.games.stormfury.data import City, Space
+    from companion.games.stormfury.risk import forecast_risk
+
+    corner = Hex(23, -11)  # north-east corner: N and NE leave the board, so these land cards cannot move it
+    stuck = ("L1", "L2", "L4", "L5", "L9")
+    assert all(corner.neighbour(B.card(c).steps[0]) not in B.hexes for c in stuck)
+    hamlet = City("hamlet", "Hamlet", corner.neighbour("S"),
+                  (Space("hamlet.mill", "hamlet", "Mill", corner.neighbour("NW"), "infrastructure"),))
+    game = StormfuryGame(replace(B, cities=(hamlet,), roads=()))
+    state = replace(game.new_game({"players": [{"role": "architect", "city": "hamlet"}]}), centre=corner,
+                    category=1, deck="land", forecast=stuck, phase="hurricane")
+    after = game.apply(state, IDENT)
+    assert after.log[-1].path == () and after.centre == corner
+    assert {(d.target, d.amount) for d in after.log[-1].damage} == {("hamlet.mill", 1), ("hamlet.population", 2)}
+    risk = forecast_risk(game.board, state, stuck)
+    assert risk.cities["hamlet"] == (1.0, 3.0)
+    assert risk.hexes[corner] == 1.0

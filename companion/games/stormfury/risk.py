@@ -78,7 +78,9 @@ def forecast_risk(board: Board, state: StormState, forecast: Sequence[str]) -> R
 
     def go(here: Hex, used: tuple[int, ...], covered: frozenset[Hex]) -> None:
         if len(used) == k:
-            finish(covered)
+            # nothing covered yet means the storm could not move at all: it still stands over its hex
+            # when the damage is resolved (storm.footprint)
+            finish(covered or ring(state.centre))
             return
         for i, card in enumerate(cards):
             if i in used:

@@ -28,9 +28,13 @@ def walk(board: Board, start: Hex, cards: Sequence[Card]) -> tuple[Hex, ...]:
 
 
 def footprint(board: Board, start: Hex, path: Iterable[Hex], category: int) -> frozenset[Hex]:
-    """Board hexes under any part of the storm along its path: each counted once per turn."""
+    """Board hexes under any part of the storm along its path: each counted once per turn.
+
+    The hex the centre starts on counts only with rules.count_start_hex, except when the centre
+    cannot move at all: then the storm still stands over its hex when the damage is resolved."""
     radius = board.rules.radius[category - 1]
-    centres = [start, *path] if board.rules.count_start_hex else list(path)
+    path = list(path)
+    centres = [start, *path] if board.rules.count_start_hex or not path else path
     return frozenset(h for c in centres for h in c.within(radius) if h in board.hexes)
 
 
