@@ -86,10 +86,18 @@ def test_risk_kansas_forecast_ranks_choices_and_text_names_places(capsys):
     assert code == 0
     ranked = json.loads(out)["forecast"]
     assert len(ranked) == 16
+    lines = json.loads(out)["forecast_lines"]
+    assert {o["line"] for o in lines} == {"ns", "we"} and set(lines[0]) == {"line", "expected_markers_on_places",
+                                                                          "best_place_by_roll"}
+    assert lines[0]["expected_markers_on_places"] <= lines[1]["expected_markers_on_places"]
+    assert list(lines[0]["best_place_by_roll"]) == [str(v) for v in range(1, 9)]
+    assert lines[0]["expected_markers_on_places"] <= ranked[0]["expected_markers_on_places"] + 1e-9
     assert [o["expected_markers_on_places"] for o in ranked] == sorted(o["expected_markers_on_places"]
                                                                        for o in ranked)
     code, text, _ = run(capsys, "risk", "kansas", "--players", "4", "--turn", "1")
     assert code == 0 and "Dodge City" in text and "p_hit" in text
+    code, text, _ = run(capsys, "risk", "kansas", "--players", "4", "--turn", "1", "--forecast")
+    assert code == 0 and "forecast the west-east line, place picked after the roll: " in text
 
 
 def test_risk_kansas_bad_players_exit_2(capsys):

@@ -10,7 +10,7 @@ import pytest
 
 from companion.dice import Choice, DiceRolled
 from companion.games.kansas import KansasGame, load
-from companion.games.kansas.risk import forecast_options, phase_risk, state_risk
+from companion.games.kansas.risk import forecast_lines, forecast_options, phase_risk, state_risk
 from companion.hexgrid import Hex
 
 
@@ -129,3 +129,32 @@ def test_between_phases_the_map_shows_the_next_turn(game):
         earlier = game.apply(earlier, e)
     assert earlier.phase == "actions"
     assert sum(state_risk(game, earlier).expected.values()) == pytest.approx(5)  # turn 5: one tornado
+
+
+def test_each_line_with_its_place_picked_after_the_roll_agrees_with_simulation(game):
+    # the rules' order: the line is fixed first, the other line rolled, then the place is picked
+    state = game.new_game({"players": 4, "turn": 2, "forecaster": 1})
+    lines = forecast_lines(game, state)
+    assert [o.line for o in lines] in (["ns", "we"], ["we", "ns"]) and lines[0].on_places <= lines[1].on_places
+    b, places = game.board, [p.hex for p in game.board.places]
+    fixed = {(o.line, o.value): o.on_places for o in forecast_options(game, state)}
+    for o in lines:
+        # picking after the roll never does worse than committing to one place beforehand
+        assert o.on_places <= min(v for (line, _), v in fixed.items() if line == o.line) + 1e-9
+        assert sum(o.risk.expected.values()) == pytest.approx(3 * 5)
+        for roll, value in o.best_place.items():
+            starts = {v: b.grid[(v, roll) if o.line == "ns" else (roll, v)] for v in range(1, 9)}
+            spared = {v: game.chain.tornado({h: 1.0}).expected_on(places) for v, h in starts.items()}
+            assert spared[value] == pytest.approx(min(spared.values()))
+    chosen = lines[-1]
+    rng, n = random.Random(12), 8_000
+    hit = Counter()
+    for _ in range(n):
+        roll = rng.randint(1, 8)
+        value = chosen.best_place[roll]
+        start = b.grid[(value, roll) if chosen.line == "ns" else (roll, value)]
+        paths = [[start, *walk(game, rng, start=start, moves=4)]] + [walk(game, rng) for _ in range(2)]
+        hit.update({h for p in paths for h in p})
+    agree(chosen.risk.p_hit, hit, n)
+    rolled = game.apply(game.apply(state, Choice("forecast", {"tornado": 1, "line": "we"})), DiceRolled.of(("d8", 7)))
+    assert forecast_lines(game, rolled) == []  # once the line is chosen, the eight places are what is left

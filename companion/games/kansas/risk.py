@@ -59,6 +59,21 @@ class ForecastOption:
     """Expected markers on cities and towns: the measure of which choice spares the most."""
 
 
+@dataclass(frozen=True)
+class LineOption:
+    """The forecasting player's first choice, the line to fix, when the place along it is picked only
+    after the other line is rolled (the rules' order), and picked to spare the most."""
+
+    line: str
+    """"ns" or "we": the line the player fixes."""
+    best_place: dict[int, int]
+    """The other line's roll 1..8 -> the place along the fixed line that spares the most then."""
+    risk: Risk
+    """The whole phase's risk when the place is picked so, the other line's roll still unknown."""
+    on_places: float
+    """Expected markers on cities and towns, the measure of which line spares the most."""
+
+
 class TornadoChain:
     """The moves of one tornado on one board, with the re-roll rule, ready to be walked many times."""
 
@@ -212,3 +227,34 @@ def forecast_options(game: KansasGame, state: KansasState) -> list[ForecastOptio
             risk = combine([chosen] + [full] * later)
             options.append(ForecastOption(line, value, risk, risk.expected_on(places)))
     return sorted(options, key=lambda o: (o.on_places, o.line, o.value))
+
+
+def forecast_lines(game: KansasGame, state: KansasState) -> list[LineOption]:
+    """The two lines the forecasting player can fix, best first, each played as the rules let it be:
+    the other line is rolled (each value alike), then the place along the fixed line that spares the
+    most is picked. Asked before the line is chosen; empty at any other time."""
+    if not (state.phase == "forecast" or (state.phase == "actions" and state.forecaster)):
+        return []
+    count = state.count if state.phase == "forecast" else game.outbreak(state.players, state.turn + 1)
+    if count == 0:
+        return []
+    chain = game.chain
+    places = [p.hex for p in game.board.places]
+    full = chain.from_grid()
+    others = [full] * (count - 1)
+    options = []
+    for line in LINES:
+        best: dict[int, int] = {}
+        per_roll: list[Risk] = []
+        for roll in range(1, 9):
+            def start(value: int, roll: int = roll, line: str = line) -> Risk:
+                return chain.from_grid(value, roll) if line == "ns" else chain.from_grid(roll, value)
+
+            value = min(range(1, 9), key=lambda v: (start(v).expected_on(places), v))
+            best[roll] = value
+            per_roll.append(combine([start(value), *others]))
+        hexes = set().union(*(r.p_hit for r in per_roll))
+        risk = Risk({h: sum(r.p_hit.get(h, 0.0) for r in per_roll) / 8 for h in hexes},
+                    {h: sum(r.expected.get(h, 0.0) for r in per_roll) / 8 for h in hexes})
+        options.append(LineOption(line, best, risk, risk.expected_on(places)))
+    return sorted(options, key=lambda o: (o.on_places, o.line))
