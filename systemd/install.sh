@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the storm companion as a service: sudo systemd/install.sh [--dry-run]
-# Creates the user, the venv at /opt/companion/venv, /etc/companion/config.toml (only if absent),
-# /var/lib/companion, the unit and the udev rule; then enables and starts the service. Idempotent.
+# Creates the user, the venv at /opt/companion/venv (and the docs beside it), /etc/companion/config.toml
+# (only if absent), /var/lib/companion (a journal already there is kept and handed to the user), the unit
+# and the udev rule; then enables and starts the service. Idempotent.
 set -euo pipefail
 
 DRY_RUN=0
@@ -21,12 +22,15 @@ if [[ $DRY_RUN -eq 0 && $EUID -ne 0 ]]; then
 fi
 
 if ! id companion >/dev/null 2>&1; then
-    run useradd --system --home-dir /var/lib/companion --no-create-home --shell /usr/sbin/nologin companion
+    run useradd --system --user-group --home-dir /var/lib/companion --no-create-home --shell /usr/sbin/nologin \
+        companion
 fi
+# The unit names every group in SupplementaryGroups=; a group missing on this image would stop it from starting.
 for group in gpio i2c spi dialout video input; do
-    if getent group "$group" >/dev/null; then
-        run usermod -aG "$group" companion
+    if ! getent group "$group" >/dev/null; then
+        run groupadd --system "$group"
     fi
+    run usermod -aG "$group" companion
 done
 
 run install -d -m 0755 "$PREFIX"
@@ -35,12 +39,16 @@ if [[ ! -x "$VENV/bin/python" ]]; then
     run python3 -m venv --system-site-packages "$VENV"
 fi
 run "$VENV/bin/pip" install --quiet --upgrade "$SRC"
+run install -d -m 0755 "$PREFIX/docs"
+run cp -r "$SRC/docs/." "$PREFIX/docs/"
 
 run install -d -m 0755 /etc/companion
 if [[ ! -e /etc/companion/config.toml ]]; then
     run install -m 0644 "$SRC/systemd/config.example.toml" /etc/companion/config.toml
 fi
 run install -d -m 0750 -o companion -g companion /var/lib/companion
+# A journal kept by an uninstall belongs to the old user id; the new user must be able to write it.
+run chown -R companion:companion /var/lib/companion
 
 run install -m 0644 "$SRC/systemd/companion.service" /etc/systemd/system/companion.service
 run install -m 0644 "$SRC/systemd/99-dice-tower.rules" /etc/udev/rules.d/99-dice-tower.rules

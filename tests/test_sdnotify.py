@@ -92,3 +92,28 @@ def test_a_full_notify_socket_never_blocks_the_service(listener):
     results = [n.status(f"turn {i}") for i in range(5000)]  # nobody reads: the queue fills up
     assert results[0] is True
     assert False in results  # dropped, not waited on (a blocking send would hang this test)
+
+
+def test_under_journald_each_line_carries_its_syslog_priority(capsys):
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
+    try:
+        setup_logging(journald=True)
+        logging.getLogger("companion.x").warning("tower lost")
+        logging.getLogger("companion.x").info("ready")
+        logging.getLogger("companion.x").error("view failed")
+        assert capsys.readouterr().err == ("<4>WARNING companion.x: tower lost\n<6>INFO companion.x: ready\n"
+                                           "<3>ERROR companion.x: view failed\n")
+    finally:
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])
+
+
+def test_the_journal_stream_is_recognised_by_device_and_inode(tmp_path):
+    from companion.logging_setup import is_journal_stream
+
+    with open(tmp_path / "stream", "w") as stream, open(tmp_path / "other", "w") as other:
+        st = os.fstat(stream.fileno())
+        env = {"JOURNAL_STREAM": f"{st.st_dev}:{st.st_ino}"}
+        assert is_journal_stream(stream, env)
+        assert not is_journal_stream(other, env) and not is_journal_stream(stream, {})

@@ -57,9 +57,16 @@ def test_install_dry_run_lists_every_step():
     result = subprocess.run(["bash", str(script), "--dry-run"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    for step in ("venv --system-site-packages /opt/companion/venv", "/etc/systemd/system/companion.service",
-                 "/etc/udev/rules.d/99-dice-tower.rules", "systemctl enable companion.service", "/var/lib/companion"):
+    for step in ("useradd --system --user-group", "venv --system-site-packages /opt/companion/venv",
+                 "/etc/systemd/system/companion.service", "/etc/udev/rules.d/99-dice-tower.rules",
+                 "systemctl enable companion.service", "cp -r ", "/opt/companion/docs/",
+                 "install -d -m 0750 -o companion -g companion /var/lib/companion"):
         assert step in out, step
+    for group in ("gpio", "i2c", "spi", "dialout", "video", "input"):  # every group the unit names
+        assert f"usermod -aG {group} companion" in out, group
+    # a journal kept from an earlier install is handed to the (possibly new) user id, after the folder exists
+    assert out.index("install -d -m 0750 -o companion") < out.index("chown -R companion:companion /var/lib/companion")
+    assert "rm " not in out
 
 
 def test_uninstall_keeps_the_journal():
@@ -67,6 +74,22 @@ def test_uninstall_keeps_the_journal():
     result = subprocess.run(["bash", str(script), "--dry-run"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "rm -rf /opt/companion" in result.stdout and "/var/lib/companion" not in result.stdout.split("removed;")[0]
+
+
+# The kernel's names for the character devices the parts open, as /proc/devices lists them (the names
+# DeviceAllow=char-NAME matches): cdc-acm, usb-serial, i2c-dev, spidev ("spi", not "spidev"), gpiolib, drm, evdev.
+DEVICE_GROUPS = {"ttyACM": "rw", "ttyUSB": "rw", "i2c": "rw", "spi": "rw", "gpiochip": "rw", "drm": "rw", "input": "r"}
+
+
+def test_device_allow_names_the_kernel_driver_groups():
+    allowed = dict(re.findall(r"^DeviceAllow=char-(\S+) (\w+)$", UNIT.read_text(), flags=re.M))
+    assert allowed == DEVICE_GROUPS
+
+
+def test_documentation_points_where_install_puts_the_docs():
+    [doc] = re.findall(r"^Documentation=file://(\S+)$", UNIT.read_text(), flags=re.M)
+    assert doc == "/opt/companion/docs/systemd.md"
+    assert (UNIT.parent.parent / "docs" / "systemd.md").is_file()
 
 
 def test_udev_rule_matches_tower_usb_id():
