@@ -374,6 +374,14 @@ def test_choices_list_what_the_rules_allow_each_with_its_hex():
     fortified = {event.args["space"] for _, event, _ in options
                  if event.action == "fortify" and event.args["player"] == "architect"}
     assert fortified == {space.id for space in houston.spaces} and "houston.population" in fortified
+    # the aquatic engineer's power is on the buttons too: a dam at a road's end in a city next to hers
+    dams = {(event.args["road"], event.args["city"]) for _, event, _ in options
+            if event.action == "dam" and event.args["player"] == "aquatic_engineer"}
+    assert ("houston-lake_charles", "lake_charles") in dams and ("lake_charles-new_orleans", "lake_charles") in dams
+    assert ("corpus_christi-houston", "corpus_christi") in dams
+    assert ("lake_charles-new_orleans", "new_orleans") not in dams  # two cities away
+    assert not any(event.args["city"] != "houston" for _, event, _ in options
+                   if event.action == "dam" and event.args["player"] == "architect")
     for label, event, where in options[1:]:
         assert where in game.board.hexes, label
         game.apply(state, event)  # every offered choice is accepted

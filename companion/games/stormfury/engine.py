@@ -225,7 +225,8 @@ class StormfuryGame:
     def choices(self, state: StormState) -> list[tuple[str, Choice, Hex | None]]:
         """Player phase: end the phase first, then for each player the moves along open roads, a
         fortification of each standing space of their city (its population centre too: the rules let a
-        fortification absorb a hit there), a dam at each road end there, one evacuation.
+        fortification absorb a hit there), a dam at each road end there (for the aquatic engineer also at
+        each road end in the cities next to hers), one evacuation.
         Each comes with the hex it concerns, so the projector's cursor can sit on it; ``apply`` still
         judges each one, and a refused option says why on the panel."""
         if state.phase != "players":
@@ -249,6 +250,13 @@ class StormfuryGame:
                     out.append((f"{who}: dam {road.id}",
                                 Choice("dam", {"player": player.role, "road": road.id, "city": player.city}),
                                 road.middle))
+            if player.role == "aquatic_engineer":  # her power: dams in the cities next to hers as well
+                for near in dict.fromkeys(r.other(player.city) for r in b.roads_of(player.city)):
+                    for road in b.roads_of(near):
+                        if road.id not in state.flooded and (road.id, near) not in state.dams and near in cities:
+                            out.append((f"{who}: dam {road.id} at {cities[near].name}",
+                                        Choice("dam", {"player": player.role, "road": road.id, "city": near}),
+                                        road.middle))
             if here is not None and state.people(player.city) > 0:
                 out.append((f"{who}: evacuate 1", Choice("evacuate", {"player": player.role, "count": 1}),
                             here.population_centre))
