@@ -191,7 +191,11 @@ def _attach_projector(table: Table, *, sim: bool, headless: bool, out: Path | No
         if view is None:
             table.parts["projector"] = "none"
             return None
-        table.parts["projector"] = f"{section.driver if section is not None else 'auto'} fullscreen"
+        driver, full = (section.driver, section.fullscreen) if section is not None else ("auto", True)
+        table.parts["projector"] = f"{driver} {'fullscreen' if full else 'window'}"
+        from companion.session.gamepad import GamepadPump
+
+        table.loop.add_pump(GamepadPump(table.inbox))  # a USB gamepad as the buttons, through the same SDL
         table.loop.add_pump(view.pump)
         table.closers.append(view.close)
     table.loop.views.append(view)

@@ -8,6 +8,7 @@ turns pygame events into session inputs; gamepads plugged in later are opened as
 
 from __future__ import annotations
 
+import queue
 from typing import Any
 
 from companion.session.inputs import Hold, InputEvent, Press
@@ -67,3 +68,39 @@ class Gamepads:
                 return Press("RIGHT" if direction > 0 else "LEFT")
             return Press("DOWN" if direction > 0 else "UP")
         return None
+
+
+class GamepadPump:
+    """On the box: gamepads read from SDL's event queue, which the projector's display has started.
+
+    Only joystick events are taken off the queue (the projector's own pump keeps the rest); with no
+    projector there is no SDL video and so no gamepad, and the pump does nothing. Called from the
+    loop's thread after every turn, like the laptop window's pump.
+    """
+
+    def __init__(self, inbox: queue.Queue[Any]) -> None:
+        import pygame
+
+        self.inbox = inbox
+        self._pads = Gamepads()
+        self._types = (pygame.JOYDEVICEADDED, pygame.JOYDEVICEREMOVED, pygame.JOYBUTTONDOWN, pygame.JOYHATMOTION,
+                       pygame.JOYAXISMOTION)
+        pygame.joystick.init()
+
+    def __call__(self) -> bool:
+        """Hand every pending gamepad event on; True when one became an input (the loop keeps its short tick)."""
+        import pygame
+
+        if not pygame.display.get_init():
+            return False
+        try:
+            events = pygame.event.get(eventtype=self._types)
+        except pygame.error:
+            return False
+        acted = False
+        for event in events:
+            translated = self._pads.translate(event)
+            if translated is not None:
+                self.inbox.put(translated)
+                acted = True
+        return acted
