@@ -155,7 +155,7 @@ class _Pending:
 
     games: dict[int, tuple[str, str, str]] = field(default_factory=dict)
     rows: list[tuple[int, int, str, str, str]] = field(default_factory=list)
-    finished: set[int] = field(default_factory=set)
+    finished: dict[int, bool] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.games or self.rows or self.finished)
@@ -313,8 +313,9 @@ class Journal:
         self._next_idx[game_id] = idx + 1
         return self._flush()
 
-    def mark_finished(self, game_id: int) -> bool:
-        self._pending.finished.add(game_id)
+    def mark_finished(self, game_id: int, finished: bool = True) -> bool:
+        """Record that the game has ended (or, after an undo of its last event, that it is open again)."""
+        self._pending.finished[game_id] = finished
         return self._flush()
 
     def retry(self) -> bool:
@@ -345,8 +346,8 @@ class Journal:
                     touched[gid] = at
                 for gid, at in touched.items():
                     self._db.execute("UPDATE games SET updated=? WHERE id=?", (at, gid))
-                for gid in pending.finished:
-                    self._db.execute("UPDATE games SET finished=1 WHERE id=?", (gid,))
+                for gid, finished in pending.finished.items():
+                    self._db.execute("UPDATE games SET finished=? WHERE id=?", (int(finished), gid))
                 self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:
@@ -379,10 +380,11 @@ class Journal:
         rows = self._db.execute(
             "SELECT g.id, g.game, g.options, g.created, g.updated, g.finished, COUNT(e.idx) "
             "FROM games g LEFT JOIN entries e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id DESC").fetchall()
-        records = [GameRecord(r[0], r[1], json.loads(r[2]), r[3], r[4], bool(r[5]) or r[0] in self._pending.finished,
+        records = [GameRecord(r[0], r[1], json.loads(r[2]), r[3], r[4], self._pending.finished.get(r[0], bool(r[5])),
                               r[6] + sum(1 for p in self._pending.rows if p[0] == r[0])) for r in rows]
         for gid, (game, opts, created) in self._pending.games.items():
-            records.insert(0, GameRecord(gid, game, json.loads(opts), created, created, gid in self._pending.finished,
+            records.insert(0, GameRecord(gid, game, json.loads(opts), created, created,
+                                         self._pending.finished.get(gid, False),
                                          sum(1 for p in self._pending.rows if p[0] == gid)))
         return sorted(records, key=lambda g: -g.id)
 

@@ -347,3 +347,33 @@ def test_a_journal_that_refuses_writes_does_not_stop_the_game(journal):
     again = make(journal)
     again.start()
     assert again.current.state == s.current.state
+
+
+def test_undo_of_the_last_event_reopens_a_finished_game_for_resume(journal):
+    s = make(journal)
+    s.start("race", {})
+    for _ in range(3):
+        for button in ("ROLL", "ROLL", "OK", "ROLL"):
+            s.handle(Press(button))
+    assert journal.games()[0].finished and journal.last_unfinished() is None
+    s.handle(Hold("BACK"))
+    s.handle(Press("OK"))
+    assert not s.panel.prompt.done and s.panel.prompt.shuffle == 3
+    assert journal.last_unfinished().id == s.current.game_id  # a restart now resumes it
+    again = make(journal)
+    again.start()
+    assert again.current.game_id == s.current.game_id and again.current.state == s.current.state
+    again.handle(Press("ROLL"))
+    assert again.panel.prompt.done and journal.games()[0].finished
+
+
+def test_reroll_is_not_offered_when_the_last_event_is_not_a_roll(journal):
+    s = make(journal)
+    s.start("race", {})
+    s.handle(Hold("ROLL"))
+    assert s.panel.menu is None and "nothing to re-roll" in s.panel.message
+    for button in ("ROLL", "ROLL", "OK"):  # D8, 2D6, then a lane: the last event is a choice
+        s.handle(Press(button))
+    s.handle(Hold("ROLL"))
+    assert s.panel.menu is None and "not a roll" in s.panel.message
+    assert [e.kind for e in journal.entries(s.current.game_id)] == ["event"] * 3

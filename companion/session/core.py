@@ -65,6 +65,8 @@ class _Game:
     game_id: int
     live: list[LiveEvent] = field(default_factory=list)
     state: Any = None
+    finished: bool = False
+    """What the journal says: the game has ended."""
 
 
 def state_digest(game_id: int, game: Game[Any], options: Mapping[str, Any], live: Sequence[LiveEvent],
@@ -147,7 +149,7 @@ class Session:
             state = replay(engine, record.options, [x.event for x in live])
         except CompanionError as exc:
             raise CompanionError(f"game {record.id} ({record.game}) does not replay: {exc}") from None
-        self._enter_play(_Game(engine, dict(record.options), record.id, live, state))
+        self._enter_play(_Game(engine, dict(record.options), record.id, live, state, record.finished))
 
     def _enter_play(self, current: _Game) -> None:
         self.current = current
@@ -323,9 +325,10 @@ class Session:
         self._partial = []
         self._entry = None
         self._choice_index = 0
-        prompt = cur.game.prompt(cur.state)
-        if prompt.done:
-            self.journal.mark_finished(cur.game_id)
+        done = cur.game.prompt(cur.state).done
+        if done != cur.finished:  # the end reached, or taken back by an undo: resume must know which
+            self.journal.mark_finished(cur.game_id, done)
+            cur.finished = done
 
     def _require_game(self) -> _Game:
         if self.current is None:
@@ -412,6 +415,10 @@ class Session:
                 return
             self._confirm("Undo last?", self.undo)
         elif button == "ROLL" and self.current is not None:
+            last = self.current.live[-1].event if self.current.live else None
+            if not isinstance(last, DiceRolled):  # say so now, not after a question that cannot be granted
+                self.message = "nothing to re-roll: the last event is not a roll"
+                return
             self._confirm("Re-roll last?", self._arm_reroll)
         elif button == "RIGHT":
             self._unstep_right()
