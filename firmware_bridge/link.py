@@ -157,6 +157,10 @@ class TowerLink:
             return False
         self.path = path
         self._parser = FrameParser(accept=TOWER_FRAMES)  # a half line from before is garbage now
+        # A ROLL carries no boot: until this connection's HELLO says which power-up is talking, a
+        # roll could belong to a tower that restarted meanwhile (its seq 1 would pass for an old
+        # duplicate, be ACKed and lost). Rolls before the HELLO are left unACKed; SYNC brings them again.
+        self.boot = ""
         self._last_byte = time.monotonic()
         self._set_state("waiting", f"opened {path}, waiting for hello")
         self._send(Frame("SYNC"))
@@ -195,6 +199,7 @@ class TowerLink:
             self._last_byte = now
             if self.state in ("connected", "rolling"):
                 self._set_state("waiting", "tower silent")
+            self.boot = ""  # it may have restarted while silent: trust rolls again after its HELLO
             self._send(Frame("SYNC"))
 
     # -- frames ----------------------------------------------------------------------------
@@ -235,8 +240,9 @@ class TowerLink:
     def _roll(self, frame: Frame) -> None:
         last = self._delivered.get(self.boot, 0)
         if frame.seq <= last:
-            self._send(Frame("ACK", seq=frame.seq))  # ACK duplicates too: the first ACK may be lost
+            # Counted before the ACK goes out, so whoever sees the tower's outbox empty sees the count.
             self.counts["duplicates"] += 1
+            self._send(Frame("ACK", seq=frame.seq))  # ACK duplicates too: the first ACK may be lost
             return
         if frame.seq > last + 1:
             # An earlier roll was lost on the wire: hold this one back (no ACK) and ask the tower
@@ -246,10 +252,12 @@ class TowerLink:
                 self._synced_for = last
                 self._send(Frame("SYNC"))
             return
+        # Handed over, counted, then acknowledged: whoever sees the ACK's effect (the tower's outbox
+        # empty) or the count finds the roll already on the queue.
         self._delivered[self.boot] = frame.seq
-        self._send(Frame("ACK", seq=frame.seq))
-        self.counts["accepted"] += 1
         dice = DiceRolled(tuple(Die(kind, value) for kind, value in frame.dice), source="tower")
         self.events.put(TowerRoll(frame.seq, dice, self.boot))
+        self.counts["accepted"] += 1
+        self._send(Frame("ACK", seq=frame.seq))
         if self.state != "connected":
             self._set_state("connected")

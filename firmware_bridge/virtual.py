@@ -4,7 +4,8 @@ The link opens it by path like hardware: ``path`` is a stable symlink (as udev's
 is) that points at the current pty; ``unplug`` closes the pty and removes the link, ``replug``
 makes a new pty and points the link at it. The tower keeps its outbox across an unplug, as a
 self-powered board would; ``restart`` is a power cycle (new boot id, numbering from 1).
-Faults for tests and demos: garbage, bad checksums, truncated lines, duplicates, silence.
+Faults for tests and demos: garbage, bad checksums, truncated lines, duplicates, silence (``silent``:
+what the tower sends is lost), deafness (``deaf``: what the box sends, its ACKs and SYNCs, is lost).
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ class VirtualTower:
         self._master: int | None = None
         self._slave: int | None = None
         self.silent = False
+        """True: the tower's own frames are lost on the wire (rolls stay in the outbox)."""
+        self.deaf = False
+        """True: the box's frames never reach the tower (an ACK lost: the roll is resent later)."""
         self.last_roll: Frame | None = None
         self.protocol = self._new_protocol()
         self._stop = threading.Event()
@@ -105,6 +109,7 @@ class VirtualTower:
         """A power cycle: new boot id, seq from 1, unacknowledged rolls lost, then hello."""
         with self._lock:
             self.protocol = self._new_protocol()
+            self.last_roll = None  # a restarted tower has thrown nothing yet: no stale frame to repeat
             self.protocol.hello(time.monotonic())
 
     def close(self) -> None:
@@ -206,7 +211,7 @@ class VirtualTower:
                 if master != self._master:
                     continue
                 now = time.monotonic()
-                if data:
+                if data and not self.deaf:
                     self.protocol.receive(data, now)
                 if not self.silent:
                     self.protocol.tick(now)

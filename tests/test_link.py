@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from firmware_bridge.events import TowerFault, TowerRoll, TowerState
 from firmware_bridge.link import TowerLink
@@ -253,3 +255,129 @@ def test_no_port_and_no_tower_keeps_waiting_with_a_reason(monkeypatch: pytest.Mo
     with TowerLink(q, None, usb_id="FFFF:FFFE", retry=0.02) as lk:
         until(lambda: lk.detail == "no tower found")
         assert lk.state == "waiting"
+
+
+def test_an_ack_lost_as_the_cable_is_pulled_makes_no_second_roll(tower: VirtualTower, link: Any) -> None:
+    lk, q = link
+    tower.deaf = True  # the box takes the roll and ACKs it; the ACK never reaches the tower
+    tower.roll([("d8", 6)])
+    (roll,) = rolls(q, 1)
+    until(lambda: lk.counts["accepted"] == 1)
+    assert tower.protocol.outbox  # the tower still holds it: it will come again
+    tower.unplug()
+    wait_for(q, state("away"))
+    tower.deaf = False
+    tower.replug()
+    until(lambda: not tower.protocol.outbox)  # resent after the SYNC, dropped by seq, ACKed again
+    tower.roll([("d6", 1)])
+    (second,) = rolls(q, 1)
+    assert (roll.seq, second.seq) == (1, 2)
+    assert lk.counts["accepted"] == 2 and lk.counts["duplicates"] >= 1
+
+
+def test_a_cable_pulled_halfway_through_a_frame_loses_nothing(tower: VirtualTower, link: Any) -> None:
+    lk, q = link
+    tower.silent = True  # the roll is kept in the outbox; only its first half reaches the wire
+    tower.roll([("d8", 2), ("d6", 6)])
+    line = encode(Frame("ROLL", seq=1, dice=[("d8", 2), ("d6", 6)]))
+    tower.send_raw(line[: len(line) // 2])
+    tower.unplug()
+    tower.silent = False
+    wait_for(q, state("away"))
+    tower.replug()
+    (roll,) = rolls(q, 1)
+    assert roll.seq == 1 and [(d.kind, d.value) for d in roll.dice.dice] == [("d8", 2), ("d6", 6)]
+    until(lambda: not tower.protocol.outbox)
+    assert lk.counts["accepted"] == 1
+
+
+FAULTS = ("roll", "roll", "lost_roll", "lost_ack", "unplug", "unplug_replug", "duplicate", "garbage", "restart")
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(FAULTS), min_size=3, max_size=8))
+def test_every_roll_arrives_once_in_order_whatever_the_cable_does(faults: list[str]) -> None:
+    """Real pty, real link: rolls thrown among unplugs, lost frames, lost ACKs, duplicates, noise and
+    power cycles come out once each, in order, with their own dice, and the tower's outbox empties."""
+    q: queue.Queue[Any] = queue.Queue()
+    thrown: list[tuple[str, int, tuple[tuple[str, int], ...]]] = []
+    with VirtualTower(heartbeat=0.2, retry=0.3) as tower, TowerLink(q, tower.path, retry=0.05, silence=1.0) as lk:
+        wait_for(q, state("connected"))
+
+        def throw() -> None:
+            dice = (("d8", 1 + len(thrown) % 8), ("d6", 1 + len(thrown) % 6))
+            thrown.append((tower.protocol.boot, tower.roll(dice), dice))
+
+        for fault in faults:
+            if fault == "roll":
+                throw()
+            elif fault == "lost_roll":
+                tower.silent = True
+                throw()
+                tower.silent = False
+            elif fault == "lost_ack":
+                tower.deaf = True
+                throw()
+                until(lambda: lk.counts["accepted"] >= len(thrown) or lk.state != "connected")  # ACK lost
+                tower.deaf = False
+            elif fault == "unplug":  # a roll thrown while the cable is out, then the cable back
+                tower.unplug()
+                throw()
+                tower.replug()
+            elif fault == "unplug_replug":  # out and back faster than the box looks
+                tower.unplug()
+                tower.replug()
+            elif fault == "duplicate":
+                tower.duplicate()
+            elif fault == "garbage":
+                tower.garbage(100)
+                tower.send_raw(b"\n")
+            elif fault == "restart":  # a power cycle: what it had not sent is gone with it
+                until(lambda: not tower.protocol.outbox)
+                tower.restart()
+        until(lambda: not tower.protocol.outbox and lk.counts["accepted"] >= len(thrown), timeout=10)
+        got: list[TowerRoll] = []
+        while True:
+            try:
+                item = q.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(item, TowerRoll):
+                got.append(item)
+    got = [r for r in SEEN if isinstance(r, TowerRoll)] + got
+    SEEN.clear()
+    seen = [(r.boot, r.seq, tuple((d.kind, d.value) for d in r.dice.dice)) for r in got]
+    assert seen == thrown, (seen, thrown)
+
+
+def test_the_link_never_imports_a_game() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, firmware_bridge.link, firmware_bridge.virtual, hardware.buttons, hardware.oled; "
+            "print(sorted(m for m in sys.modules if m.startswith('companion.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "companion.games" not in out and "companion.session" not in out
+    assert "companion.dice" in out  # what a roll is: the one shared contract they use
+
+
+def test_a_tower_restarted_while_unplugged_is_not_taken_for_the_old_one(tower: VirtualTower, link: Any) -> None:
+    """Its first roll has seq 1, which the old power-up's numbering would call a duplicate: it must wait for
+    the new HELLO instead of being ACKed and lost."""
+    lk, q = link
+    tower.roll([("d6", 1)])
+    tower.roll([("d6", 2)])
+    old = rolls(q, 2)
+    tower.unplug()
+    wait_for(q, state("away"))
+    tower.restart()  # its HELLO goes nowhere
+    tower.deaf = True  # and the box's SYNC on reopening is lost too
+    tower.replug()
+    wait_for(q, state("waiting"))
+    tower.roll([("d8", 8)])
+    until(lambda: lk.counts["before_hello"] >= 1)
+    tower.deaf = False
+    (new,) = rolls(q, 1)
+    assert [(r.boot, r.seq) for r in old] == [(old[0].boot, 1), (old[0].boot, 2)]
+    assert (new.boot, new.seq, new.dice.dice[0].value) == (tower.protocol.boot, 1, 8) and new.boot != old[0].boot
+    assert lk.counts["duplicates"] == 0
