@@ -2,7 +2,7 @@
 
 The child is this file run as a script: the demo's game-night driver on the simulated table (virtual
 tower on a pty, real link, mock pins, OLED on luma's dummy device, session, journal), playing
-Stormfury games to the end between games of the small race of test_session.
+a few Kansas tornado moves, Stormfury games to the end and games of the small race of test_session.
 It traces "pending ID DIGEST" just before each journal commit and "shown ID DIGEST" just after
 each frame reaches the views. After the kill, the state rebuilt from the journal must be the last
 shown state -- or one being committed after it (accepted, not yet drawn): nothing shown is ever
@@ -61,6 +61,7 @@ def test_kill_9_at_random_points_loses_nothing_shown(tmp_path):
     env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy",
            "GPIOZERO_PIN_FACTORY": "mock", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
     checked = killed = 0
+    games_hit: set[str] = set()
     for point in range(KILL_POINTS):
         trace = tmp_path / f"trace{point}.txt"
         target = rng.randint(2, 60)
@@ -91,19 +92,23 @@ def test_kill_9_at_random_points_loses_nothing_shown(tmp_path):
             session = Session(j, loader=loader)
             session.resume(j.game(game_id))
             assert session.digest() in allowed, f"kill point {point} after {len(shown)} frames"
+            games_hit.add(j.game(game_id).game)
             if not j.game(game_id).finished and j.games()[0].id == game_id:
                 again = Session(j, loader=loader)
                 again.start()  # what `companion run` does on start: resume the last unfinished game
                 assert again.current.game_id == game_id and again.digest() == session.digest()
         checked += 1
     assert checked >= KILL_POINTS - 2 and killed >= KILL_POINTS - 2
+    assert {"kansas", "stormfury"} <= games_hit  # power cuts in the middle of both real games
 
 
 def _child(journal: str, trace: str, seed: str) -> int:
     from companion.commands.demo import play_night
     from companion.session.autoplay import ScriptedGame
 
-    night = [ScriptedGame("stormfury"), ScriptedGame("race", {"players": 3}, max_events=7)] * 3
+    # Both real games early in the night, where the kill points fall (2..60 frames), then the small race.
+    night = [ScriptedGame("kansas", {"players": 5}, max_events=9), ScriptedGame("stormfury"),
+             ScriptedGame("race", {"players": 3}, max_events=7)] * 2
     with Journal(Path(journal)) as j:
         return play_night(j, night, seed=int(seed), undo_every=5, trace_path=Path(trace), loader=loader)
 
