@@ -409,3 +409,11 @@ def test_a_storm_that_cannot_move_still_damages_what_it_stands_over():
     risk = forecast_risk(game.board, state, stuck)
     assert risk.cities["hamlet"] == (1.0, 3.0)
     assert risk.hexes[corner] == 1.0
+
+
+def test_the_forecast_cards_go_back_to_their_deck_after_the_hurricane_phase():
+    s = GAME.apply(at(Hex(11, 7), 2, ("O1", "O2", "O3", "O4", "O9")), IDENT)
+    assert s.phase == "forecast" and s.forecast == () and s.deck == "ocean"
+    assert GAME.prompt(s).shuffle == len(B.decks["ocean"]) == 15  # the whole deck again, the 5 included
+    order = (0, 1, 2, 3, 8, *range(4, 8), *range(9, 15))
+    assert GAME.apply(s, Shuffled(order)).forecast == ("O1", "O2", "O3", "O4", "O9")  # they can be dealt again
