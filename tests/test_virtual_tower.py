@@ -88,3 +88,51 @@ def test_virtual_with_a_bad_script_line_is_one_line_error(tmp_path: Path) -> Non
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 2
     assert f"{script}:2:" in err and "Traceback" not in err
+
+
+def test_listen_names_every_rejected_frame_on_stderr_and_counts_them() -> None:
+    from firmware_bridge.wire import MAX_LINE, encode_body
+
+    bad = {
+        "bad_checksum": b"$ROLL,1,d6:3*7F\r\n",
+        "unknown_frame": encode_body("FOO,1"),
+        "value_out_of_range": encode_body("ROLL,1,d6:7"),
+        "overlong_line": b"$" + b"A" * (MAX_LINE + 10) + b"\r\n",
+        "malformed": encode_body("ROLL,x,d6:3"),
+        "version_mismatch": encode_body("HELLO,2,2.0.0,d6+d8,ab12,1"),  # last: the link then waits for a hello
+    }
+    with VirtualTower() as tower:
+        listen = companion("tower", "listen", "--port", tower.path, "--json")
+        try:
+            err = lines_of(listen.stderr)  # type: ignore[arg-type]
+            while "tower connected" not in err.get(timeout=20):
+                pass
+            tower.roll([("d6", 4)])
+            assert json.loads(lines_of(listen.stdout).get(timeout=20)) == {  # type: ignore[arg-type]
+                "seq": 1, "dice": [{"die": "d6", "value": 4}]}
+            for line in bad.values():
+                tower.send_raw(line)
+            named = []
+            while len(named) < len(bad):
+                text = err.get(timeout=20)
+                if text.startswith("rejected "):
+                    named.append(text.split()[1].rstrip(":"))
+            assert named == list(bad)
+            listen.send_signal(signal.SIGINT)
+            counts = err.get(timeout=20)
+            while not counts.startswith("counts: "):
+                counts = err.get(timeout=20)
+            assert listen.wait(timeout=20) == 0
+        finally:
+            if listen.poll() is None:
+                listen.kill()
+                listen.wait(timeout=20)
+    assert "accepted=1" in counts
+    assert all(f"{reason}=1" in counts for reason in bad)
+
+
+def test_listen_on_a_url_pyserial_cannot_read_is_one_line_error() -> None:
+    proc = companion("tower", "listen", "--port", "bogus://tower")
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 2
+    assert err.strip() == "companion: --port bogus://tower: invalid URL, protocol 'bogus' not known"

@@ -67,6 +67,14 @@ def run_listen(args: argparse.Namespace) -> int:
     from firmware_bridge.events import TowerFault, TowerRoll, TowerState
     from firmware_bridge.link import TowerLink
 
+    if args.port is not None and "://" in args.port:
+        # A device path may appear later (the tower plugged in); a URL pyserial cannot read never will.
+        import serial
+
+        try:
+            serial.serial_for_url(args.port, do_not_open=True)
+        except (ValueError, serial.SerialException) as exc:
+            raise CompanionError(f"--port {args.port}: {exc}") from None
     events: queue.Queue[Any] = queue.Queue()
 
     def rejected(rejection: Any) -> None:
