@@ -72,3 +72,20 @@ def test_cli_missing_named_file_is_an_error(tmp_path, capsys):
 def test_cli_show_prints_toml(tmp_path, capsys):
     assert main(["config", "show", str(write(tmp_path, "[game]\nplayers = 2\n"))]) == 0
     assert "[game]\ndefault = \"kansas\"\nplayers = 2\n" in capsys.readouterr().out
+
+
+def test_the_service_refuses_a_corrupt_config_in_one_line_before_touching_anything(tmp_path, capsys):
+    import logging
+
+    path = tmp_path / "config.toml"
+    path.write_text("[tower]\nport = /dev/ttyACM0\n")  # unquoted: not TOML
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
+    try:
+        assert main(["run", "--headless", "--config", str(path), "--journal", str(tmp_path / "j.sqlite")]) == 2
+    finally:
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])
+    err = capsys.readouterr().err
+    assert err.startswith(f"companion: {path}: not valid TOML") and err.count("\n") == 1
+    assert not (tmp_path / "j.sqlite").exists()
