@@ -14,11 +14,16 @@ def test_games_and_export(tmp_path, capsys):
     with Journal(path) as j:
         gid = j.new_game("kansas", {"players": 4})
         j.append(gid, Entry("event", DiceRolled.of(("d8", 7))))
+        j.append(gid, Entry("event", DiceRolled.of(("d8", 2))))
+        j.append(gid, Entry("undo"))
     assert main(["games", "--journal", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "kansas" in out and "players=4" in out and "open" in out
+    assert "kansas" in out and "players=4" in out and "open" in out and "   1 events" in out
     assert main(["games", "--json", "--journal", str(path)]) == 0
-    assert json.loads(capsys.readouterr().out)["events"] == 1
+    listed = json.loads(capsys.readouterr().out)
+    assert (listed["id"], listed["game"], listed["options"], listed["finished"]) == (gid, "kansas", {"players": 4},
+                                                                                     False)
+    assert (listed["events"], listed["entries"]) == (1, 3)  # the undo took one back; every row is kept
     out_file = tmp_path / "g.jsonl"
     assert main(["export", str(gid), "--journal", str(path), "--out", str(out_file)]) == 0
     lines = out_file.read_text().splitlines()

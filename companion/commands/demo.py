@@ -99,7 +99,8 @@ def play_night(journal: Journal, script: Sequence[ScriptedGame], *, seed: int = 
             while not table.loop.step(timeout=0.2):
                 if time.monotonic() > deadline:
                     raise CompanionError(f"demo stalled after {what!r}: {session.panel.message or 'no answer'}")
-        summary = [f"{g.game} #{g.id}: {g.entries} events, {'finished' if g.finished else 'left open'}"
+        summary = [f"{g.game} #{g.id}: {len(journal.events(g.id))} events ({g.entries} journal entries), "
+                   f"{'finished' if g.finished else 'left open'}"
                    for g in reversed(journal.games())]
         print(f"demo: {len(summary)} games, {table.loop.frames_shown} frames shown")
         for line in summary:

@@ -27,13 +27,17 @@ def main(args: argparse.Namespace) -> int:
             print(f"companion: {journal.notice}")
         records = journal.games()
         for g in records:
+            # events: what counts after undos and re-rolls (the lines `companion export` writes);
+            # entries: every journal row, the undo and re-roll rows included.
+            events = len(journal.events(g.id))
             if args.json:
                 print(json.dumps({"id": g.id, "game": g.game, "options": dict(g.options), "created": g.created,
-                                  "updated": g.updated, "finished": g.finished, "events": g.entries}))
+                                  "updated": g.updated, "finished": g.finished, "events": events,
+                                  "entries": g.entries}))
             else:
                 opts = " ".join(f"{k}={v}" for k, v in sorted(g.options.items()))
                 state = "finished" if g.finished else "open"
-                print(f"{g.id:>4}  {g.game:<10} {state:<8} {g.entries:>4} entries  {g.updated[:19]}  {opts}")
+                print(f"{g.id:>4}  {g.game:<10} {state:<8} {events:>4} events  {g.updated[:19]}  {opts}")
         if not records and not args.json:
             print(f"no saved games in {journal.path}")
     return 0
