@@ -1,18 +1,23 @@
 """Button edge to OLED: from ``drive_low`` on gpiozero's mock ROLL pin to the image handed to luma's dummy device.
 
-The session step is simulated minimally and honestly: take the ButtonPress off the queue,
-``roll_for(prompt)`` with the OS generator, build the Panel, render the screen, Display.show.
-Also the screen render alone, the figure that dominates on a Pi.
+The whole path the box takes, in one thread and without the loop's waiting: the Buttons callback
+(our debounce) puts the press on the queue, the session takes it (``translate`` then
+``Session.handle``: the Kansas engine rolls with the OS generator, the journal commits the roll to
+SQLite), the OLED screen is rendered from the panel and handed to ``Display.show``. Each roll is
+undone between samples (untimed), so every press answers the same first request. Also the screen
+render alone, the figure that dominates on a Pi.
 """
 
 from __future__ import annotations
 
+import tempfile
 import time
+from pathlib import Path
 
 from benchmarks._table import Row, summary, time_calls
 
 AREA = "buttons_oled"
-PRESSES = 300
+PRESSES = 200
 
 
 def run() -> list[Row]:
@@ -20,39 +25,41 @@ def run() -> list[Row]:
     from gpiozero.pins.mock import MockFactory
     from luma.core.device import dummy
 
-    from companion.dice import Prompt
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.session.adapt import translate
     from companion.views.oled import render
-    from companion.views.panel import Panel
     from hardware.buttons import ButtonPins, Buttons
     from hardware.oled import Display
-    from hardware.rolling import roll_for
 
     factory = MockFactory()
     previous = Device.pin_factory
     Device.pin_factory = factory
     fake_now = [0.0]
-    prompt = Prompt("Tornado 2 of 3: roll a D8", "Tornado 2/3: roll D8 north-south", dice=("d8",))
     device = dummy(mode="1")
     display = Display(device=device)
     samples: list[float] = []
     try:
-        with Buttons(clock=lambda: fake_now[0], hold_time=60.0) as buttons:
+        with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "journal.sqlite") as journal, \
+                Buttons(clock=lambda: fake_now[0], hold_time=60.0) as buttons:
+            session = Session(journal)
+            session.start("kansas", {"players": 4, "turn": 2}, resume=False)
             pin = factory.pin(ButtonPins().roll)
-            render(Panel(prompt=prompt))  # font load outside the timing
+            render(session.panel)  # font load outside the timing
             for _ in range(PRESSES):
                 start = time.perf_counter()
                 pin.drive_low()
-                event = buttons.events.get(timeout=1)
-                rolled = roll_for(prompt) if event.name == "ROLL" else None
-                assert rolled is not None
-                panel = Panel(game="Kansas Tornadoes", prompt=prompt, dice=rolled.dice, tower="connected")
-                if not display.show(render(panel)):
+                session.handle(translate(buttons.events.get(timeout=1)))
+                if not display.show(render(session.panel)):
                     raise RuntimeError("dummy device refused an image")
                 samples.append((time.perf_counter() - start) * 1000)
+                if len(session.current.live) != 1:
+                    raise RuntimeError(f"the press did not roll: {session.panel.message!r}")
                 fake_now[0] += 0.1
                 pin.drive_high()
                 fake_now[0] += 0.1
-        panel = Panel(game="Kansas Tornadoes", prompt=prompt, tower="connected")
+                session.undo()
+            panel = session.panel
         render_ms = time_calls(lambda: render(panel), PRESSES)
     finally:
         factory.reset()

@@ -1,4 +1,4 @@
-"""Buttons on gpiozero's MockFactory: presses, our debounce, holds, keys, and ROLL presses made into dice."""
+"""Buttons on gpiozero's MockFactory: presses, our debounce, holds, keys, and the pins driving the real session."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import queue
 
 import pytest
 
-from companion.dice import DiceSource, Prompt
+from companion.session import Press
+from companion.session.adapt import translate
 from hardware.buttons import BUTTON_NAMES, ButtonHold, ButtonPins, ButtonPress, Buttons
 from hardware.keys import KEYMAP, KeyboardButtons
-from hardware.rolling import roll_for
 
 
 class Clock:
@@ -133,43 +133,78 @@ def test_custom_pins_and_queue(mock_factory, clock):
         assert events.get(timeout=2).name == "ROLL"
 
 
-def test_roll_for_answers_the_request_from_os_random():
-    prompt = Prompt("roll D8 then D6", dice=("d8", "d6"))
-    rolled = roll_for(prompt)
-    assert rolled is not None and rolled.source == "button"
-    assert [d.kind for d in rolled.dice] == ["d8", "d6"]
-    assert DiceSource()._rng.__class__.__name__ == "SystemRandom"
-    values = {roll_for(Prompt("r", dice=("d8",))).dice[0].value for _ in range(400)}
-    assert values == set(range(1, 9))
+# -- the pins into the real session: what a player at the box gets --------------------------------------------
+
+def _session(tmp_path):
+    from companion.journal import Journal
+    from companion.session import Session
+
+    journal = Journal(tmp_path / "journal.sqlite")
+    session = Session(journal)
+    session.start("kansas", {"players": 4, "turn": 2}, resume=False)
+    return journal, session
 
 
-def test_roll_for_with_nothing_asked_is_none():
-    assert roll_for(None) is None
-    assert roll_for(Prompt("choose a city", actions=("pick",))) is None
-    assert roll_for(Prompt("game over", dice=("d8",), done=True)) is None
+def _handle_all(session, events: queue.Queue) -> list:
+    taken = drain(events)
+    for item in taken:
+        session.handle(translate(item))
+    return taken
 
 
-def test_a_bounced_double_press_rolls_once(mock_factory, buttons, clock):
-    """One press answers one request: chatter never answers the next request too."""
-    requests = [Prompt("first", dice=("d8",)), Prompt("second", dice=("d6",))]
-    answered = []
-    pin = mock_factory.pin(ButtonPins().roll)
-    pin.drive_low()
-    clock.advance_ms(5)
-    pin.drive_high()
-    clock.advance_ms(5)
-    pin.drive_low()
-    for _event in drain(buttons.events):
-        rolled = roll_for(requests[len(answered)] if len(answered) < len(requests) else None)
-        if rolled:
-            answered.append(rolled)
-    assert len(answered) == 1 and answered[0].dice[0].kind == "d8"
-    # a separate press after the window answers the next request
-    clock.advance_ms(100)
-    pin.drive_high()
-    clock.advance_ms(100)
-    pin.drive_low()
-    for event in drain(buttons.events):
-        assert event.name == "ROLL"
-        answered.append(roll_for(requests[len(answered)]))
-    assert [a.dice[0].kind for a in answered] == ["d8", "d6"]
+def test_back_held_on_its_pin_asks_before_it_undoes(mock_factory, buttons, clock, tmp_path):
+    journal, session = _session(tmp_path)
+    with journal:
+        roll, back, ok = (mock_factory.pin(bcm) for bcm in (ButtonPins().roll, ButtonPins().back, ButtonPins().ok))
+        roll.drive_low()
+        clock.advance_ms(100)
+        roll.drive_high()
+        clock.advance_ms(100)
+        _handle_all(session, buttons.events)
+        # drawn by the session's DiceSource(): the OS generator (a seeded one would say "seed")
+        assert len(session.current.live) == 1 and session.current.live[0].event.source == "os"
+
+        back.drive_low()  # held: the press edge now, the hold from gpiozero's hold thread
+        hold = buttons.events.get(timeout=5)
+        while not isinstance(hold, ButtonHold):
+            session.handle(translate(hold))
+            hold = buttons.events.get(timeout=5)
+        session.handle(translate(hold))
+        clock.advance_ms(2000)
+        back.drive_high()
+        _handle_all(session, buttons.events)
+        assert session.panel.menu is not None and session.panel.menu.title == "Undo last?"
+        assert len(session.current.live) == 1  # asked, nothing undone yet
+
+        clock.advance_ms(100)
+        ok.drive_low()
+        clock.advance_ms(100)
+        ok.drive_high()
+        _handle_all(session, buttons.events)
+        assert session.current.live == [] and session.panel.menu is None
+
+
+def test_chatter_on_the_roll_pin_rolls_once_and_a_press_with_nothing_asked_rolls_nothing(
+        mock_factory, buttons, clock, tmp_path):
+    journal, session = _session(tmp_path)
+    with journal:
+        pin = mock_factory.pin(ButtonPins().roll)
+        pin.drive_low()
+        for _ in range(4):  # contact chatter, 3 ms apart: one press
+            clock.advance_ms(3)
+            pin.drive_high()
+            clock.advance_ms(3)
+            pin.drive_low()
+        clock.advance_ms(200)
+        pin.drive_high()
+        _handle_all(session, buttons.events)
+        assert len(session.current.live) == 1
+
+        session.handle(Press("BACK"))  # the menu is open: nothing is asked
+        assert session.panel.menu is not None
+        clock.advance_ms(200)
+        pin.drive_low()
+        clock.advance_ms(200)
+        pin.drive_high()
+        assert [e.name for e in _handle_all(session, buttons.events)] == ["ROLL"]
+        assert len(session.current.live) == 1  # the press reached the session and rolled nothing
