@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.dice import Choice, DiceRolled, Shuffled
 from companion.errors import RuleError
@@ -278,3 +280,25 @@ def test_choices_offer_what_the_rules_allow(game):
     assert any(label.startswith("$1: ") for label in labels) and "P4: Emergency/Forecast" in labels
     for _, event in game.choices(state):
         game.apply(state, event)  # every offered choice is accepted by the engine
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([4, 5, 6]), turn=st.integers(1, 5))
+def test_every_phase_follows_the_grid_and_the_key_whatever_the_dice(seed, players, turn):
+    from companion.dice import DiceSource
+
+    game = load()
+    b, source = game.board, DiceSource(seed)
+    state = game.new_game({"players": players, "turn": turn})
+    while state.phase == "tornado":
+        state = game.apply(state, source.roll(game.prompt(state).dice))
+    assert len(state.tornadoes) == state.count == game.outbreak(players, turn)
+    for t in state.tornadoes:
+        assert t.start == b.grid[t.ns, t.we] and len(t.markers) == b.markers_per_tornado
+        here = t.start
+        for m in t.moves:
+            assert m.total == sum(m.dice) and m.direction == b.path_key[m.total] and m.to == here.neighbour(m.direction)
+            assert m.rerolled == (m.to not in b.terrain)
+            here = here if m.rerolled else m.to
+        assert here == t.position
+    assert sum(n for _, n in state.markers) == b.markers_per_tornado * state.count
