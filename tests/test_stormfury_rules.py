@@ -318,8 +318,15 @@ def test_new_game_options_validated():
         GAME.new_game({"players": [{"role": "architect", "city": "atlantis"}]})
     with pytest.raises(RuleError, match=r"unknown city \['houston'\]"):  # a malformed journal, not a crash
         GAME.new_game({"players": [{"role": "architect", "city": ["houston"]}]})
-    with pytest.raises(RuleError, match="players: expected a list"):
+    with pytest.raises(RuleError, match=r"players: expected a number 1\.\.4 or a list"):
         GAME.new_game({"players": "architect"})
+    # a player count (companion run --players N) seats the first roles, everyone in the first city
+    assert GAME.new_game({"players": 2}).players == (Player("aquatic_engineer", "brownsville"),
+                                                     Player("architect", "brownsville"))
+    assert GAME.new_game({}) == GAME.new_game({"players": 4})
+    for bad in (0, 5, True):
+        with pytest.raises(RuleError, match="players: "):
+            GAME.new_game({"players": bad})
     with pytest.raises(RuleError, match="chosen twice"):
         GAME.new_game({"players": [{"role": "architect"}, {"role": "architect"}]})
 

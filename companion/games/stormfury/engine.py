@@ -34,13 +34,19 @@ class StormfuryGame:
 
     # -- the fold ---------------------------------------------------------------------------
     def new_game(self, options: Mapping[str, Any]) -> StormState:
-        """Options: ``players`` = [{"role", "city"}, ...] (default: the four roles in the first city)."""
+        """Options: ``players`` = [{"role", "city"}, ...], or a number 1..4 of players taking the first
+        roles in ROLES (``companion run --players N``); default: the four roles, all in the first city."""
         b = self.board
         first = b.cities[0].id
-        raw = options.get("players", [{"role": r, "city": first} for r in ROLES])
+        raw = options.get("players", len(ROLES))
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            if not 1 <= raw <= len(ROLES):
+                raise RuleError(f"players: Project Stormfury is for 1..{len(ROLES)} players (one role each), got {raw}")
+            raw = [{"role": r, "city": first} for r in ROLES[:raw]]
         players: list[Player] = []
         if not isinstance(raw, list | tuple) or not all(isinstance(p, Mapping) for p in raw):
-            raise RuleError(f"players: expected a list of {{role, city}} tables, got {raw!r}")
+            raise RuleError(f"players: expected a number 1..{len(ROLES)} or a list of {{role, city}} tables, "
+                            f"got {raw!r}")
         for p in raw:
             role, city = p.get("role"), p.get("city", first)
             if role not in ROLES:
