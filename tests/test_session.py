@@ -377,3 +377,17 @@ def test_reroll_is_not_offered_when_the_last_event_is_not_a_roll(journal):
     s.handle(Hold("ROLL"))
     assert s.panel.menu is None and "not a roll" in s.panel.message
     assert [e.kind for e in journal.entries(s.current.game_id)] == ["event"] * 3
+
+
+def test_the_tower_arriving_is_logged_once_and_again_only_after_it_was_away(journal, caplog):
+    import logging
+
+    s = make(journal)
+    s.start("race", {})
+    with caplog.at_level(logging.INFO, logger="companion.session"):
+        for state in ("waiting", "connected", "rolling", "connected", "waiting", "connected", "away", "waiting",
+                      "connected", "mismatch", "mismatch"):
+            s.handle(TowerStatus(state, "firmware 1.0" if state == "connected" else ""))
+    assert [r.getMessage() for r in caplog.records] == ["tower connected (firmware 1.0)", "tower back (firmware 1.0)",
+                                                        "tower refused"]
+    assert s.panel.tower == "mismatch"

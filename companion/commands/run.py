@@ -68,7 +68,9 @@ def main(args: argparse.Namespace) -> int:
                 notify.ready()
                 log.info("ready: %s", table.describe())
 
-            return table.loop.run(ready)
+            code = table.loop.run(ready)
+            notify.stopping()  # systemd: a stop we chose, not a hang, while the parts close
+            return code
 
 
 def _menu_order(default: str) -> tuple[str, ...]:

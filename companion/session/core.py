@@ -95,6 +95,8 @@ class Session:
         self._keys = tuple(game_keys)
         self.current: _Game | None = None
         self.tower = "off"
+        self._tower_seen = False
+        self._tower_away = False
         self.message = ""
         self.notices: list[str] = []
         self.overlay = False
@@ -179,7 +181,7 @@ class Session:
         elif isinstance(event, Hold):
             self._on_hold(event.button)
         elif isinstance(event, TowerStatus):
-            self.tower = event.state if event.state in TOWER_STATES else "waiting"
+            self._tower_status(event)
         elif isinstance(event, Decide):
             self._accept(event.event)
         elif isinstance(event, Notice):
@@ -189,6 +191,21 @@ class Session:
             self.message = event.text
         elif isinstance(event, Quit):
             self.stopped = True
+
+    def _tower_status(self, event: TowerStatus) -> None:
+        """Show the link's state inline; log only its arrival (the first time, and back after being away)
+        and a version mismatch. The link logs a loss itself, so an unplug and replug is two lines however
+        long the cable stays out."""
+        state = event.state if event.state in TOWER_STATES else "waiting"
+        before, self.tower = self.tower, state
+        detail = f" ({event.detail})" if event.detail else ""
+        if state == "away":
+            self._tower_away = True
+        elif state == "connected" and (not self._tower_seen or self._tower_away):
+            log.info("tower %s%s", "back" if self._tower_seen else "connected", detail)
+            self._tower_seen, self._tower_away = True, False
+        elif state == "mismatch" and before != "mismatch":
+            log.warning("tower refused%s", detail)
 
     def tick(self) -> bool:
         """Periodic housekeeping from the loop: retry a journal waiting for disk space."""
