@@ -92,3 +92,34 @@ def test_typed_quit_on_stdin_ends_the_service(tmp_path):
     rest = child.stderr.read().decode()
     child.stderr.close()
     assert "'jump': expected a die" in rest
+
+
+def test_tells_systemd_ready_pings_the_watchdog_and_says_stopping(tmp_path):
+    """The Type=notify contract over a real AF_UNIX datagram socket, as systemd's NOTIFY_SOCKET is."""
+    import socket
+
+    address = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(address)
+        sock.settimeout(20)
+        env = {**ENV, "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "2000000"}
+        child = subprocess.Popen([sys.executable, "-m", "companion", "run", "--sim", "--headless", "--journal",
+                                  str(tmp_path / "j.sqlite")], cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE)
+        try:
+            got = [sock.recv(64).decode()]
+            while "READY=1" not in got:
+                got.append(sock.recv(64).decode())
+            while got.count("WATCHDOG=1") < 2:  # the loop goes on pinging after READY
+                got.append(sock.recv(64).decode())
+            child.send_signal(signal.SIGTERM)
+            while got[-1] != "STOPPING=1":
+                got.append(sock.recv(64).decode())
+            assert child.wait(timeout=10) == 0
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+            child.stderr.close()
+    assert set(got) <= {"READY=1", "WATCHDOG=1", "STOPPING=1"} and got.count("READY=1") == 1
+    assert got.index("READY=1") < max(i for i, message in enumerate(got) if message == "WATCHDOG=1")
