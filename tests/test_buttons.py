@@ -5,6 +5,8 @@ from __future__ import annotations
 import queue
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.session import Press
 from companion.session.adapt import translate
@@ -208,3 +210,46 @@ def test_chatter_on_the_roll_pin_rolls_once_and_a_press_with_nothing_asked_rolls
         pin.drive_high()
         assert [e.name for e in _handle_all(session, buttons.events)] == ["ROLL"]
         assert len(session.current.live) == 1  # the press reached the session and rolled nothing
+
+
+# A press as a player makes it: a quiet gap, contact chatter after the press edge, a hold, chatter after the
+# release edge. Chatter flips are 1-4 ms apart and end within the 30 ms window; holds and gaps outlast it.
+CHATTER = st.lists(st.integers(1, 4), max_size=6).filter(lambda flips: sum(flips) < 30)
+PRESS = st.tuples(st.integers(31, 400), CHATTER, st.integers(31, 800), CHATTER)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(PRESS, min_size=1, max_size=6))
+def test_any_chattering_presses_count_once_each(mock_factory, buttons, clock, presses) -> None:
+    """Our debounce on an injected clock: however the contacts chatter, n presses give n ButtonPress.
+    (One Buttons for every example: each starts a quiet second after the last, with the pin released.)"""
+    drain(buttons.events)
+    clock.advance_ms(1000)
+    pin = mock_factory.pin(ButtonPins().ok)
+    assert pin.state  # released (pulled up)
+    level_low = False
+
+    def flip() -> None:
+        nonlocal level_low
+        level_low = not level_low
+        (pin.drive_low if level_low else pin.drive_high)()
+
+    for gap, press_chatter, hold, release_chatter in presses:
+        clock.advance_ms(gap)
+        flip()  # the press edge
+        for ms in press_chatter:
+            clock.advance_ms(ms)
+            flip()
+        if not level_low:  # the chatter ended open: the contact settles closed
+            clock.advance_ms(1)
+            flip()
+        clock.advance_ms(hold)
+        flip()  # the release edge
+        for ms in release_chatter:
+            clock.advance_ms(ms)
+            flip()
+        if level_low:
+            clock.advance_ms(1)
+            flip()
+    got = drain(buttons.events)
+    assert got == [ButtonPress("OK", e.at) for e in got] and len(got) == len(presses)
