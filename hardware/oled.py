@@ -47,7 +47,8 @@ class OledSettings:
     gpio_dc: int = 24
     gpio_rst: int = 25
     rotation: int = 0
-    """0-3, quarter turns (2 when the panel is mounted upside down)."""
+    """0, or 2 when the panel is mounted upside down. Quarter turns (1, 3) are refused: luma then
+    expects a 64x128 portrait image and every screen here is 128x64 landscape."""
     contrast: int = 255
     """0-255."""
     width: int = 128
@@ -62,8 +63,9 @@ class OledSettings:
             raise CompanionError(f"oled driver {self.driver!r} unknown (known: {', '.join(DRIVERS)})")
         if self.interface not in ("i2c", "spi"):
             raise CompanionError(f"oled interface {self.interface!r} unknown (known: i2c, spi)")
-        if self.rotation not in (0, 1, 2, 3):
-            raise CompanionError(f"oled rotation {self.rotation!r} must be 0, 1, 2 or 3")
+        if self.rotation not in (0, 2):
+            raise CompanionError(f"oled rotation {self.rotation!r} must be 0, or 2 for a panel mounted upside down "
+                                 "(the screens are 128x64 landscape)")
         if not 0 <= self.contrast <= 255:
             raise CompanionError(f"oled contrast {self.contrast!r} must be 0-255")
 

@@ -120,7 +120,7 @@ def test_open_device_real_luma_error_on_missing_bus():
         open_device(OledSettings(i2c_port=97))
 
 
-@pytest.mark.parametrize("field, value", [("driver", "ssd9999"), ("interface", "usb"), ("rotation", 4),
+@pytest.mark.parametrize("field, value", [("driver", "ssd9999"), ("interface", "usb"), ("rotation", 4), ("rotation", 1),
                                           ("contrast", 300)])
 def test_bad_settings_are_one_line_errors(field, value):
     with pytest.raises(CompanionError, match=field):
@@ -209,3 +209,11 @@ def test_an_outage_reopens_a_device_we_opened_so_a_repowered_panel_is_initialise
     assert display.flush() is True and len(opened) == 3
     assert 0xAF in bus.commands  # DISPLAYON: the init sequence ran again before the image
     assert bus.data == 2 * 128 * 64 // 8 and not display.failing  # luma's clear, then the image
+
+
+@pytest.mark.parametrize("rotation", [0, 2])
+def test_every_rotation_allowed_takes_the_screens_as_drawn(rotation):
+    """luma's device at each allowed rotation accepts the 128x64 screen (at 1 or 3 it would want 64x128)."""
+    device = dummy(width=128, height=64, rotate=rotation, mode="1")
+    OledSettings(rotation=rotation)
+    assert Display(device=device).show(screen(5)) is True
