@@ -39,10 +39,16 @@ def main():
     reader = make_reader()
     poll = select.poll()
     poll.register(stdin, select.POLLIN)
-    start = time.ticks_ms()
-    tower.hello(0.0)
+    # Seconds since start, summed step by step: ticks_ms() wraps (2**30 ms, about 12 days) and
+    # ticks_diff() is only right for spans under half of that, so one diff from the start would
+    # go wrong after six days and stop heartbeats and resends on a tower left switched on.
+    last = time.ticks_ms()
+    now = 0.0
+    tower.hello(now)
     while True:
-        now = time.ticks_diff(time.ticks_ms(), start) / 1000
+        tick = time.ticks_ms()
+        now += time.ticks_diff(tick, last) / 1000
+        last = tick
         if poll.poll(10):
             data = stdin.read(1)  # one byte at a time: MicroPython's stdin has no in_waiting
             if data:
