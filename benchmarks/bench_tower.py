@@ -4,6 +4,10 @@
   (about what a USB CDC packet brings).
 - Latency: the whole ROLL frame but its last byte is written on the virtual tower's pty; the clock
   starts as the last byte is written and stops when the TowerRoll is taken off the link's queue.
+- Reconnect: the tower is unplugged (its pty closed and its path removed, as udev does), a roll is
+  thrown meanwhile, and it is plugged back; the clock starts at the replug and stops when the link
+  reports "connected", and when the roll thrown while away comes off the queue. The link runs with
+  its defaults, as the box does.
 """
 
 from __future__ import annotations
@@ -53,7 +57,34 @@ def _latency(rolls: int = 300) -> list[float]:
     return samples
 
 
+def _wait(events: queue.Queue[Any], match: Any) -> None:
+    while not match(events.get(timeout=5)):
+        pass
+
+
+def _reconnect(times: int = 12) -> tuple[list[float], list[float]]:
+    events: queue.Queue[Any] = queue.Queue()
+    connected_ms, roll_ms = [], []
+    with VirtualTower() as tower, TowerLink(events, tower.path) as _link:
+        _wait(events, lambda e: isinstance(e, TowerState) and e.state == "connected")
+        for n in range(times):
+            tower.unplug()
+            _wait(events, lambda e: isinstance(e, TowerState) and e.state == "away")
+            tower.roll([("d6", 1 + n % 6)])
+            start = time.perf_counter()
+            tower.replug()
+            _wait(events, lambda e: isinstance(e, TowerState) and e.detail.startswith("opened"))  # this replug's
+            _wait(events, lambda e: isinstance(e, TowerState) and e.state == "connected")
+            connected_ms.append((time.perf_counter() - start) * 1000)
+            _wait(events, lambda e: isinstance(e, TowerRoll))
+            roll_ms.append((time.perf_counter() - start) * 1000)
+    return connected_ms, roll_ms
+
+
 def run() -> list[Row]:
     rows = [Row(AREA, "frames parsed per second", _throughput(), "frames/s", ">= 10000")]
     rows += summary(AREA, "roll, last byte on pty to queue", _latency(), "< 20 ms")
+    connected_ms, roll_ms = _reconnect()
+    rows += summary(AREA, "replug -> connected", connected_ms, "< 1000 ms")
+    rows += summary(AREA, "replug -> roll thrown while away", roll_ms, "< 1000 ms")
     return rows
