@@ -9,7 +9,7 @@ from __future__ import annotations
 from benchmarks._table import Row, summary, time_calls
 from companion.dice import DiceRolled
 from companion.games.kansas import load
-from companion.games.kansas.risk import TornadoChain, forecast_options, phase_risk, state_risk
+from companion.games.kansas.risk import TornadoChain, forecast_lines, forecast_options, phase_risk, state_risk
 
 
 def run() -> list[Row]:
@@ -31,4 +31,9 @@ def run() -> list[Row]:
     forecast_options(game, forecasting)
     rows += summary("kansas_risk", "16 forecast choices, warm",
                     time_calls(lambda: forecast_options(game, forecasting), 30), "< 50 ms")
+    rows += summary("kansas_risk", "2 forecast lines (place after the roll), cold",
+                    time_calls(lambda: forecast_lines(type(game)(board), forecasting), 5), "< 1000 ms")
+    forecast_lines(game, forecasting)
+    rows += summary("kansas_risk", "2 forecast lines, warm",
+                    time_calls(lambda: forecast_lines(game, forecasting), 30), "< 50 ms")
     return rows

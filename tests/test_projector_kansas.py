@@ -121,6 +121,24 @@ def test_a_move_off_the_map_is_shown_crossed_out(game, layout):
     assert pixel(draw(game, state), cross) != palette.DAMAGE
 
 
+def test_the_side_panel_ranks_the_open_forecast_choice_with_the_exact_risk(game):
+    from companion.games.kansas.risk import forecast_lines, forecast_options
+
+    painter = KansasPainter(game)
+    choosing = game.new_game({"players": 4, "forecaster": 2})
+    assert choosing.phase == "forecast"
+    lines = painter.ranked(choosing)  # first the line, its place picked after the other roll
+    assert [label for label, _ in lines] == [f"fix {'north-south' if o.line == 'ns' else 'west-east'}"
+                                            for o in forecast_lines(game, choosing)]
+    assert lines[0][1] <= lines[1][1]
+    placing = play(game, choosing, Choice("forecast", {"tornado": 1, "line": "we"}), d8(4))
+    places = painter.ranked(placing)
+    best = forecast_options(game, placing)
+    assert len(places) == 8 and places[0] == (f"west-east {best[0].value}", best[0].on_places)
+    assert [v for _, v in places] == sorted(v for _, v in places)
+    assert painter.ranked(play(game, placing, Choice("forecast_at", {"value": 1}))) == []
+
+
 def test_the_forecast_candidates_and_the_chosen_start_are_highlighted(game, layout):
     state = play(game, game.new_game({"players": 4, "forecaster": 2}),
                  Choice("forecast", {"tornado": 1, "line": "ns"}), d8(5))

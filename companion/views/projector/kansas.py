@@ -3,10 +3,10 @@
 Everything is read from the engine's immutable KansasState and its Board. The tornado being rolled
 is drawn hex by hex as each roll arrives (its path is the state's markers, so the map can never
 disagree with the rules); earlier tornadoes of the turn are fainter. While the forecasting player
-chooses where along the fixed line a tornado starts, the eight candidate hexes carry their numbers
-and the side panel ranks them by the markers they are expected to put on cities and towns, from
-the engine's exact risk. Every mark has a shape as well as a colour: markers are numbered discs,
-tracks numbered lines, candidates numbered rings.
+chooses where along the fixed line a tornado starts, the eight candidate hexes carry their numbers;
+the side panel ranks the open choice (first the line, then the place along it) by the markers it is
+expected to put on cities and towns, from the engine's exact risk. Every mark has a shape as well
+as a colour: markers are numbered discs, tracks numbered lines, candidates numbered rings.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import pygame
 
-from companion.games.kansas.risk import forecast_options
+from companion.games.kansas.risk import forecast_lines, forecast_options
 from companion.games.kansas.state import LINES, KansasState, Move, Tornado
 from companion.hexgrid import Hex
 from companion.views.projector import palette, text
@@ -53,6 +53,16 @@ class KansasPainter:
         if t.forecast_line == "ns":
             return {v: self.board.grid[(v, t.we)] for v in range(1, 9)}
         return {v: self.board.grid[(t.ns, v)] for v in range(1, 9)}
+
+    def ranked(self, state: KansasState) -> list[tuple[str, float]]:
+        """The forecaster's open choice, best first, with the markers it is expected to put on cities
+        and towns: first the line (its place picked after the other line's roll, as the rules order
+        it), then the place along it. Empty when no forecast choice is open."""
+        if state.phase == "forecast":
+            return [(f"fix {LINES[o.line]}", o.on_places) for o in forecast_lines(self.game, state)]
+        if self.candidates(state):
+            return [(f"{LINES[o.line]} {o.value}", o.on_places) for o in forecast_options(self.game, state)]
+        return []
 
     def tracks(self, state: KansasState) -> list[tuple[Tornado, bool]]:
         """This turn's tornadoes with a start, each with whether it is the latest (drawn bright)."""
@@ -268,14 +278,13 @@ class KansasPainter:
             text.draw(surface, f"Player {state.forecaster} holds a forecast", (r.x, y), body, FORECAST, bold=True,
                       max_width=r.w)
             y += body + 4
-        choosing = state.phase == "forecast" or bool(self.candidates(state))
-        if not choosing:
+        ranked = self.ranked(state)
+        if not ranked:
             return y
         text.draw(surface, "Expected markers on cities and towns:", (r.x, y), body, palette.TEXT_DIM, max_width=r.w)
         y += body + 2
-        for option in forecast_options(self.game, state)[:RANKED_SHOWN]:
-            label = f"{LINES[option.line]} {option.value}: {option.on_places:.2f}"
-            text.draw(surface, label, (r.x + 8, y), body, palette.TEXT, max_width=r.w - 8)
+        for label, expected in ranked[:RANKED_SHOWN]:
+            text.draw(surface, f"{label}: {expected:.2f}", (r.x + 8, y), body, palette.TEXT, max_width=r.w - 8)
             y += body + 2
         return y
 
