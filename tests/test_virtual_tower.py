@@ -136,3 +136,47 @@ def test_listen_on_a_url_pyserial_cannot_read_is_one_line_error() -> None:
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 2
     assert err.strip() == "companion: --port bogus://tower: invalid URL, protocol 'bogus' not known"
+
+
+def test_typed_faults_reach_the_listener_and_a_roll_thrown_while_unplugged_arrives_once(tmp_path: Path) -> None:
+    script = tmp_path / "rolls.txt"
+    script.write_text("d8 7\n")
+    virtual = companion("tower", "virtual", "--script", str(script))
+    listen = None
+    try:
+        path = lines_of(virtual.stdout).get(timeout=20)  # type: ignore[arg-type]
+        said = lines_of(virtual.stderr)  # type: ignore[arg-type]
+        listen = companion("tower", "listen", "--port", path, "--json")
+        got = lines_of(listen.stdout)  # type: ignore[arg-type]
+        err = lines_of(listen.stderr)  # type: ignore[arg-type]
+        assert json.loads(got.get(timeout=20))["seq"] == 1
+        virtual.stdin.write("!garbage\n!badsum  # counted, not delivered\n")  # type: ignore[union-attr]
+        virtual.stdin.flush()  # type: ignore[union-attr]
+        while "rejected bad_checksum" not in err.get(timeout=20):
+            pass
+        for line in ("!unplug", "d6 2", "!replug", "!nosuch"):
+            virtual.stdin.write(line + "\n")  # type: ignore[union-attr]
+        virtual.stdin.flush()  # type: ignore[union-attr]
+        assert json.loads(got.get(timeout=20)) == {"seq": 2, "dice": [{"die": "d6", "value": 2}]}
+        while "unknown fault !nosuch" not in (line := said.get(timeout=20)):
+            assert "Traceback" not in line
+        listen.send_signal(signal.SIGINT)
+        counts = err.get(timeout=20)
+        while not counts.startswith("counts: "):
+            counts = err.get(timeout=20)
+        assert "accepted=2" in counts and "bad_checksum=1" in counts and "disconnects=1" in counts
+        assert got.empty()
+    finally:
+        for proc in (listen, virtual):
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+                proc.wait(timeout=20)
+
+
+def test_a_bad_fault_in_a_script_is_one_line_error(tmp_path: Path) -> None:
+    script = tmp_path / "rolls.txt"
+    script.write_text("d6 3\n!explode\n")
+    proc = companion("tower", "virtual", "--script", str(script))
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 2 and "Traceback" not in err
+    assert err.splitlines()[-1].startswith(f"companion: {script}:2: unknown fault !explode (known: !rolling")

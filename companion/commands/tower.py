@@ -11,20 +11,69 @@ from typing import Any
 
 from companion.errors import CompanionError
 
+FAULTS = {
+    "rolling": "dice tumbling (a ROLLING notice)",
+    "crooked": "a die landed crooked (ERR,crooked)",
+    "garbage": "64 random bytes and a newline",
+    "badsum": "a ROLL with a wrong checksum",
+    "truncated": "half a ROLL line",
+    "duplicate": "the last roll sent again",
+    "silent": "stop sending (rolls are kept); again to resume",
+    "unplug": "the device vanishes (rolls are kept)",
+    "replug": "the device comes back on the same path",
+    "restart": "a power cycle: new boot, numbering from 1",
+}
+"""Faults typed as ``!name`` into ``companion tower virtual``, to see what the box does with them."""
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("tower", help="the dice tower: a virtual one, or listen to one")
     sub = parser.add_subparsers(dest="tower_command", required=True)
     virtual = sub.add_parser("virtual", help="start a virtual tower on a pty and print its device path; "
-                                             "type rolls like 'd6 3 d8 5'")
+                                             "type rolls like 'd6 3 d8 5', or a fault: "
+                                             + ", ".join(f"!{name}" for name in FAULTS),
+                             formatter_class=argparse.RawDescriptionHelpFormatter,
+                             description="A virtual dice tower on a pty, running the firmware's protocol code. "
+                                         "Prints its device path,\nthen takes lines on stdin: a roll like "
+                                         "'d6 3 d8 5', or a fault:\n"
+                                         + "\n".join(f"  !{name:10} {what}" for name, what in FAULTS.items()))
     virtual.add_argument("--script", type=Path, default=None, metavar="FILE",
-                         help="roll each line of FILE first ('d6 3 d8 5', '#' starts a comment)")
+                         help="play each line of FILE first ('d6 3 d8 5', or a fault like !unplug; '#' comments)")
     virtual.set_defaults(func=run_virtual)
     listen = sub.add_parser("listen", help="print each roll the tower reports; Ctrl-C prints the counts")
     listen.add_argument("--port", default=None, metavar="PATH",
                         help="device path or pyserial URL (default /dev/dice-tower, then a USB scan)")
     listen.add_argument("--json", action="store_true", help='one JSON object per roll: {"seq", "dice"}')
     listen.set_defaults(func=run_listen)
+
+
+def inject(tower: Any, name: str) -> str:
+    """Apply fault ``name`` to a VirtualTower; what happened, for stderr. CompanionError if unknown."""
+    if name == "rolling":
+        tower.rolling()
+    elif name == "crooked":
+        tower.error("crooked", "a die leaning on the wall")
+    elif name == "garbage":
+        tower.garbage(64)
+        tower.send_raw(b"\r\n")
+    elif name == "badsum":
+        tower.bad_checksum([("d6", 3)], seq=tower.protocol.next_seq)
+    elif name == "truncated":
+        tower.truncated([("d6", 3)], seq=tower.protocol.next_seq)
+    elif name == "duplicate":
+        tower.duplicate()
+    elif name == "silent":
+        tower.silent = not tower.silent
+        return "silent" if tower.silent else "talking again"
+    elif name == "unplug":
+        tower.unplug()
+    elif name == "replug":
+        tower.replug()
+    elif name == "restart":
+        tower.restart()
+    else:
+        raise CompanionError(f"unknown fault !{name} (known: {', '.join('!' + f for f in FAULTS)})")
+    return FAULTS[name]
 
 
 def run_virtual(args: argparse.Namespace) -> int:
@@ -38,12 +87,17 @@ def run_virtual(args: argparse.Namespace) -> int:
             raise CompanionError(f"{args.script}: cannot read script: {exc.strerror}") from None
     with VirtualTower() as tower:
         print(tower.path, flush=True)
-        print(f"# pty {tower.device}; type rolls like 'd6 3 d8 5', Ctrl-D or Ctrl-C to stop",
+        print(f"# pty {tower.device}; type rolls like 'd6 3 d8 5' or faults like !unplug, !replug "
+              "(companion tower virtual -h lists them); Ctrl-C to stop",
               file=sys.stderr, flush=True)
         for number, line in enumerate(script, 1):
+            text = line.split("#", 1)[0].strip()
             try:
-                tower.play([line])
-            except ValueError as exc:
+                if text.startswith("!"):
+                    inject(tower, text[1:].strip().lower())
+                else:
+                    tower.play([line])
+            except (ValueError, CompanionError) as exc:
                 raise CompanionError(f"{args.script}:{number}: {exc}") from None
         try:
             for line in sys.stdin:
@@ -51,8 +105,11 @@ def run_virtual(args: argparse.Namespace) -> int:
                 if not text:
                     continue
                 try:
-                    print(f"rolled #{tower.roll(parse_dice(text))}", file=sys.stderr, flush=True)
-                except ValueError as exc:
+                    if text.startswith("!"):
+                        print(f"fault: {inject(tower, text[1:].strip().lower())}", file=sys.stderr, flush=True)
+                    else:
+                        print(f"rolled #{tower.roll(parse_dice(text))}", file=sys.stderr, flush=True)
+                except (ValueError, CompanionError) as exc:
                     print(f"companion: {exc}", file=sys.stderr, flush=True)
             # stdin closed (e.g. run in the background): keep serving until interrupted
             import threading
