@@ -82,6 +82,9 @@ class Prompt:
     short: str = ""
     dice: tuple[str, ...] = ()
     shuffle: int = 0
+    deal: int = 0
+    """With ``shuffle``: how many cards from the top the rules use (0: all), so a shuffle made
+    with dice needs a throw only for those."""
     actions: tuple[str, ...] = ()
     done: bool = False
 

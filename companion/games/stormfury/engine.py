@@ -204,11 +204,11 @@ class StormfuryGame:
         if state.phase == "forecast":
             n = len(self.board.decks[state.deck])
             return Prompt(f"Shuffle the {state.deck} deck and deal {self.board.rules.forecast_size} forecast cards",
-                          f"Shuffle {state.deck} deck", shuffle=n)
+                          f"Shuffle {state.deck} deck", shuffle=n, deal=self.board.rules.forecast_size)
         if state.phase == "hurricane":
             k = self.draws(state.category)
             return Prompt(f"Hurricane phase: draw {k} of the {len(state.forecast)} forecast cards",
-                          f"Draw {k} of {len(state.forecast)}", shuffle=len(state.forecast))
+                          f"Draw {k} of {len(state.forecast)}", shuffle=len(state.forecast), deal=k)
         return Prompt("Player phase: move, fortify, dam, evacuate, then end the player phase",
                       "Player phase", actions=ACTIONS)
 
