@@ -73,3 +73,20 @@ def test_firmware_loop_frames_are_what_the_host_parses() -> None:
     wire.clear()
     tower.tick(t + 5)
     assert FrameParser().feed(bytes(wire)) == [Frame("HB")]  # nothing left to resend: a heartbeat
+
+
+def test_a_full_outbox_drops_the_oldest_says_so_and_hello_moves_past_it() -> None:
+    from firmware_bridge.tower import OUTBOX_SIZE
+
+    wire = bytearray()
+    tower = TowerProtocol(wire.extend, "f0f0f0f0", retry=1e9)
+    for n in range(OUTBOX_SIZE + 1):  # nobody ACKs: a self-powered tower left rolling off the cable
+        tower.roll([("d6", 1 + n % 6)], now=0.0)
+    assert [seq for seq, _, _ in tower.outbox] == list(range(2, OUTBOX_SIZE + 2))
+    frames = FrameParser().feed(bytes(wire))
+    assert Frame("ERR", code="outbox_full", text="roll 1 dropped") in frames
+    wire.clear()
+    tower.receive(encode(Frame("SYNC")), now=1.0)
+    hello, *resent = FrameParser().feed(bytes(wire))
+    assert hello.kind == "HELLO" and hello.seq == 2  # the box moves past the roll that is gone
+    assert [f.seq for f in resent] == list(range(2, OUTBOX_SIZE + 2))
