@@ -44,7 +44,8 @@ def test_exposure_at_most_2_5():
 
 def test_unit_essentials():
     text = UNIT.read_text()
-    for line in ("Type=notify", "Restart=on-failure", "User=companion", "DevicePolicy=closed",
+    for line in ("Type=notify", "Restart=on-failure", "RestartPreventExitStatus=2", "User=companion",
+                 "DevicePolicy=closed",
                  "ProtectSystem=strict", "StateDirectory=companion", "NoNewPrivileges=yes"):
         assert re.search(rf"^{re.escape(line)}$", text, flags=re.M), line
     assert re.search(r"^WatchdogSec=\d+", text, flags=re.M)
