@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -223,6 +224,8 @@ def _oled_settings(config: Any, default: Callable[[], Any]) -> Any:
 def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
     """gpiozero buttons putting presses on the queue: MockFactory pins driven by keys on the sim."""
     try:
+        from gpiozero.exc import GPIOZeroError
+
         from hardware.buttons import ButtonPins, Buttons
     except ImportError as exc:
         table.session.notices.append(f"buttons: not installed ({exc.name})")
@@ -239,7 +242,24 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
         factory = MockFactory()
     # Keys and scripted presses do not bounce; real contacts do (the Buttons default debounce).
     extra = {"bounce_ms": 0.0} if sim else (button_options(section) if section is not None else {})
-    buttons = Buttons(pins, table.inbox, hold_names=("BACK", "ROLL", "RIGHT"), pin_factory=factory, **extra)
+    # gpiozero warns once per pin factory it could not load, over several lines each; the log gets one line.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            buttons = Buttons(pins, table.inbox, hold_names=("BACK", "ROLL", "RIGHT"), pin_factory=factory, **extra)
+        except (GPIOZeroError, OSError) as exc:
+            buttons = None
+            failure = str(exc) or type(exc).__name__
+    notes = "; ".join(str(w.message) for w in caught)
+    if buttons is None:
+        # No GPIO here (no pin factory loads: lgpio missing, not a Pi) or a pin taken by another program:
+        # the box runs on with the tower, a gamepad and typed dice, and says so once.
+        log.warning("buttons: not available (%s)%s", failure, f" [{notes}]" if notes else "")
+        table.session.notices.append(f"buttons: not available ({failure})"[:80])
+        table.parts["buttons"] = "absent"
+        return
+    if notes:
+        log.info("buttons: %s", notes)
     table.closers.append(buttons.close)
     if factory is not None:
         table.closers.append(factory.close)

@@ -82,3 +82,27 @@ def test_oled_raising_oserror_mid_game_the_game_goes_on_and_the_panel_catches_up
         assert [x.event.source for x in journal.events(session.current.game_id)] == ["tower", "os"]
         lines = [line for line in _our_lines(caplog) if "tower connected" not in line]
         assert len(lines) == 2 and "failed" in lines[0] and "back" in lines[1], lines
+
+
+def test_buttons_that_cannot_be_had_leave_the_box_running_and_are_said_once(tmp_path, mock_factory, caplog):
+    """A pin already taken by another device (gpiozero's own GPIOPinInUse): no traceback, one log line."""
+    from gpiozero import Button
+
+    from companion.config import Config, ProjectorConfig, TowerConfig
+
+    config = Config(tower=TowerConfig(enabled=False), projector=ProjectorConfig(enabled=False))
+    squatter = Button(17, pin_factory=mock_factory)  # BCM 17 is ROLL's pin
+    try:
+        with caplog.at_level(logging.INFO), Journal(tmp_path / "j.sqlite") as journal, \
+                build_table(journal, sim=False, headless=True, config=config, views=[], loader=loader,
+                            game_keys=("race",)) as table:
+            assert table.parts["buttons"] == "absent"
+            table.session.start("race", {})
+            table.driver.throw(DiceRolled.of(("d8", 3)))  # typed or tower dice still reach the game
+            table.loop.step(timeout=0)
+            assert table.session.current.state.pos == 3
+            assert any(n.startswith("buttons: not available") for n in table.session.panel.notices)
+        lines = [line for line in _our_lines(caplog) if "buttons" in line]
+        assert len(lines) == 1 and "not available" in lines[0], lines
+    finally:
+        squatter.close()
