@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.dice import FACES, DiceRolled, DiceSource, Die, Event, Prompt, event_to_dict
+from companion.dice_shuffle import DiceShuffle
 from companion.errors import CompanionError
 from companion.games import GAME_KEYS, load_game
 from companion.games.base import Game, replay
@@ -103,6 +104,8 @@ class Session:
         self.stopped = False
         self._menu: _MenuState | None = None
         self._partial: list[Die] = []
+        self._dealing: DiceShuffle | None = None
+        """A shuffle being made from thrown dice, pick by pick (journaled once complete)."""
         self._entry: int | None = None
         self._reroll_armed = False
         self._choice_index = 0
@@ -157,6 +160,7 @@ class Session:
         self.current = current
         self._menu = None
         self._partial = []
+        self._dealing = None
         self._entry = None
         self._reroll_armed = False
         self._choice_index = 0
@@ -226,13 +230,7 @@ class Session:
         """Dice kinds still to come for the open request (a re-roll asks for the last roll's kinds)."""
         if self.current is None or self._menu is not None:
             return ()
-        if self._reroll_armed:
-            last = self.current.live[-1].event
-            kinds = tuple(d.kind for d in last.dice) if isinstance(last, DiceRolled) else ()
-        else:
-            prompt = self.prompt()
-            kinds = prompt.dice if prompt else ()
-        remaining = list(kinds)
+        remaining = list(self._request_kinds())
         for die in self._partial:
             remaining.remove(die.kind)
         return tuple(remaining)
@@ -269,6 +267,11 @@ class Session:
             return
         complete = self._in_request_order(self._partial)
         self._partial = []
+        prompt = self.prompt()
+        if prompt is not None and prompt.shuffle and not prompt.dice and not self._reroll_armed:
+            notes.append(self._deal_pick(prompt, complete, roll.source))
+            self.message = "; ".join(n for n in notes if n)
+            return
         try:
             if self._reroll_armed:
                 self._replace_last(DiceRolled(complete, roll.source))
@@ -278,14 +281,26 @@ class Session:
             self._reroll_armed = False
         self.message = "; ".join(notes)
 
-    def _in_request_order(self, dice: list[Die]) -> tuple[Die, ...]:
+    def _request_kinds(self) -> tuple[str, ...]:
+        """The dice the open request takes in all: the prompt's, the last roll's for a re-roll, or one
+        pick's throw when a shuffle is answered with dice."""
         assert self.current is not None
         if self._reroll_armed:
             last = self.current.live[-1].event
-            kinds: Sequence[str] = [d.kind for d in last.dice] if isinstance(last, DiceRolled) else []
-        else:
-            prompt = self.prompt()
-            kinds = prompt.dice if prompt else ()
+            return tuple(d.kind for d in last.dice) if isinstance(last, DiceRolled) else ()
+        prompt = self.prompt()
+        if prompt is None:
+            return ()
+        if prompt.shuffle and not prompt.dice:
+            return self._deal(prompt).need()
+        return prompt.dice
+
+    def _deal(self, prompt: Prompt) -> DiceShuffle:
+        """The shuffle by dice under way, or a new one for ``prompt``."""
+        return self._dealing or DiceShuffle.start(prompt.shuffle, prompt.deal)
+
+    def _in_request_order(self, dice: list[Die]) -> tuple[Die, ...]:
+        kinds = self._request_kinds()
         pool = list(dice)
         ordered = []
         for kind in kinds:
@@ -293,6 +308,18 @@ class Session:
             pool.remove(die)
             ordered.append(die)
         return tuple(ordered)
+
+    def _deal_pick(self, prompt: Prompt, dice: tuple[Die, ...], source: str) -> str:
+        """One throw of a shuffle by dice; the finished permutation is the event journaled."""
+        before = self._deal(prompt)
+        after = before.feed(dice)
+        if after.done:
+            self._accept(after.result(source))
+            return ""
+        self._dealing = after
+        if after.thrown_again > before.thrown_again:
+            return f"{' '.join(str(d) for d in dice)} cannot pick evenly among {after.choices}: throw again"
+        return f"card {after.placed} of {after.deal} picked"
 
     def _accept(self, event: Event) -> None:
         """Apply, journal, then (by returning) let the panel show it: never the other way round."""
@@ -340,6 +367,7 @@ class Session:
     def _after_change(self) -> None:
         cur = self._require_game()
         self._partial = []
+        self._dealing = None
         self._entry = None
         self._choice_index = 0
         done = cur.game.prompt(cur.state).done
@@ -376,8 +404,8 @@ class Session:
         prompt = self.prompt()
         assert prompt is not None
         if button == "BACK":
-            if self._partial or self._entry is not None or self._reroll_armed:
-                self._partial, self._entry, self._reroll_armed = [], None, False
+            if self._partial or self._entry is not None or self._reroll_armed or self._dealing is not None:
+                self._partial, self._entry, self._reroll_armed, self._dealing = [], None, False, None
                 self.message = "cleared"
             else:
                 self._main_menu()
@@ -386,12 +414,10 @@ class Session:
             if button == "OK":
                 self._main_menu()
             return
-        if self._wanted():
+        if prompt.shuffle and button == "ROLL" and not self._reroll_armed:
+            self._accept(self._dice.shuffle(prompt.shuffle))  # the whole shuffle at once, a deal by dice dropped
+        elif self._wanted():
             self._dice_press(button)
-        elif prompt.shuffle:
-            if button == "ROLL":
-                shuffle = self._dice.shuffle(prompt.shuffle)
-                self._accept(shuffle)
         elif prompt.actions:
             self._choice_press(button)
 
@@ -574,6 +600,13 @@ class Session:
             kinds = " + ".join(k.upper() for k in self._wanted())
             prompt = Prompt(f"Re-roll {kinds}: the new roll replaces the last one", f"Re-roll {kinds}",
                             dice=self._wanted())
+        elif prompt.shuffle and not prompt.dice and (self._dealing is not None or self._partial):
+            deal = self._deal(prompt)  # a shuffle being answered with dice: say which card, which dice
+            need = " + ".join(k.upper() for k in self._wanted())
+            card = f"card {deal.placed + 1} of {deal.deal}"
+            prompt = Prompt(f"{prompt.text}: by dice, {card}: throw {need} (ROLL shuffles at once)",
+                            f"Card {deal.placed + 1}/{deal.deal}: {need}",
+                            dice=self._wanted(), shuffle=prompt.shuffle, deal=prompt.deal)
         elif menu is None and prompt.actions:
             options = self.options()
             if options:
