@@ -391,3 +391,21 @@ def test_the_tower_arriving_is_logged_once_and_again_only_after_it_was_away(jour
     assert [r.getMessage() for r in caplog.records] == ["tower connected (firmware 1.0)", "tower back (firmware 1.0)",
                                                         "tower refused"]
     assert s.panel.tower == "mismatch"
+
+
+def test_the_scripted_player_refuses_a_box_that_does_not_show_what_it_wants(journal):
+    """The whole-game tests play through AutoPlayer; it answers only what the panel shows, so a need the
+    OLED does not state fails them."""
+    from companion.session.autoplay import AutoPlayer, ScriptedGame
+
+    class Mute(Session):
+        @property
+        def panel(self):
+            return replace(super().panel, prompt=None)
+
+    s = Mute(journal, loader=loader, game_keys=("race",), dice=DiceSource(seed=1))
+    s.start(resume=False)
+    player = AutoPlayer(s, InboxDriver(queue.Queue()), [ScriptedGame("race")])
+    player.act()  # starts the game
+    with pytest.raises(RuntimeError, match="shows no prompt"):
+        player.act()

@@ -80,6 +80,7 @@ class AutoPlayer:
         wanted = s._wanted()
         prompt = s.prompt()
         assert prompt is not None
+        self._check_shown(wanted, prompt)
         if wanted:
             self._rolls += 1
             if self.undo_every and self._rolls % self.undo_every == 0 and s.current and s.current.live:
@@ -106,6 +107,16 @@ class AutoPlayer:
             self.driver.press("OK")
             return "press OK"
         raise RuntimeError(f"the scripted player does not know how to answer {prompt!r}")
+
+    def _check_shown(self, wanted: Sequence[str], prompt: Any) -> None:
+        """The table can only answer what the box shows: a need with no words on the OLED, or a decision
+        whose options are not the menu the buttons scroll, is a fault of the box, not of the player."""
+        panel = self.session.panel
+        if (wanted or prompt.shuffle) and (panel.prompt is None or not (panel.prompt.short or panel.prompt.text)):
+            raise RuntimeError(f"the box wants {list(wanted) or 'a shuffle'} but shows no prompt: {panel!r}")
+        options = self.session.options() if not wanted and not prompt.shuffle else []
+        if options and (panel.menu is None or panel.menu.items != tuple(o.label for o in options)):
+            raise RuntimeError(f"the box waits for a decision but its menu is not the options: {panel.menu!r}")
 
     def _game_over(self) -> bool:
         cur = self.session.current
