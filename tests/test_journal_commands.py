@@ -43,3 +43,24 @@ def test_import_of_a_broken_file_names_the_line(tmp_path, capsys):
     assert main(["import", str(bad), "--journal", str(tmp_path / "j.sqlite")]) == 2
     err = capsys.readouterr().err
     assert "bad.jsonl: line 2" in err and "D8" in err
+
+
+def test_on_the_box_the_commands_use_the_configured_journal(tmp_path, capsys, monkeypatch):
+    """With /etc/companion/config.toml present, `companion games` lists the service's games (its [journal] path)."""
+    import companion.config
+
+    served = tmp_path / "var" / "journal.sqlite3"
+    config = tmp_path / "config.toml"
+    config.write_text(f'[journal]\npath = "{served}"\n')
+    monkeypatch.setattr(companion.config, "DEFAULT_PATH", config)
+    monkeypatch.setenv("COMPANION_JOURNAL", str(tmp_path / "mine.sqlite"))
+    with Journal(served) as j:
+        gid = j.new_game("stormfury", {})
+    assert main(["games"]) == 0
+    assert "stormfury" in capsys.readouterr().out
+    assert main(["export", str(gid), "--out", str(tmp_path / "g.jsonl")]) == 0
+    assert main(["games", "--journal", str(tmp_path / "other.sqlite")]) == 0  # --journal still wins
+    assert "no saved games" in capsys.readouterr().out
+    config.write_text("[journal]\npaht = 'x'\n")
+    assert main(["games"]) == 2  # a broken configuration is said, not guessed around
+    assert "journal.paht: unknown key" in capsys.readouterr().err

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from companion.commands.games import add_journal_option
+from companion.commands.games import add_journal_option, journal_path
 from companion.journal import Journal
 
 
@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    with Journal(args.journal) as journal:
+    with Journal(journal_path(args.journal)) as journal:
         lines = list(journal.export_lines(args.id))
     text = "".join(line + "\n" for line in lines)
     if args.out is None:

@@ -5,13 +5,30 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from companion.journal import Journal, default_path
 
 
 def add_journal_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--journal", type=Path, default=None, metavar="FILE",
-                        help=f"the journal database (default: $COMPANION_JOURNAL or {default_path()})")
+                        help="the journal database (default: [journal] path of the configuration file when there "
+                             f"is one, as on the box; else $COMPANION_JOURNAL or {default_path()})")
+
+
+def journal_path(given: Path | None, config: Any = None, config_file: Path | None = None) -> Path | None:
+    """The journal a command uses: ``--journal``; else the configured ``[journal] path`` when a configuration
+    file is in use (the box: `companion games` on the Pi lists the service's games, not an empty journal of
+    the user's own); else None, meaning :func:`companion.journal.default_path`."""
+    if given is not None:
+        return given
+    from companion import config as configuration
+
+    if config_file is None and not configuration.DEFAULT_PATH.exists():
+        return None
+    if config is None:
+        config = configuration.load_config(config_file)
+    return Path(config.journal.path)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    with Journal(args.journal) as journal:
+    with Journal(journal_path(args.journal)) as journal:
         if journal.notice:
             print(f"companion: {journal.notice}")
         records = journal.games()

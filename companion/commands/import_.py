@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from companion.commands.games import add_journal_option
+from companion.commands.games import add_journal_option, journal_path
 from companion.errors import CompanionError, DataError
 from companion.games import load_game
 from companion.journal import Journal, parse_export
@@ -49,7 +49,7 @@ def main(args: argparse.Namespace) -> int:
             states.append(game.apply(states[-1], entry.event))
         except CompanionError as exc:
             raise DataError(f"{args.file}: line {number}: {exc}") from None
-    with Journal(args.journal) as journal:
+    with Journal(journal_path(args.journal)) as journal:
         game_id = journal.import_lines(lines, str(args.file))
     print(f"imported {args.file} as game {game_id} ({header['game']})")
     return 0

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.commands.games import add_journal_option
-from companion.config import DEFAULT_PATH, load_config
+from companion.commands.games import add_journal_option, journal_path
+from companion.config import load_config
 from companion.games import GAME_KEYS
 from companion.journal import Journal
 from companion.logging_setup import setup_logging
@@ -46,8 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     setup_logging()
     config = load_config(args.config)
-    journal_path = args.journal or _config_journal(config, args.config)
-    with Journal(journal_path) as journal:
+    with Journal(journal_path(args.journal, config, args.config)) as journal:
         if journal.notice:
             log.warning("%s", journal.notice)
         notify = Notifier()
@@ -76,13 +75,3 @@ def main(args: argparse.Namespace) -> int:
 def _menu_order(default: str) -> tuple[str, ...]:
     """The games in the menu, the configured default first so OK on a fresh box starts it."""
     return (default, *(key for key in GAME_KEYS if key != default))
-
-
-def _config_journal(config: Any, given: Path | None) -> Path | None:
-    """The configured journal, only when a configuration file was read: with none (a laptop running
-    the simulated table) the journal lives in the user's state folder, not in /var/lib."""
-    if given is None and not DEFAULT_PATH.exists():
-        return None
-    journal = getattr(config, "journal", None)
-    path = getattr(journal, "path", None)
-    return Path(path) if path else None
