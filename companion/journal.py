@@ -219,9 +219,12 @@ class Journal:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CompanionError(f"journal {self.path}: cannot create its folder ({exc.strerror})") from None
-        if self.path.exists() and not self.path.is_file():
-            raise CompanionError(f"journal {self.path}: not a file")
-        existed = self.path.exists() and self.path.stat().st_size > 0
+        try:
+            if self.path.exists() and not self.path.is_file():
+                raise CompanionError(f"journal {self.path}: not a file")
+            existed = self.path.exists() and self.path.stat().st_size > 0
+        except OSError as exc:  # a folder this user may not read (the service's own, 0750)
+            raise CompanionError(f"journal {self.path}: cannot open ({exc.strerror})") from None
         db: sqlite3.Connection | None = None
         try:
             db = self._connect()
