@@ -409,3 +409,17 @@ def test_the_scripted_player_refuses_a_box_that_does_not_show_what_it_wants(jour
     player.act()  # starts the game
     with pytest.raises(RuntimeError, match="shows no prompt"):
         player.act()
+
+
+def test_an_undo_while_a_reroll_is_armed_takes_the_reroll_back_too(journal):
+    s = make(journal)
+    s.start("race", {})
+    s.handle(roll(("d8", 4)))
+    s.handle(Hold("ROLL"))
+    s.handle(Press("OK"))  # re-roll armed: the next D8 would replace the 4
+    s.handle(Hold("BACK"))
+    s.handle(Press("OK"))  # undo instead
+    assert s.current.live == [] and s.panel.prompt.text == "Lap 1: roll a D8 to start"
+    s.handle(roll(("d8", 6)))
+    assert [e.kind for e in journal.entries(s.current.game_id)] == ["event", "undo", "event"]
+    assert s.current.live[-1].rerolled is False and s.current.state.pos == 6

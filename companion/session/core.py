@@ -369,6 +369,7 @@ class Session:
         self._partial = []
         self._dealing = None
         self._entry = None
+        self._reroll_armed = False  # an undo while a re-roll was armed takes the re-roll back too
         self._choice_index = 0
         done = cur.game.prompt(cur.state).done
         if done != cur.finished:  # the end reached, or taken back by an undo: resume must know which
