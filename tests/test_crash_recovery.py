@@ -100,6 +100,9 @@ def test_kill_9_at_random_points_loses_nothing_shown(tmp_path):
         checked += 1
     assert checked >= KILL_POINTS - 2 and killed >= KILL_POINTS - 2
     assert {"kansas", "stormfury"} <= games_hit  # power cuts in the middle of both real games
+    with Journal(journal) as j:  # and the nights had undos and re-rolls to recover, not only plain events
+        kinds = {e.kind for g in j.games() for e in j.entries(g.id)}
+    assert kinds == {"event", "undo", "reroll"}
 
 
 def _child(journal: str, trace: str, seed: str) -> int:
@@ -110,7 +113,8 @@ def _child(journal: str, trace: str, seed: str) -> int:
     night = [ScriptedGame("kansas", {"players": 5}, max_events=9), ScriptedGame("stormfury"),
              ScriptedGame("race", {"players": 3}, max_events=7)] * 2
     with Journal(Path(journal)) as j:
-        return play_night(j, night, seed=int(seed), undo_every=5, trace_path=Path(trace), loader=loader)
+        return play_night(j, night, seed=int(seed), undo_every=5, reroll_every=7, trace_path=Path(trace),
+                          loader=loader)
 
 
 if __name__ == "__main__":

@@ -20,12 +20,14 @@ def test_a_night_through_every_real_part(tmp_path):
 
     night = [ScriptedGame("race", {"players": 2}), ScriptedGame("race", {"players": 3})]
     with Journal(tmp_path / "j.sqlite") as journal:
-        assert play_night(journal, night, seed=5, undo_every=4, out=tmp_path / "frames", loader=loader) == 0
+        assert play_night(journal, night, seed=5, undo_every=4, reroll_every=3, out=tmp_path / "frames",
+                          loader=loader) == 0
         games = journal.games()
         assert [g.finished for g in games] == [True, True]
         sources = {x.event.source for g in games for x in journal.events(g.id) if hasattr(x.event, "source")}
         assert {"tower", "os"} <= sources  # dice over the pty, and ROLL presses on the mock pins
-        assert any(e.kind == "undo" for g in games for e in journal.entries(g.id))
+        kinds = {e.kind for g in games for e in journal.entries(g.id)}
+        assert kinds == {"event", "undo", "reroll"}  # both asked on the buttons, confirmed, journaled
     frames = sorted((tmp_path / "frames").glob("oled-*.png"))
     assert len(frames) > 20
     from PIL import Image

@@ -39,6 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="journal to write (default: a fresh one in a temporary folder)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the scripted player's choices and tower dice")
     parser.add_argument("--undo-every", type=int, default=0, metavar="N", help="undo after every N-th roll")
+    parser.add_argument("--reroll-every", type=int, default=0, metavar="N",
+                        help="re-roll the last roll (asked and confirmed) before every N-th roll")
     parser.add_argument("--games", default=",".join(g.game for g in NIGHT), metavar="KEY,KEY",
                         help="which games of the night to play, in order (default: %(default)s)")
     parser.add_argument("--trace", type=Path, default=None, help=argparse.SUPPRESS)
@@ -69,12 +71,13 @@ def main(args: argparse.Namespace) -> int:
             night = [g for g in night if _installed(g.game)]
             if not night:
                 raise CompanionError("no game of the demo night is installed")
-            return play_night(journal, night, seed=args.seed, undo_every=args.undo_every, trace_path=args.trace,
+            return play_night(journal, night, seed=args.seed, undo_every=args.undo_every,
+                              reroll_every=args.reroll_every, trace_path=args.trace,
                               headless=args.headless or args.out is not None, out=args.out)
 
 
 def play_night(journal: Journal, script: Sequence[ScriptedGame], *, seed: int = 1, undo_every: int = 0,
-               trace_path: Path | None = None, headless: bool = True, out: Path | None = None,
+               reroll_every: int = 0, trace_path: Path | None = None, headless: bool = True, out: Path | None = None,
                loader: Callable[[str, Path | None], Any] | None = None) -> int:
     """Play ``script`` on a simulated table to the end; the trace lines serve the crash tests."""
     trace = _Trace(trace_path) if trace_path else None
@@ -87,7 +90,8 @@ def play_night(journal: Journal, script: Sequence[ScriptedGame], *, seed: int = 
             table.loop.on_shown = lambda frame: trace.write("shown", _gid(session), session.digest())
         session.start(resume=False)
         table.loop.show()
-        player = AutoPlayer(session, table.driver, script, seed=seed, undo_every=undo_every)
+        player = AutoPlayer(session, table.driver, script, seed=seed, undo_every=undo_every,
+                            reroll_every=reroll_every)
         while True:
             what = player.act()
             if player.done:

@@ -45,12 +45,14 @@ class AutoPlayer:
     """Issues one input at a time; the caller runs the loop until the panel changes, then asks again."""
 
     def __init__(self, session: Session, driver: Driver, script: Sequence[ScriptedGame], *, seed: int = 0,
-                 undo_every: int = 0) -> None:
+                 undo_every: int = 0, reroll_every: int = 0) -> None:
         self.session = session
         self.driver = driver
         self.script = list(script)
         self.rng = random.Random(seed)
         self.undo_every = undo_every
+        self.reroll_every = reroll_every
+        """Every n-th roll asks for a re-roll of the last roll first (ROLL held, then OK), when it was a roll."""
         self._index = -1
         self._game_id: int | None = None
         self._rolls = 0
@@ -86,6 +88,11 @@ class AutoPlayer:
             if self.undo_every and self._rolls % self.undo_every == 0 and s.current and s.current.live:
                 self.driver.hold("BACK")
                 return "hold BACK (undo)"
+            live = s.current.live if s.current else []
+            if (self.reroll_every and self._rolls % self.reroll_every == 0 and live
+                    and isinstance(live[-1].event, DiceRolled) and not s._reroll_armed):
+                self.driver.hold("ROLL")
+                return "hold ROLL (re-roll)"
             if self.script[self._index].button_every and self._rolls % self.script[self._index].button_every == 0:
                 self.driver.press("ROLL")
                 return "press ROLL"
