@@ -146,9 +146,18 @@ def _oled(f: Fields) -> OledConfig:
         interface=f.choice("interface", ("i2c", "spi"), d.interface),
         port=f.int_in("port", 0, 10, d.port),
         address=f.int_in("address", 0x03, 0x77, d.address),
-        rotation=f.int_in("rotation", 0, 3, d.rotation),
+        rotation=_rotation(f, d.rotation),
         contrast=f.int_in("contrast", 0, 255, d.contrast),
     )
+
+
+def _rotation(f: Fields, default: int) -> int:
+    """0, or 2 for a panel mounted upside down: the screens are drawn landscape (128x64), and a
+    quarter turn would make luma expect a 64x128 image the box does not draw."""
+    value = f.int_in("rotation", 0, 3, default)
+    if value not in (0, 2):
+        raise f.error(f"expected 0 or 2 (the screens are landscape), got {value!r}", "rotation")
+    return value
 
 
 def _projector(f: Fields) -> ProjectorConfig:

@@ -40,6 +40,7 @@ def test_show_round_trips(tmp_path):
     ("[buttons]\nroll = 40\n", "buttons.roll: expected 0..27"),
     ("[buttons]\nup = 17\n", "buttons.up: BCM 17 is already used by roll"),
     ("[tower]\nbaud = 'fast'\n", "tower.baud: expected an integer"),
+    ("[oled]\nrotation = 1\n", "oled.rotation: expected 0 or 2"),
     ("[tower]\nusb_id = '2E8A'\n", "tower.usb_id: expected VID:PID"),
     ("[game\n", "not valid TOML"),
 ])
