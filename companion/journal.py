@@ -6,7 +6,7 @@ only once the event is durable, so a power cut loses nothing the table has seen.
 Layout (schema version in ``PRAGMA user_version``, currently :data:`SCHEMA_VERSION`):
 
 - ``games(id, game, options, created, updated, finished)`` -- one row per game; ``options`` is JSON.
-- ``entries(game_id, idx, kind, event, accepted_at)`` -- the game's history, in order. ``kind`` is
+- ``entries(game_id, idx, kind, event, accepted_at)`` -- the game's history, in order (exported as is). ``kind`` is
   ``event`` (an accepted event, JSON from :func:`companion.dice.event_to_dict`), ``undo`` (takes back
   the last live event) or ``reroll`` (replaces the last live event, a dice roll, by ``event``).
 
@@ -421,14 +421,16 @@ class Journal:
     # -- moving games between boxes --------------------------------------------------------------
 
     def export_lines(self, game_id: int) -> Iterator[str]:
-        """JSON lines: a header ``{"format", "game", "options", ...}`` then one live event per line."""
+        """JSON lines: a header ``{"format", "game", "options", ...}`` then the game's history, one entry per
+        line: events, and the undo and re-roll rows as they happened. Moved to another box the game folds to
+        the same state and shows the same thing, the re-rolled mark on the dice included."""
         record = self.game(game_id)
         header = {"format": FORMAT, "version": SCHEMA_VERSION, "game": record.game, "options": dict(record.options),
                   "id": record.id, "created": record.created, "updated": record.updated,
                   "finished": record.finished}
         yield json.dumps(header, sort_keys=True)
-        for live in self.events(game_id):
-            yield json.dumps(event_to_dict(live.event), sort_keys=True)
+        for entry in self.entries(game_id):
+            yield json.dumps(entry.to_dict(), sort_keys=True)
 
     def import_lines(self, lines: Iterable[str], name: str = "<input>") -> int:
         """A new game from exported lines; returns its id. Errors name the file and line."""

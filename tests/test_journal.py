@@ -69,19 +69,24 @@ def test_last_unfinished_game_is_resumed(tmp_path):
         assert j.last_unfinished() is None
 
 
-def test_export_import_round_trip(tmp_path):
+def test_export_import_round_trip_keeps_the_history_and_the_rerolled_mark(tmp_path):
+    better = DiceRolled.of(("d6", 6), ("d6", 6), source="os")
     with Journal(tmp_path / "a.sqlite") as j:
         gid = j.new_game("kansas", {"players": 5})
         j.append(gid, Entry("event", D8))
         j.append(gid, Entry("event", D6))
         j.append(gid, Entry("undo"))
+        j.append(gid, Entry("event", D6))
+        j.append(gid, Entry("reroll", better))
         lines = list(j.export_lines(gid))
+        live = j.events(gid)
     header = json.loads(lines[0])
     assert header["game"] == "kansas" and header["options"] == {"players": 5}
-    assert [json.loads(x)["type"] for x in lines[1:]] == ["dice"]
+    assert [json.loads(x)["type"] for x in lines[1:]] == ["dice", "dice", "undo", "dice", "reroll"]
     with Journal(tmp_path / "b.sqlite") as k:
         new = k.import_lines(lines)
-        assert [e.event for e in k.events(new)] == [D8]
+        assert k.events(new) == live and [x.rerolled for x in live] == [False, True]
+        assert [e.kind for e in k.entries(new)] == ["event", "event", "undo", "event", "reroll"]
 
 
 @pytest.mark.parametrize(("text", "fragment"), [

@@ -1,4 +1,4 @@
-"""``companion export ID``: a saved game as JSON lines (header, then one event per line)."""
+"""``companion export ID``: a saved game as JSON lines (a header, then its history: events, undos, re-rolls)."""
 
 from __future__ import annotations
 

@@ -44,8 +44,8 @@ def main(args: argparse.Namespace) -> int:
             print(f"companion: {journal.notice}")
         records = journal.games()
         for g in records:
-            # events: what counts after undos and re-rolls (the lines `companion export` writes);
-            # entries: every journal row, the undo and re-roll rows included.
+            # events: what counts after undos and re-rolls; entries: every journal row, the undo and
+            # re-roll rows included (the lines `companion export` writes after its header).
             events = len(journal.events(g.id))
             if args.json:
                 print(json.dumps({"id": g.id, "game": g.game, "options": dict(g.options), "created": g.created,
