@@ -423,3 +423,18 @@ def test_an_undo_while_a_reroll_is_armed_takes_the_reroll_back_too(journal):
     s.handle(roll(("d8", 6)))
     assert [e.kind for e in journal.entries(s.current.game_id)] == ["event", "undo", "event"]
     assert s.current.live[-1].rerolled is False and s.current.state.pos == 6
+
+
+def test_the_loop_counts_player_inputs_even_when_nothing_shown_changes(journal):
+    """A script waits for its input to be taken, not for a new frame: the same refusal twice draws nothing new."""
+    s = make(journal)
+    s.start("race", {})
+    inbox = queue.Queue()
+    loop = Loop(s, inbox, [Recorder()], tick=0.01)
+    inbox.put(roll(("d6", 3)))  # refused: a D8 is wanted
+    assert loop.step(timeout=1) and loop.player_inputs == 1
+    inbox.put(roll(("d6", 3)))  # the same refusal: the panel is as it was
+    assert not loop.step(timeout=1) and loop.player_inputs == 2
+    inbox.put(TowerStatus("connected"))  # the tower's state is no player's input
+    loop.step(timeout=1)
+    assert loop.player_inputs == 2

@@ -3,7 +3,7 @@
 A Kansas game of several tornado phases, then a Stormfury game played until the storm dies:
 dice go into the virtual tower and over the pty through the real link, buttons are pressed on
 gpiozero's mock pins, every event is journaled and drawn by the views. Exits 0 when the night
-is over; a stall (an input that changed nothing for seconds) is an error, not a hang.
+is over; a stall (an input the box did not take within seconds) is an error, not a hang.
 """
 
 from __future__ import annotations
@@ -93,14 +93,17 @@ def play_night(journal: Journal, script: Sequence[ScriptedGame], *, seed: int = 
         player = AutoPlayer(session, table.driver, script, seed=seed, undo_every=undo_every,
                             reroll_every=reroll_every)
         while True:
+            handled = table.loop.player_inputs
             what = player.act()
             if player.done:
                 break
             if not player.awaiting:
                 table.loop.show()
                 continue
+            # Wait until the box has taken the input (over the pty, the pins or the queue), changed or not.
             deadline = time.monotonic() + STALL_SECONDS
-            while not table.loop.step(timeout=0.2):
+            while table.loop.player_inputs == handled:
+                table.loop.step(timeout=0.2)
                 if time.monotonic() > deadline:
                     raise CompanionError(f"demo stalled after {what!r}: {session.panel.message or 'no answer'}")
         summary = [f"{g.game} #{g.id}: {len(journal.events(g.id))} events ({g.entries} journal entries), "

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from companion.session.adapt import translate
 from companion.session.core import Frame, Session
+from companion.session.inputs import Decide, Hold, Press, Roll
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,9 @@ class Loop:
         self._last_housekeeping = clock()
         self._last_activity = clock()
         self.frames_shown = 0
+        self.player_inputs = 0
+        """Rolls, presses, holds and decisions handled so far, whether or not they changed what is shown (a
+        die thrown again with the same message changes nothing): a script waits on this, not on a new frame."""
 
     def add_pump(self, pump: Callable[[], object]) -> None:
         """Something to poll after every turn (pygame's event queue lives in this thread). A pump that
@@ -118,6 +122,8 @@ class Loop:
         event = translate(item)
         if event is None:
             return False
+        if isinstance(event, Roll | Press | Hold | Decide):
+            self.player_inputs += 1
         try:
             return self.session.handle(event)
         except Exception as exc:  # a bug in one rule must not stop the evening
