@@ -438,3 +438,27 @@ def test_the_loop_counts_player_inputs_even_when_nothing_shown_changes(journal):
     inbox.put(TowerStatus("connected"))  # the tower's state is no player's input
     loop.step(timeout=1)
     assert loop.player_inputs == 2
+
+
+def test_every_frame_a_view_gets_is_already_committed_to_the_journal_file(journal):
+    """Checked from the view itself, through a second connection to the file: only committed rows are visible
+    there, so whatever a screen draws survives a power cut."""
+    import sqlite3
+
+    seen: list[int] = []
+
+    class Witness:
+        def show(self, frame):
+            with sqlite3.connect(journal.path) as other:
+                seen.append(other.execute("SELECT COUNT(*) FROM entries").fetchone()[0])
+
+    s = make(journal)
+    s.start("race", {})
+    inbox = queue.Queue()
+    loop = Loop(s, inbox, [Witness()], tick=0.01)
+    loop.show()
+    for item in (roll(("d8", 4)), roll(("d6", 2), ("d6", 3)), Press("OK"), Hold("BACK"), Press("OK")):
+        inbox.put(item)
+        loop.step(timeout=1)
+    assert seen == [0, 1, 2, 3, 3, 4]  # the undo's question is drawn before its row exists; the undo after it
+    assert [e.kind for e in journal.entries(s.current.game_id)] == ["event", "event", "event", "undo"]
