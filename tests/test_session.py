@@ -322,10 +322,15 @@ def test_full_disk_game_goes_on_says_so_and_catches_up(journal):
             break
     assert journal.degraded and "journal: disk full, game kept in memory" in s.panel.notices
     s.handle(Press("ROLL"))  # the game goes on in memory
+    assert s.panel.message == "disk full: not saved"  # the OLED's footer says it on every screen
+    from companion.views.oled import render
+
+    assert render(s.panel).tobytes() != render(replace(s.panel, message="")).tobytes()
     live = list(s.current.live)
     journal._db.execute("PRAGMA max_page_count=1000000")
     assert s.tick()
     assert "journal: disk full, game kept in memory" not in s.panel.notices and not journal.degraded
+    assert s.panel.message == ""
     assert journal.events(s.current.game_id) == live
 
 
@@ -340,6 +345,7 @@ def test_a_journal_that_refuses_writes_does_not_stop_the_game(journal):
     s.handle(Press("OK"))
     assert s.current.state.pos == 9 and s.current.state.lane == "inner"
     assert s.panel.notices == ("journal: cannot write (attempt to write a readonly database), game kept in memory",)
+    assert s.panel.message == "journal: not saved"
     s.tick()  # the retry is refused too: still in memory, still said
     assert journal.degraded and len(s.panel.notices) == 1
     journal._db.execute("PRAGMA query_only=OFF")
@@ -462,3 +468,14 @@ def test_every_frame_a_view_gets_is_already_committed_to_the_journal_file(journa
         loop.step(timeout=1)
     assert seen == [0, 1, 2, 3, 3, 4]  # the undo's question is drawn before its row exists; the undo after it
     assert [e.kind for e in journal.entries(s.current.game_id)] == ["event", "event", "event", "undo"]
+
+
+def test_a_journal_kept_aside_at_start_is_said_on_the_oled_until_the_first_input(tmp_path):
+    path = tmp_path / "j.sqlite"
+    path.write_bytes(b"not a database, a shopping list" * 200)
+    with Journal(path) as j:
+        s = make(j)
+        s.start()
+        assert s.panel.message == "old journal kept aside" and "kept as" in s.panel.notices[0]
+        s.handle(Press("DOWN"))
+        assert s.panel.message == "" and "kept as" in s.panel.notices[0]  # the map's status strip keeps it

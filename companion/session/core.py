@@ -135,6 +135,8 @@ class Session:
                 self._main_menu()
         else:
             self._main_menu()
+        if self.journal.notice and not self.message:  # a journal kept aside at start: said until the first input
+            self.message = "old journal kept aside" if "kept as" in self.journal.notice else ""
         self._refresh()
 
     def new_game(self, key: str, options: dict[str, Any]) -> None:
@@ -581,6 +583,13 @@ class Session:
         self._panel, self._frame = panel, frame
         return changed
 
+    def _footer(self) -> str:
+        """The passing message, else, while entries wait in memory, a short "not saved" that stays: the OLED's
+        footer is the one line every screen keeps, and a box without a projector has no other place to say it."""
+        if self.message or not self.journal.degraded:
+            return self.message
+        return "disk full: not saved" if self.journal.notice == Journal.DISK_FULL else "journal: not saved"
+
     def _cursor(self) -> Hex | None:
         if self._menu is not None:
             return None
@@ -595,7 +604,7 @@ class Session:
         if self._menu is not None:
             menu = Menu(self._menu.title, tuple(self._menu.labels), self._menu.selected)
         if cur is None:
-            return Panel(tower=self.tower, message=self.message, menu=menu, notices=tuple(self.notices))
+            return Panel(tower=self.tower, message=self._footer(), menu=menu, notices=tuple(self.notices))
         prompt = cur.game.prompt(cur.state)
         if self._reroll_armed:
             kinds = " + ".join(k.upper() for k in self._wanted())
@@ -632,7 +641,7 @@ class Session:
             rerolled=rerolled,
             result=tuple(cur.game.recap(cur.state)),
             tower=self.tower,
-            message=self.message,
+            message=self._footer(),
             menu=menu,
             notices=tuple(self.notices),
         )
