@@ -52,6 +52,18 @@ def rolls(q: queue.Queue[Any], n: int, timeout: float = 5.0) -> list[TowerRoll]:
     return got
 
 
+def no_more_rolls(q: queue.Queue[Any]) -> bool:
+    """True when nothing queued is a roll. A roll is queued before it is ACKed, so once the tower's outbox
+    is empty every roll the link took is already on the queue."""
+    while True:
+        try:
+            item = q.get_nowait()
+        except queue.Empty:
+            return True
+        if isinstance(item, TowerRoll):
+            return False
+
+
 def state(name: str) -> Callable[[Any], bool]:
     return lambda e: isinstance(e, TowerState) and e.state == name
 
@@ -272,7 +284,10 @@ def test_an_ack_lost_as_the_cable_is_pulled_makes_no_second_roll(tower: VirtualT
     tower.roll([("d6", 1)])
     (second,) = rolls(q, 1)
     assert (roll.seq, second.seq) == (1, 2)
-    assert lk.counts["accepted"] == 2 and lk.counts["duplicates"] >= 1
+    until(lambda: not tower.protocol.outbox)
+    # Whether the resent roll 1 came back (and was dropped by number) or the SYNC told the tower it had
+    # arrived depends on timing; either way the box has two rolls and nothing else is queued.
+    assert lk.counts["accepted"] == 2 and no_more_rolls(q)
 
 
 def test_a_cable_pulled_halfway_through_a_frame_loses_nothing(tower: VirtualTower, link: Any) -> None:
@@ -380,4 +395,5 @@ def test_a_tower_restarted_while_unplugged_is_not_taken_for_the_old_one(tower: V
     (new,) = rolls(q, 1)
     assert [(r.boot, r.seq) for r in old] == [(old[0].boot, 1), (old[0].boot, 2)]
     assert (new.boot, new.seq, new.dice.dice[0].value) == (tower.protocol.boot, 1, 8) and new.boot != old[0].boot
-    assert lk.counts["duplicates"] == 0
+    until(lambda: not tower.protocol.outbox)
+    assert lk.counts["accepted"] == 3 and no_more_rolls(q)  # a resend crossing its ACK is dropped, not doubled
