@@ -122,7 +122,7 @@ def _attach_oled(table: Table, *, sim: bool, config: Any) -> OledView | None:
         from companion.views.oled import render
         from hardware.oled import Display, OledSettings
     except ImportError as exc:
-        table.session.notices.append(f"oled: not installed ({exc.name})")
+        table.session.notice(f"oled: not installed ({exc.name})")
         return None
     settings = _oled_settings(config, OledSettings)
     if sim:
@@ -210,8 +210,7 @@ folder quick to write (every change is a PNG) and still reads; `companion snapsh
 
 def _say_once(table: Table, text: str) -> None:
     """A lasting condition: one session notice (shown on the OLED and the map) and one log line."""
-    if text not in table.session.notices:
-        table.session.notices.append(text)
+    if table.session.notice(text):
         log.warning("%s", text)
 
 
@@ -228,7 +227,7 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
 
         from hardware.buttons import ButtonPins, Buttons
     except ImportError as exc:
-        table.session.notices.append(f"buttons: not installed ({exc.name})")
+        table.session.notice(f"buttons: not installed ({exc.name})")
         return
     if not sim and not _enabled(config, "buttons"):
         table.parts["buttons"] = "disabled"
@@ -255,7 +254,7 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
         # No GPIO here (no pin factory loads: lgpio missing, not a Pi) or a pin taken by another program:
         # the box runs on with the tower, a gamepad and typed dice, and says so once.
         log.warning("buttons: not available (%s)%s", failure, f" [{notes}]" if notes else "")
-        table.session.notices.append(f"buttons: not available ({failure})"[:80])
+        table.session.notice(f"buttons: not available ({failure})"[:80])
         table.parts["buttons"] = "absent"
         return
     if notes:
@@ -301,7 +300,7 @@ def _attach_tower(table: Table, *, sim: bool, config: Any) -> None:
     try:
         from firmware_bridge.link import TowerLink
     except ImportError as exc:
-        table.session.notices.append(f"tower: not installed ({exc.name})")
+        table.session.notice(f"tower: not installed ({exc.name})")
         return
     if not sim and not _enabled(config, "tower"):
         table.parts["tower"] = "disabled"

@@ -191,12 +191,21 @@ class Session:
         elif isinstance(event, Decide):
             self._accept(event.event)
         elif isinstance(event, Notice):
-            if event.text not in self.notices:
-                self.notices.append(event.text)
+            self.notice(event.text)
         elif isinstance(event, Say):
             self.message = event.text
         elif isinstance(event, Quit):
             self.stopped = True
+
+    def notice(self, text: str) -> bool:
+        """A lasting condition ("projector: no display"), said once: kept in the panel's notices (the
+        projector's status strip) and, the first time, the OLED's footer until the next input, since
+        the OLED has no other line for it. False when it was said already."""
+        if text in self.notices:
+            return False
+        self.notices.append(text)
+        self.message = text
+        return True
 
     def _tower_status(self, event: TowerStatus) -> None:
         """Show the link's state inline; log only its arrival (the first time, and back after being away)

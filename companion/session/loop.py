@@ -85,7 +85,7 @@ class Loop:
             except Exception as exc:  # a view must never take the game down
                 log.error("view %s failed and is switched off: %s", type(view).__name__, exc)
                 self.views.remove(view)
-                self.session.notices.append(f"{type(view).__name__}: off ({exc})"[:60])
+                self.session.notice(f"{type(view).__name__}: off ({exc})"[:60])
         self.frames_shown += 1
         if self.on_shown is not None:
             self.on_shown(frame)
