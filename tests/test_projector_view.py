@@ -141,10 +141,15 @@ def test_a_projector_that_goes_away_mid_game_leaves_the_oled_and_is_said_once(tm
         assert table.loop.step(timeout=2) and view.shown >= 1
         pygame.display.quit()  # the projector's display is gone (cable out, SDL closed it)
         shown = oled.shown
-        for _ in range(3):
+        table.inbox.put(Press("ROLL"))
+        assert table.loop.step(timeout=2)  # no exception out of the loop: the evening goes on
+        assert view not in table.loop.views and oled.shown == shown + 2  # the roll, then the word why
+        assert oled.display.device.image is not None
+        assert table.session.panel.message.startswith("ProjectorView: off")  # the OLED's footer says it
+        for _ in range(2):
             table.inbox.put(Press("ROLL"))
-            assert table.loop.step(timeout=2)  # no exception out of the loop: the evening goes on
-        assert view not in table.loop.views and oled.shown == shown + 3
+            assert table.loop.step(timeout=2)
+        assert oled.shown == shown + 4 and table.session.panel.message == ""  # said once
         said = [n for n in table.session.frame.panel.notices if n.startswith("ProjectorView")]
         assert len(said) == 1 and "display" in said[0]
         first = table.session.frame.state.tornadoes[0]

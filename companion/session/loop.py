@@ -77,7 +77,8 @@ class Loop:
         return self.tick
 
     def show(self) -> None:
-        """Hand the current frame to every view; a failing view is reported once and dropped."""
+        """Hand the current frame to every view; a failing view is reported once and dropped, and the
+        views left are shown the frame that says so (the OLED carries on, telling why the map is gone)."""
         frame = self.session.frame
         for view in list(self.views):
             try:
@@ -86,6 +87,9 @@ class Loop:
                 log.error("view %s failed and is switched off: %s", type(view).__name__, exc)
                 self.views.remove(view)
                 self.session.notice(f"{type(view).__name__}: off ({exc})"[:60])
+                if self.session.refresh():
+                    self.show()
+                    return
         self.frames_shown += 1
         if self.on_shown is not None:
             self.on_shown(frame)
