@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
-from gpiozero import Button
+from gpiozero import Button, DigitalInputDevice
 
 
 @dataclass(frozen=True)
@@ -68,13 +68,19 @@ class Buttons:
         self._last_edge: dict[str, float] = {}
         self.ignored = 0
         """Edges dropped as bounce (for tests and the status line)."""
-        self.buttons: dict[str, Button] = {}
+        self.buttons: dict[str, DigitalInputDevice] = {}
         for name, bcm in self.pins.items():
-            button = Button(bcm, pull_up=True, bounce_time=None, hold_time=hold_time, pin_factory=pin_factory)
-            button.when_pressed = self._edge_handler(name, pressed=True)
-            button.when_released = self._edge_handler(name, pressed=False)
+            # gpiozero's Button polls for holds on a thread of its own (ten wake-ups a second, held or
+            # not); only the buttons that have a hold get one, the others are plain inputs.
+            button: DigitalInputDevice
             if name in hold_names:
-                button.when_held = self._hold_handler(name)
+                held = Button(bcm, pull_up=True, bounce_time=None, hold_time=hold_time, pin_factory=pin_factory)
+                held.when_held = self._hold_handler(name)
+                button = held
+            else:
+                button = DigitalInputDevice(bcm, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+            button.when_activated = self._edge_handler(name, pressed=True)
+            button.when_deactivated = self._edge_handler(name, pressed=False)
             self.buttons[name] = button
 
     def _accept(self, name: str) -> float | None:

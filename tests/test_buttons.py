@@ -253,3 +253,24 @@ def test_any_chattering_presses_count_once_each(mock_factory, buttons, clock, pr
             flip()
     got = drain(buttons.events)
     assert got == [ButtonPress("OK", e.at) for e in got] and len(got) == len(presses)
+
+
+def test_only_buttons_with_a_hold_poll_for_one(mock_factory, clock):
+    """gpiozero's Button polls for holds on its own thread (ten wake-ups a second, held or not): an idle
+    box should pay that only for the buttons whose hold means something."""
+    import threading
+
+    from gpiozero.mixins import HoldThread
+
+    def hold_threads() -> int:
+        return sum(isinstance(t, HoldThread) and t.is_alive() for t in threading.enumerate())
+
+    before = hold_threads()
+    with Buttons(hold_names=("BACK", "ROLL"), clock=clock) as b:
+        assert hold_threads() - before == 2
+        pin = mock_factory.pin(ButtonPins().up)  # a plain input still gives its press
+        pin.drive_low()
+        clock.advance_ms(100)
+        pin.drive_high()
+        assert [e.name for e in drain(b.events)] == ["UP"]
+    assert hold_threads() == before
