@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from benchmarks._table import Row, summary
+from companion.commands.run import IN_USE_TICK
 
 AREA = "service"
 IDLE_SECONDS = 4.0
@@ -154,7 +155,7 @@ def table_latency(samples: int = 150) -> tuple[list[float], list[float], list[fl
     from companion.sim import build_table
 
     with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp, Journal(Path(tmp) / "j.sqlite") as journal, \
-            build_table(journal, sim=True, headless=False, tick=0.05) as table:
+            build_table(journal, sim=True, headless=False, tick=IN_USE_TICK) as table:
         if table.parts.get("projector") != "window" or "window" not in table.parts:
             raise RuntimeError(f"the simulated table has no projector window: {table.describe()}")
         session, loop = table.session, table.loop

@@ -43,6 +43,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=main)
 
 
+IN_USE_TICK = 0.03
+"""How often the loop polls SDL's queue (the laptop window's keys, a gamepad on the box) while the
+table is in use: a key reaches the game within 30 ms plus the frame. Tower and buttons wake the loop
+at once whatever the tick; after a quiet second it backs off to the loop's idle tick (0.1 s).
+Headless there is no SDL input to poll, so the tick only paces the watchdog."""
+
+
 def main(args: argparse.Namespace) -> int:
     setup_logging()
     config = load_config(args.config)
@@ -52,7 +59,7 @@ def main(args: argparse.Namespace) -> int:
         notify = Notifier()
         with build_table(journal, sim=args.sim, headless=args.headless, out=args.out, config=config,
                          game_keys=_menu_order(config.game.default),
-                         watchdog=notify.watchdog, tick=0.05 if (args.sim and not args.headless) else 0.5) as table:
+                         watchdog=notify.watchdog, tick=0.5 if args.headless else IN_USE_TICK) as table:
             options: dict[str, Any] = {}
             if args.players is not None:
                 options["players"] = args.players
