@@ -320,10 +320,10 @@ def test_new_game_options_validated():
         GAME.new_game({"players": [{"role": "architect", "city": ["houston"]}]})
     with pytest.raises(RuleError, match=r"players: expected a number 1\.\.4 or a list"):
         GAME.new_game({"players": "architect"})
-    # a player count (companion run --players N) seats the first roles, everyone in the first city
-    assert GAME.new_game({"players": 2}).players == (Player("aquatic_engineer", "brownsville"),
-                                                     Player("architect", "brownsville"))
-    assert GAME.new_game({}) == GAME.new_game({"players": 4})
+    # a player count (the menu, companion run --players N) seats the first roles, who then place their tokens
+    two = GAME.new_game({"players": 2})
+    assert two.players == (Player("aquatic_engineer", "brownsville"), Player("architect", "brownsville"))
+    assert two.phase == "setup" and GAME.new_game({}).phase == "forecast"
     for bad in (0, 5, True):
         with pytest.raises(RuleError, match="players: "):
             GAME.new_game({"players": bad})
@@ -424,3 +424,28 @@ def test_the_forecast_cards_go_back_to_their_deck_after_the_hurricane_phase():
     assert GAME.prompt(s).shuffle == len(B.decks["ocean"]) == 15  # the whole deck again, the 5 included
     order = (0, 1, 2, 3, 8, *range(4, 8), *range(9, 15))
     assert GAME.apply(s, Shuffled(order)).forecast == ("O1", "O2", "O3", "O4", "O9")  # they can be dealt again
+
+
+def test_setup_each_player_places_her_token_in_any_city_in_table_order():
+    """The rules' setup: each player places her token in any city she wants; several may share one."""
+    state = GAME.new_game({"players": 3})
+    assert GAME.setup_questions() == [("players", "players", (1, 2, 3, 4))]
+    assert state.phase == "setup" and GAME.prompt(state).short == "Aquatic: start city"
+    offered = GAME.choices(state)
+    assert [label for label, _, _ in offered] == [c.name for c in GAME.board.cities]
+    assert all(hexes == c.population_centre for (_, _, hexes), c in zip(offered, GAME.board.cities, strict=True))
+    with pytest.raises(RuleError, match="places her token first"):
+        GAME.apply(state, Shuffled(tuple(range(len(GAME.board.decks["ocean"])))))
+    with pytest.raises(RuleError, match="unknown city 'atlantis'"):
+        GAME.apply(state, Choice("place", {"city": "atlantis"}))
+    with pytest.raises(RuleError, match="Aquatic engineer's turn"):
+        GAME.apply(state, Choice("place", {"player": "architect", "city": "houston"}))
+    last = GAME.board.cities[-1].id
+    for city in ("houston", last):
+        state = GAME.apply(state, Choice("place", {"city": city}))
+        assert state.phase == "setup"
+    assert GAME.prompt(state).short == "Evac: start city"
+    state = GAME.apply(state, Choice("place", {"player": "evac_specialist", "city": "houston"}))
+    assert state.phase == "forecast" and GAME.prompt(state).shuffle
+    assert [(p.role, p.city) for p in state.players] == [("aquatic_engineer", "houston"), ("architect", last),
+                                                         ("evac_specialist", "houston")]

@@ -24,9 +24,10 @@ from companion.sim import build_table
 
 NIGHT = (
     ScriptedGame("kansas", {"players": 4}, max_events=60),
-    ScriptedGame("stormfury", {}),
+    ScriptedGame("stormfury", {"players": 4}),
 )
-"""The demo's game night: several Kansas tornado phases, then Stormfury to the end."""
+"""The demo's game night: several Kansas tornado phases, then Stormfury to the end (its four players
+place their tokens first, as the rules' setup says)."""
 
 STALL_SECONDS = 10.0
 

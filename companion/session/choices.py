@@ -53,6 +53,7 @@ def _option(item: Any) -> Option:
 
 def setup_questions(game: Any) -> Sequence[tuple[str, str, Sequence[Any]]]:
     """What to ask before a new game: (option name, label, values), from the engine if it has questions
-    (Kansas: the player count picks the outbreak table's row; Stormfury asks nothing: all four roles play)."""
+    (Kansas: the player count picks the outbreak table's row; Stormfury: how many play, each then
+    placing her token in the game's own setup phase)."""
     own = getattr(game, "setup_questions", None)
     return list(own()) if callable(own) else []

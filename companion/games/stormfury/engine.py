@@ -33,12 +33,20 @@ class StormfuryGame:
         return self.board.cards_json()
 
     # -- the fold ---------------------------------------------------------------------------
+    def setup_questions(self) -> list[tuple[str, str, tuple[int, ...]]]:
+        """Asked on the OLED before a new game: how many play (each takes the next role); each then
+        places her token in a city of her choice (the setup phase), as the rules' setup says."""
+        return [("players", "players", tuple(range(1, len(ROLES) + 1)))]
+
     def new_game(self, options: Mapping[str, Any]) -> StormState:
-        """Options: ``players`` = [{"role", "city"}, ...], or a number 1..4 of players taking the first
-        roles in ROLES (``companion run --players N``); default: the four roles, all in the first city."""
+        """Options: ``players`` = [{"role", "city"}, ...] (tokens placed already), or a number 1..4 of
+        players taking the first roles in ROLES, who then place their tokens one by one (the setup
+        phase: the box's menu and ``companion run --players N``); default: the four roles, all in the
+        first city, no setup phase (``companion hurricane``)."""
         b = self.board
         first = b.cities[0].id
         raw = options.get("players", len(ROLES))
+        place = isinstance(raw, int) and not isinstance(raw, bool) and "players" in options
         if isinstance(raw, int) and not isinstance(raw, bool):
             if not 1 <= raw <= len(ROLES):
                 raise RuleError(f"players: Project Stormfury is for 1..{len(ROLES)} players (one role each), got {raw}")
@@ -57,7 +65,8 @@ class StormfuryGame:
                 raise RuleError(f"role {role} chosen twice")
             players.append(Player(role, city))
         at_sea = b.start in b.ocean
-        return StormState(turn=1, phase="forecast", category=b.rules.start_category, centre=b.start,
+        return StormState(turn=1, phase="setup" if place else "forecast", category=b.rules.start_category,
+                          centre=b.start,
                           deck="ocean" if at_sea else "land", players=tuple(players),
                           population=tuple((c.id, b.rules.start_population) for c in b.cities),
                           recent=(f"Storm cat {b.rules.start_category} in the gulf",))
@@ -65,6 +74,8 @@ class StormfuryGame:
     def apply(self, state: StormState, event: Event) -> StormState:
         if state.phase == "over":
             raise RuleError("the game is over")
+        if state.phase == "setup":
+            return self._place(state, event)
         if isinstance(event, Choice) and event.action == "evacuate" and state.phase in ("forecast", "hurricane"):
             return self._evacuate_any_time(state, event)
         if state.phase == "forecast":
@@ -74,6 +85,23 @@ class StormfuryGame:
         if not isinstance(event, Choice):
             raise RuleError(f"player phase: choose one of {', '.join(ACTIONS)}, not a {type(event).__name__}")
         return self._choice(state, event)
+
+    def _place(self, state: StormState, event: Event) -> StormState:
+        """Setup: the next player in table order puts her token in any city (several may share one)."""
+        player = state.players[state.placed]
+        if not isinstance(event, Choice) or event.action != "place":
+            raise RuleError(f"setup: {role_name(player.role)} places her token first (place)")
+        city = event.args.get("city")
+        cities = {c.id: c for c in self.board.cities}
+        if not isinstance(city, str) or city not in cities:
+            raise RuleError(f"unknown city {city!r}")
+        if event.args.get("player", player.role) != player.role:
+            raise RuleError(f"setup: it is {role_name(player.role)}'s turn to place her token")
+        players = tuple(replace(p, city=city) if i == state.placed else p for i, p in enumerate(state.players))
+        placed = state.placed + 1
+        done = placed == len(players)
+        return replace(state, players=players, placed=placed, phase="forecast" if done else "setup",
+                       recent=(f"{role_name(player.role)} in {cities[city].name}",))
 
     @staticmethod
     def _shuffle(event: Event, n: int) -> tuple[int, ...]:
@@ -198,6 +226,10 @@ class StormfuryGame:
 
     # -- what the table sees ----------------------------------------------------------------
     def prompt(self, state: StormState) -> Prompt:
+        if state.phase == "setup":
+            role = role_name(state.players[state.placed].role)
+            return Prompt(f"Setup: {role}, place your token in any city", f"{role.split()[0]}: start city",
+                          actions=("place",))
         if state.phase == "over":
             return Prompt(f"The storm is over ({state.ended_by}): {sum(d.amount for d in state.damage)} damage",
                           "Game over", done=True)
@@ -213,8 +245,8 @@ class StormfuryGame:
                       "Player phase", actions=ACTIONS)
 
     def status(self, state: StormState) -> str:
-        names = {"forecast": "forecast phase", "players": "player phase", "hurricane": "hurricane phase",
-                 "over": "game over"}
+        names = {"setup": "setup", "forecast": "forecast phase", "players": "player phase",
+                 "hurricane": "hurricane phase", "over": "game over"}
         return f"Turn {state.turn} - {names[state.phase]} - cat {state.category}"
 
     def recap(self, state: StormState) -> tuple[str, ...]:
@@ -235,6 +267,10 @@ class StormfuryGame:
         each road end in the cities next to hers), one evacuation.
         Each comes with the hex it concerns, so the projector's cursor can sit on it; ``apply`` still
         judges each one, and a refused option says why on the panel."""
+        if state.phase == "setup":
+            role = state.players[state.placed].role
+            return [(c.name, Choice("place", {"player": role, "city": c.id}), c.population_centre)
+                    for c in self.board.cities]
         if state.phase != "players":
             return []
         b = self.board
@@ -284,3 +320,8 @@ class StormfuryGame:
         worst = max(by_city, key=lambda c: sum(by_city[c].values())) if state.damage else None
         return {"turns": len(state.log), "ended_by": state.ended_by, "category": state.category,
                 "total": sum(by_kind.values()), "by_kind": by_kind, "by_city": by_city, "worst_city": worst}
+
+
+def role_name(role: str) -> str:
+    """A role as people say it: "aquatic_engineer" -> "Aquatic engineer"."""
+    return role.replace("_", " ").capitalize()

@@ -82,8 +82,9 @@ class StormState:
     turn: int
     """Current turn, from 1."""
     phase: str
-    """"forecast" (waiting for the deck shuffle), "players" (defence actions), "hurricane" (waiting
-    for the shuffle of the 5 forecast cards) or "over"."""
+    """"setup" (each player places her token in a city of her choice, in table order), "forecast"
+    (waiting for the deck shuffle), "players" (defence actions), "hurricane" (waiting for the shuffle
+    of the 5 forecast cards) or "over"."""
     category: int
     """Storm category 1..5; 0 once it dissipated."""
     centre: Hex
@@ -94,6 +95,8 @@ class StormState:
     """This turn's forecast card ids (empty before the forecast shuffle)."""
     players: tuple[Player, ...] = ()
     """Player tokens, in table order."""
+    placed: int = 0
+    """In the setup phase: how many players have placed their token (the next one chooses)."""
     fortifications: tuple[tuple[str, int], ...] = ()
     """(space id, tokens) for spaces with fortification tokens, sorted by id."""
     dams: frozenset[tuple[str, str]] = frozenset()
