@@ -33,6 +33,21 @@ def companion(*args: str) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+
+def interrupt(*procs: subprocess.Popen | None) -> None:
+    """Ctrl-C to every command still running, and wait for it (a test never leaves one behind)."""
+    for proc in procs:
+        if proc is not None and proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=20)
+
+
+def virtual_with(script: Path) -> tuple[int, str]:
+    """``companion tower virtual --script FILE`` run to its end: (exit code, stderr)."""
+    proc = companion("tower", "virtual", "--script", str(script))
+    _, err = proc.communicate(timeout=20)
+    return proc.returncode, err
+
 def test_parse_dice_accepts_typed_forms_and_names_bad_ones() -> None:
     assert parse_dice("d6 3 D8 5") == [("d6", 3), ("d8", 5)]
     assert parse_dice("d6:3, d8:8") == [("d6", 3), ("d8", 8)]
@@ -75,18 +90,14 @@ def test_virtual_and_listen_commands_carry_scripted_and_typed_rolls(tmp_path: Pa
         assert listen.returncode == 0
         assert "accepted=3" in err
     finally:
-        for proc in (listen, virtual):
-            if proc is not None and proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
-                proc.communicate(timeout=20)
+        interrupt(listen, virtual)
 
 
 def test_virtual_with_a_bad_script_line_is_one_line_error(tmp_path: Path) -> None:
     script = tmp_path / "rolls.txt"
     script.write_text("d6 3\nd6 9\n")
-    proc = companion("tower", "virtual", "--script", str(script))
-    _, err = proc.communicate(timeout=20)
-    assert proc.returncode == 2
+    code, err = virtual_with(script)
+    assert code == 2
     assert f"{script}:2:" in err and "Traceback" not in err
 
 
@@ -167,16 +178,12 @@ def test_typed_faults_reach_the_listener_and_a_roll_thrown_while_unplugged_arriv
         assert "accepted=2" in counts and "bad_checksum=1" in counts and "disconnects=1" in counts
         assert got.empty()
     finally:
-        for proc in (listen, virtual):
-            if proc is not None and proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
-                proc.wait(timeout=20)
+        interrupt(listen, virtual)
 
 
 def test_a_bad_fault_in_a_script_is_one_line_error(tmp_path: Path) -> None:
     script = tmp_path / "rolls.txt"
     script.write_text("d6 3\n!explode\n")
-    proc = companion("tower", "virtual", "--script", str(script))
-    _, err = proc.communicate(timeout=20)
-    assert proc.returncode == 2 and "Traceback" not in err
+    code, err = virtual_with(script)
+    assert code == 2 and "Traceback" not in err
     assert err.splitlines()[-1].startswith(f"companion: {script}:2: unknown fault !explode (known: !rolling")
