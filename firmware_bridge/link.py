@@ -78,6 +78,8 @@ class TowerLink:
         self._delivered: dict[str, int] = {}
         """Per tower boot: every roll up to this seq was delivered (rolls go out in order)."""
         self._synced_for = -1
+        self._asked_hello = float("-inf")
+        """When a SYNC last asked for a HELLO because frames came without one (at most once a silence)."""
         self._serial: serial.SerialBase | None = None
         self._parser = FrameParser(accept=TOWER_FRAMES)
         self._stop = threading.Event()
@@ -220,9 +222,12 @@ class TowerLink:
             self._was_connected = True
             self._set_state("connected", f"firmware {item.firmware}, dice {'+'.join(item.kinds)}")
         elif self.state == "mismatch" or not self.boot:
-            # Nothing is trusted before a hello of our version: ask for one.
+            # Nothing is trusted before a hello of our version: ask for one. A tower that talks again
+            # after a silence sends heartbeats, not a HELLO: its frames keep the line from going quiet,
+            # so the ask must come from them (once a silence period, not once a frame).
             self.counts["before_hello"] += 1
-            if kind == "ROLL" and self.state != "mismatch":
+            if self.state != "mismatch" and (kind == "ROLL" or now - self._asked_hello >= self.silence):
+                self._asked_hello = now
                 self._send(Frame("SYNC"))
         elif kind == "ROLL":
             self._roll(item)

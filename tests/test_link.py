@@ -229,6 +229,21 @@ def test_silent_tower_is_reported_then_found_again(tower: VirtualTower) -> None:
         until(lambda: lk.state == "connected")
 
 
+def test_a_tower_talking_again_after_a_silence_is_asked_for_its_hello(tower: VirtualTower) -> None:
+    """Every SYNC the link sent while the tower was silent went unanswered: its heartbeats, when they
+    come back, keep the line from going quiet, so they must bring the ask for a HELLO themselves."""
+    q: queue.Queue[Any] = queue.Queue()
+    with TowerLink(q, tower.path, retry=0.02, silence=0.6) as lk:
+        wait_for(q, state("connected"), timeout=10)
+        tower.deaf = tower.silent = True  # nothing either way: the link's SYNCs are lost too
+        wait_for(q, lambda e: isinstance(e, TowerState) and e.detail == "tower silent", timeout=10)
+        tower.silent = False  # heartbeats again, still without a hello
+        until(lambda: lk.counts["before_hello"] >= 2)
+        tower.deaf = False
+        wait_for(q, state("connected"), timeout=10)
+        assert lk.state == "connected" and lk.boot == tower.protocol.boot
+
+
 def test_protocol_doc_examples_are_valid_frames() -> None:
     import re
     from pathlib import Path

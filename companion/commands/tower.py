@@ -6,8 +6,9 @@ import argparse
 import json
 import queue
 import sys
+import threading
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from companion.errors import CompanionError
 
@@ -133,9 +134,17 @@ def run_listen(args: argparse.Namespace) -> int:
         except (ValueError, serial.SerialException) as exc:
             raise CompanionError(f"--port {args.port}: {exc}") from None
     events: queue.Queue[Any] = queue.Queue()
+    said = threading.Lock()
+
+    def say(text: str, stream: IO[str]) -> None:
+        """One whole line at a time: rejections come from the link's reader thread, the rest from this
+        one, and print() writes a line and its newline separately, so two lines could merge."""
+        with said:
+            stream.write(text + "\n")
+            stream.flush()
 
     def rejected(rejection: Any) -> None:
-        print(f"rejected {rejection.reason}: {rejection.line!r}", file=sys.stderr, flush=True)
+        say(f"rejected {rejection.reason}: {rejection.line!r}", sys.stderr)
 
     link = TowerLink(events, args.port, on_reject=rejected).start()
     try:
@@ -144,19 +153,17 @@ def run_listen(args: argparse.Namespace) -> int:
             if isinstance(event, TowerRoll):
                 dice = [{"die": d.kind, "value": d.value} for d in event.dice.dice]
                 if args.json:
-                    print(json.dumps({"seq": event.seq, "dice": dice}), flush=True)
+                    say(json.dumps({"seq": event.seq, "dice": dice}), sys.stdout)
                 else:
-                    print(f"#{event.seq} " + " ".join(str(d) for d in event.dice.dice), flush=True)
+                    say(f"#{event.seq} " + " ".join(str(d) for d in event.dice.dice), sys.stdout)
             elif isinstance(event, TowerState):
-                print(f"tower {event.state}" + (f": {event.detail}" if event.detail else ""),
-                      file=sys.stderr, flush=True)
+                say(f"tower {event.state}" + (f": {event.detail}" if event.detail else ""), sys.stderr)
             elif isinstance(event, TowerFault):
-                print(f"tower fault {event.code}: {event.text}", file=sys.stderr, flush=True)
+                say(f"tower fault {event.code}: {event.text}", sys.stderr)
     except KeyboardInterrupt:
         pass
     finally:
         link.stop()
         counts = link.status()["counts"]
-        print("counts: " + (", ".join(f"{k}={v}" for k, v in sorted(counts.items())) or "none"),
-              file=sys.stderr, flush=True)
+        say("counts: " + (", ".join(f"{k}={v}" for k, v in sorted(counts.items())) or "none"), sys.stderr)
     return 0
