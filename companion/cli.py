@@ -2,7 +2,8 @@
 
 Each command module defines ``register(subparsers)`` that adds its parser and sets
 ``func(args) -> int``. Adding a command is adding a module; nothing here changes.
-Errors meant for people (CompanionError) print as one line and exit 2, never a traceback.
+Errors meant for people (CompanionError) print as one line and exit 2 (75 for UnavailableError), never a
+traceback.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except CompanionError as exc:
         print(f"companion: {exc}", file=sys.stderr)
-        return 2
+        return getattr(exc, "exit_code", 2)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # the reader went away (companion map kansas --json | head): not an error of ours

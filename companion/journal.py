@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.dice import Event, event_from_dict, event_to_dict
-from companion.errors import CompanionError, DataError
+from companion.errors import CompanionError, DataError, UnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -249,10 +249,10 @@ class Journal:
             if db is not None:
                 db.close()
             if _is_disk_full(exc):
-                raise CompanionError(f"journal {self.path}: disk full, cannot start a journal") from None
+                raise UnavailableError(f"journal {self.path}: disk full, cannot start a journal") from None
             if _is_damage(exc):
                 return self._set_aside(f"damaged ({exc})")
-            raise CompanionError(f"journal {self.path}: cannot open ({exc})") from None
+            raise UnavailableError(f"journal {self.path}: cannot open ({exc})") from None
 
     def _set_aside(self, why: str) -> sqlite3.Connection:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")

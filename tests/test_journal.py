@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from companion.dice import Choice, DiceRolled, Shuffled
-from companion.errors import CompanionError, DataError
+from companion.errors import CompanionError, DataError, UnavailableError
 from companion.journal import SCHEMA_VERSION, Entry, Journal, live_events, parse_export
 
 D8 = DiceRolled.of(("d8", 3), source="tower")
@@ -152,6 +152,7 @@ def test_a_locked_journal_is_never_moved_aside(tmp_path):
         holder.close()
     assert "cannot open (database is locked)" in str(info.value) and "\n" not in str(info.value)
     assert [p.name for p in tmp_path.iterdir()] == ["j.sqlite"]
+    assert isinstance(info.value, UnavailableError)  # the service exits 75: systemd tries again later
 
 
 @pytest.mark.parametrize("where", ["directory", "under a file"])
@@ -211,3 +212,22 @@ def test_a_refused_write_is_kept_in_memory_logged_once_and_caught_up(tmp_path, c
     j.close()
     with Journal(path) as again:
         assert [e.event for e in again.events(gid)] == [D8, D6]
+
+
+def test_a_journal_held_by_another_process_exits_75_so_the_service_is_tried_again(tmp_path, capsys):
+    """Exit 2 means a wrong configuration (systemd gives up, RestartPreventExitStatus=2); a journal
+    another process holds may come free, so the box exits 75 and systemd starts it again later."""
+    from companion.cli import main
+
+    path = tmp_path / "j.sqlite"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        assert main(["games", "--journal", str(path)]) == 75
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    err = capsys.readouterr().err
+    assert err.startswith(f"companion: journal {path}: cannot open") and err.count("\n") == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["j.sqlite"]
