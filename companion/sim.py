@@ -293,6 +293,22 @@ def _attach_window(table: Table) -> None:
     table.loop.add_pump(window.pump)
     table.closers.append(window.close)
     table.parts["window"] = "pygame"
+    _warn_if_invisible()
+
+
+def _warn_if_invisible() -> None:
+    """SDL quietly falls back to an offscreen driver where there is no display (a server, an SSH
+    session): the window then "works" and shows nothing. Say so once, with what to do instead."""
+    import os
+
+    import pygame
+
+    from companion.views.projector.view import HEADLESS_DRIVERS
+
+    driver = pygame.display.get_driver() if pygame.display.get_init() else ""
+    if driver in HEADLESS_DRIVERS and os.environ.get("SDL_VIDEODRIVER") not in HEADLESS_DRIVERS:
+        log.warning("window: no display here (SDL fell back to %s), nothing will show; "
+                    "run with --headless --out DIR to get the frames as PNGs", driver)
 
 
 def _attach_tower(table: Table, *, sim: bool, config: Any) -> None:

@@ -154,3 +154,21 @@ def test_a_projector_that_goes_away_mid_game_leaves_the_oled_and_is_said_once(tm
         assert len(said) == 1 and "display" in said[0]
         first = table.session.frame.state.tornadoes[0]
         assert first.ns is not None and first.we is not None and len(first.moves) == 2  # all 4 rolls counted
+
+
+def test_a_window_with_no_display_behind_it_is_said(monkeypatch, caplog):
+    """SDL falls back to offscreen where there is no display: the laptop window would show nothing."""
+    from companion.sim import _warn_if_invisible
+
+    caplog.set_level(logging.WARNING)
+    pygame.display.init()
+    try:
+        assert pygame.display.get_driver() in ("offscreen", "dummy")
+        _warn_if_invisible()  # offscreen asked for (tests, CI): nothing to say
+        assert not [r for r in caplog.records if r.getMessage().startswith("window:")]
+        monkeypatch.delenv("SDL_VIDEODRIVER")  # not asked for: SDL chose it for want of a display
+        _warn_if_invisible()
+        said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("window:")]
+        assert len(said) == 1 and "--headless --out DIR" in said[0]
+    finally:
+        pygame.display.quit()
