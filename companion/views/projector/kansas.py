@@ -46,13 +46,11 @@ class KansasPainter:
 
     # -- what the state adds --------------------------------------------------------------------
     def candidates(self, state: KansasState) -> dict[int, Hex]:
-        """While the forecaster picks where along the fixed line a tornado starts: value -> start hex."""
-        t = state.current
-        if t is None or not t.forecast_line or t.start is not None or self.game.need(state) != "forecast_at":
+        """While the forecaster picks where along the fixed line a tornado starts: value -> start hex,
+        read from the engine's own choices so the map rings exactly what the buttons offer."""
+        if state.phase != "tornado" or self.game.need(state) != "forecast_at":
             return {}
-        if t.forecast_line == "ns":
-            return {v: self.board.grid[(v, t.we)] for v in range(1, 9)}
-        return {v: self.board.grid[(t.ns, v)] for v in range(1, 9)}
+        return {c.args["value"]: Hex(c.args["q"], c.args["r"]) for _, c in self.game.choices(state)}
 
     def ranked(self, state: KansasState) -> list[tuple[str, float]]:
         """The forecaster's open choice, best first, with the markers it is expected to put on cities
@@ -150,12 +148,13 @@ class KansasPainter:
         x, y = layout.centre(h)
         r = round(s * 0.27)
         base = (x + s * 0.28, y + s * 0.3)
+        centre = (round(base[0]), round(base[1]))
         for k in range(min(n, MAX_DISCS)):
             centre = (round(base[0] + k * s * 0.07), round(base[1] - k * s * 0.09))
             pygame.draw.circle(surface, palette.DAMAGE, centre, r)
             pygame.draw.circle(surface, palette.CITY_EDGE, centre, r, max(1, round(s * 0.05)))
-        top = (round(base[0] + (min(n, MAX_DISCS) - 1) * s * 0.07), round(base[1] - (min(n, MAX_DISCS) - 1) * s * 0.09))
-        text.draw(surface, str(n), top, text.px(0.02, layout.height), palette.CITY_EDGE, anchor="center", bold=True)
+        text.draw(surface, str(n), centre, text.px(0.02, layout.height), palette.CITY_EDGE, anchor="center",
+                  bold=True)  # on the top disc
 
     def _paint_candidate(self, surface: Any, layout: Layout, h: Hex, value: int) -> None:
         self._ring(surface, layout, h, FORECAST, str(value))
