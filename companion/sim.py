@@ -301,12 +301,10 @@ def _warn_if_invisible() -> None:
     session): the window then "works" and shows nothing. Say so once, with what to do instead."""
     import os
 
-    import pygame
+    from companion.views.projector.view import fell_back
 
-    from companion.views.projector.view import HEADLESS_DRIVERS
-
-    driver = pygame.display.get_driver() if pygame.display.get_init() else ""
-    if driver in HEADLESS_DRIVERS and os.environ.get("SDL_VIDEODRIVER") not in HEADLESS_DRIVERS:
+    driver = fell_back(os.environ.get("SDL_VIDEODRIVER"))
+    if driver:
         log.warning("window: no display here (SDL fell back to %s), nothing will show; "
                     "run with --headless --out DIR to get the frames as PNGs", driver)
 

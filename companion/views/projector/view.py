@@ -89,6 +89,13 @@ class ProjectorView:
             self.screen = None
 
 
+def fell_back(wanted: str | None) -> str:
+    """The headless driver SDL chose by itself when ``wanted`` (None: SDL's own pick) was not one:
+    no display behind it, so a window would "work" and show nothing. Empty when all is well."""
+    actual = pygame.display.get_driver() if pygame.display.get_init() else ""
+    return actual if actual in HEADLESS_DRIVERS and wanted not in HEADLESS_DRIVERS else ""
+
+
 def choose_driver(driver: str, environ: dict[str, str] | os._Environ[str] = os.environ) -> str | None:
     """The SDL video driver to ask for: "auto" means KMSDRM on a console, the desktop's own under one."""
     if driver != "auto":
@@ -113,7 +120,7 @@ def open_projector(config: Any, say: Callable[[str], None]) -> ProjectorView | N
             os.environ["SDL_VIDEODRIVER"] = wanted
         pygame.display.init()
         actual = pygame.display.get_driver()
-        if actual in HEADLESS_DRIVERS and wanted not in HEADLESS_DRIVERS:
+        if fell_back(wanted):
             raise pygame.error(f"SDL fell back to the {actual} driver")
         flags = pygame.FULLSCREEN if getattr(config, "fullscreen", True) else 0
         screen = pygame.display.set_mode(size, flags, display=getattr(config, "display", 0))
