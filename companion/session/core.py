@@ -279,7 +279,7 @@ class Session:
         complete = self._in_request_order(self._partial)
         self._partial = []
         prompt = self.prompt()
-        if prompt is not None and prompt.shuffle and not prompt.dice and not self._reroll_armed:
+        if prompt is not None and _asks_shuffle(prompt) and not self._reroll_armed:
             notes.append(self._deal_pick(prompt, complete, roll.source))
             self.message = "; ".join(n for n in notes if n)
             return
@@ -297,12 +297,12 @@ class Session:
         pick's throw when a shuffle is answered with dice."""
         assert self.current is not None
         if self._reroll_armed:
-            last = self.current.live[-1].event
-            return tuple(d.kind for d in last.dice) if isinstance(last, DiceRolled) else ()
+            last = self._last_roll()
+            return tuple(d.kind for d in last.dice) if last is not None else ()
         prompt = self.prompt()
         if prompt is None:
             return ()
-        if prompt.shuffle and not prompt.dice:
+        if _asks_shuffle(prompt):
             return self._deal(prompt).need()
         return prompt.dice
 
@@ -426,7 +426,7 @@ class Session:
             if button == "OK":
                 self._main_menu()
             return
-        if prompt.shuffle and button == "ROLL" and not self._reroll_armed:
+        if _asks_shuffle(prompt) and button == "ROLL" and not self._reroll_armed:
             self._accept(self._dice.shuffle(prompt.shuffle))  # the whole shuffle at once, a deal by dice dropped
         elif self._wanted():
             self._dice_press(button)
@@ -470,8 +470,7 @@ class Session:
                 return
             self._confirm("Undo last?", self.undo)
         elif button == "ROLL" and self.current is not None:
-            last = self.current.live[-1].event if self.current.live else None
-            if not isinstance(last, DiceRolled):  # say so now, not after a question that cannot be granted
+            if self._last_roll() is None:  # say so now, not after a question that cannot be granted
                 self.message = "nothing to re-roll: the last event is not a roll"
                 return
             self._confirm("Re-roll last?", self._arm_reroll)
@@ -494,13 +493,19 @@ class Session:
                 if options:
                     self._choice_index = (self._choice_index - 1) % len(options)
 
-    def _arm_reroll(self) -> None:
+    def _last_roll(self) -> DiceRolled | None:
+        """The game's last event if it is a roll: what a re-roll would replace."""
         cur = self._require_game()
-        if not cur.live or not isinstance(cur.live[-1].event, DiceRolled):
+        last = cur.live[-1].event if cur.live else None
+        return last if isinstance(last, DiceRolled) else None
+
+    def _arm_reroll(self) -> None:
+        last = self._last_roll()
+        if last is None:
             raise CompanionError("the last event is not a roll")
         self._reroll_armed = True
         self._partial = []
-        kinds = " + ".join(d.kind.upper() for d in cur.live[-1].event.dice)
+        kinds = " + ".join(d.kind.upper() for d in last.dice)
         self.message = f"re-roll {kinds}: the next roll replaces the last"
 
     # -- menus -------------------------------------------------------------------------------------
@@ -619,7 +624,7 @@ class Session:
             kinds = " + ".join(k.upper() for k in self._wanted())
             prompt = Prompt(f"Re-roll {kinds}: the new roll replaces the last one", f"Re-roll {kinds}",
                             dice=self._wanted())
-        elif prompt.shuffle and not prompt.dice and (self._dealing is not None or self._partial):
+        elif _asks_shuffle(prompt) and (self._dealing is not None or self._partial):
             deal = self._deal(prompt)  # a shuffle being answered with dice: say which card, which dice
             need = " + ".join(k.upper() for k in self._wanted())
             card = f"card {deal.placed + 1} of {deal.deal}"
@@ -654,3 +659,8 @@ class Session:
             menu=menu,
             notices=tuple(self.notices),
         )
+
+
+def _asks_shuffle(prompt: Prompt) -> bool:
+    """The engine asks for a shuffle (and no dice): ROLL makes it at once, thrown dice deal it card by card."""
+    return bool(prompt.shuffle) and not prompt.dice
