@@ -71,16 +71,19 @@ def test_any_bytes_never_raise_and_only_checked_frames_pass(data: bytes) -> None
     assert set(parser.counts) == set(REASONS)
 
 
+REJECTED_LINES = {
+    "bad_checksum": b"$ROLL,1,d6:3*7F\r\n",
+    "unknown_frame": encode_body("FOO,1"),
+    "value_out_of_range": encode_body("ROLL,1,d6:7"),
+    "overlong_line": b"$" + b"A" * (MAX_LINE + 10) + b"\r\n",
+    "malformed": encode_body("ROLL,x,d6:3"),
+    "version_mismatch": encode_body("HELLO,2,2.0.0,d6+d8,ab12,1"),  # last: a link then waits for a hello
+}
+"""One line for each rejection reason, by its name (also sent through a pty by the listen test)."""
+
+
 def test_every_rejection_reason_is_named() -> None:
-    lines = {
-        "bad_checksum": b"$ROLL,1,d6:3*7F\r\n",
-        "unknown_frame": encode_body("FOO,1"),
-        "value_out_of_range": encode_body("ROLL,1,d6:7"),
-        "overlong_line": b"$" + b"A" * (MAX_LINE + 10) + b"\r\n",
-        "version_mismatch": encode_body("HELLO,2,2.0.0,d6+d8,ab12,1"),
-        "malformed": encode_body("ROLL,x,d6:3"),
-    }
-    for reason, line in lines.items():
+    for reason, line in REJECTED_LINES.items():
         parser = FrameParser()
         out = parser.feed(line)
         assert [type(x) for x in out] == [Rejection], reason

@@ -102,16 +102,8 @@ def test_virtual_with_a_bad_script_line_is_one_line_error(tmp_path: Path) -> Non
 
 
 def test_listen_names_every_rejected_frame_on_stderr_and_counts_them() -> None:
-    from firmware_bridge.wire import MAX_LINE, encode_body
+    from tests.test_protocol import REJECTED_LINES as bad
 
-    bad = {
-        "bad_checksum": b"$ROLL,1,d6:3*7F\r\n",
-        "unknown_frame": encode_body("FOO,1"),
-        "value_out_of_range": encode_body("ROLL,1,d6:7"),
-        "overlong_line": b"$" + b"A" * (MAX_LINE + 10) + b"\r\n",
-        "malformed": encode_body("ROLL,x,d6:3"),
-        "version_mismatch": encode_body("HELLO,2,2.0.0,d6+d8,ab12,1"),  # last: the link then waits for a hello
-    }
     with VirtualTower() as tower:
         listen = companion("tower", "listen", "--port", tower.path, "--json")
         try:
