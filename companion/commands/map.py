@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 
 from companion.commands._published import published
 from companion.games import GAME_KEYS
@@ -22,9 +23,7 @@ def main(args: argparse.Namespace) -> int:
         print(json.dumps(data))
         return 0
     hexes = data.get("hexes", [])
-    terrain: dict[str, int] = {}
-    for h in hexes:
-        terrain[str(h.get("terrain", "?"))] = terrain.get(str(h.get("terrain", "?")), 0) + 1
+    terrain = Counter(str(h.get("terrain", "?")) for h in hexes)
     print(f"{game.title}: {len(hexes)} hexes ({', '.join(f'{n} {t}' for t, n in sorted(terrain.items()))})")
     for kind in ("cities", "towns"):
         for c in data.get(kind, []):
