@@ -13,7 +13,7 @@ from typing import Any
 
 from benchmarks._table import Row, summary, time_calls
 from companion.commands.snapshot import frame_for, seeded_state
-from companion.games import GAME_KEYS, load_game
+from companion.games import game_keys, load_game
 
 SIZE = (1920, 1080)
 REPEAT = 25
@@ -89,11 +89,11 @@ def _kansas_forecast_rows() -> list[Row]:
 
 def run() -> list[Row]:
     rows: list[Row] = []
-    for key in GAME_KEYS:
+    for key in game_keys():
         try:
             rows += _game_rows(key)
         except ImportError:  # an engine not installed here: nothing to draw
             continue
-    if "kansas" in GAME_KEYS:
+    if "kansas" in game_keys():
         rows += _kansas_forecast_rows()
     return rows

@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.datafile import Fields, load_toml
 from companion.errors import DataError
-from companion.games import GAME_KEYS
+from companion.games import game_keys
 
 DEFAULT_PATH = Path("/etc/companion/config.toml")
 
@@ -106,7 +106,7 @@ BUTTON_NAMES = ("roll", "up", "down", "left", "right", "ok", "back")
 
 def _game(f: Fields) -> GameConfig:
     d = GameConfig()
-    return GameConfig(default=f.choice("default", GAME_KEYS, d.default), players=f.int_in("players", 1, 8, d.players))
+    return GameConfig(default=f.choice("default", game_keys(), d.default), players=f.int_in("players", 1, 8, d.players))
 
 
 def _tower(f: Fields) -> TowerConfig:

@@ -146,7 +146,7 @@ def test_forecast_the_rule_texts_example(game):
     state = game.apply(state, d8(7))
     assert game.need(state) == "forecast_at"
     options = game.choices(state)
-    assert len(options) == 8 and options[2][0] == "west-east 3: Dodge City"
+    assert len(options) == 8 and options[2].label == "west-east 3: Dodge City"
     state = game.apply(state, Choice("forecast_at", {"value": 3}))
     assert state.tornadoes[-1].start == named(game, "Dodge City") and state.forecast == (2, "we", 3)
 
@@ -262,7 +262,7 @@ def test_a_whole_game_replays_to_the_same_state(game):
     state, events = game.new_game(options), []
     while not game.prompt(state).done:
         prompt = game.prompt(state)
-        event = source.answer(prompt) or game.choices(state)[0][1]
+        event = source.answer(prompt) or game.choices(state)[0].event
         events.append(event)
         state = game.apply(state, event)
     assert state.turn == 6 and len(state.history) == 5
@@ -272,13 +272,13 @@ def test_a_whole_game_replays_to_the_same_state(game):
 
 def test_choices_offer_what_the_rules_allow(game):
     state = after_example(game)
-    labels = [label for label, _ in game.choices(state)]
+    labels = [o.label for o in game.choices(state)]
     assert labels[0] == "End turn"
     assert "P1 delivers Dodge City" in labels and "$1: Dodge City (1)" not in labels
-    delivery = dict(game.choices(state))["P1 delivers Dodge City"]
+    delivery = {o.label: o.event for o in game.choices(state)}["P1 delivers Dodge City"]
     assert delivery.args["good"] == "yellow"  # the journal says which good removed the marker: the city's colour
     assert any(label.startswith("$1: ") for label in labels) and "P4: Emergency/Forecast" in labels
-    for _, event in game.choices(state):
+    for event in (o.event for o in game.choices(state)):
         game.apply(state, event)  # every offered choice is accepted by the engine
 
 

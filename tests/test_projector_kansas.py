@@ -144,7 +144,7 @@ def test_the_forecast_candidates_and_the_chosen_start_are_highlighted(game, layo
                  Choice("forecast", {"tornado": 1, "line": "ns"}), d8(5))
     assert game.need(state) == "forecast_at"
     painter = KansasPainter(game)
-    offered = {c.args["value"]: Hex(c.args["q"], c.args["r"]) for _, c in game.choices(state)}
+    offered = {c.args["value"]: Hex(c.args["q"], c.args["r"]) for c in (o.event for o in game.choices(state))}
     assert painter.candidates(state) == offered and len(offered) == 8
     surface = draw(game, state)
     for h in offered.values():

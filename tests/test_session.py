@@ -9,6 +9,7 @@ import pytest
 
 from companion.dice import Choice, DiceRolled, DiceSource, Prompt, Shuffled, take_dice
 from companion.errors import RuleError
+from companion.games.base import Option
 from companion.hexgrid import Hex
 from companion.journal import Journal
 from companion.session import Hold, Notice, Press, Quit, Roll, Session, TowerStatus
@@ -47,7 +48,8 @@ class RaceGame:
         return Prompt("Shuffle 3", "Shuffle", shuffle=3)
 
     def choices(self, s):
-        return [Choice("lane", {"name": "inner", "q": 0, "r": 0}), Choice("lane", {"name": "outer", "q": 1, "r": 0})]
+        return [Option.of("lane inner 0 0", Choice("lane", {"name": "inner", "q": 0, "r": 0})),
+                Option.of("lane outer 1 0", Choice("lane", {"name": "outer", "q": 1, "r": 0}))]
 
     def apply(self, s, event):
         p = self.prompt(s)

@@ -7,12 +7,12 @@ import json
 from collections import Counter
 
 from companion.commands._published import published
-from companion.games import GAME_KEYS
+from companion.games import game_keys
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("map", help="show a game's board (hexes, places, grid, keys)")
-    parser.add_argument("game", help=f"game key ({', '.join(GAME_KEYS)})")
+    parser.add_argument("game", help=f"game key ({', '.join(game_keys())})")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(func=main)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from companion.commands.games import add_journal_option, journal_path
 from companion.config import load_config
-from companion.games import GAME_KEYS
+from companion.games import game_keys
 from companion.journal import Journal
 from companion.logging_setup import setup_logging
 from companion.sdnotify import Notifier
@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--headless", action="store_true", help="no window: write frames to --out (or nowhere)")
     parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="folder for PNG frames when headless")
     parser.add_argument("--config", type=Path, default=None, metavar="FILE", help="configuration file (TOML)")
-    parser.add_argument("--game", choices=GAME_KEYS, default=None, help="start a new game of this kind")
+    parser.add_argument("--game", choices=game_keys(), default=None, help="start a new game of this kind")
     parser.add_argument("--players", type=int, default=None, help="player count for a new game")
     parser.add_argument("--menu", action="store_true", help="open the menu instead of resuming the last game")
     parser.add_argument("--stdin", action="store_true",
@@ -81,4 +81,4 @@ def main(args: argparse.Namespace) -> int:
 
 def _menu_order(default: str) -> tuple[str, ...]:
     """The games in the menu, the configured default first so OK on a fresh box starts it."""
-    return (default, *(key for key in GAME_KEYS if key != default))
+    return (default, *(key for key in game_keys() if key != default))

@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.dice import DiceSource, Event
 from companion.errors import CompanionError, DataError, RuleError
-from companion.games import GAME_KEYS, load_game
+from companion.games import game_keys, load_game
 from companion.games.base import Game
 from companion.hexgrid import Hex
 from companion.journal import parse_export
@@ -45,7 +45,7 @@ A test renders each one and compares it with the file, so the docs stay true to 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("snapshot", help="draw one projector frame to a PNG, headless")
-    parser.add_argument("game", choices=GAME_KEYS, help="the game to draw")
+    parser.add_argument("game", choices=game_keys(), help="the game to draw")
     parser.add_argument("--state", type=Path, default=None, metavar="FILE",
                         help="a journal export (companion export) or a replay file (companion hurricane --record)")
     parser.add_argument("--out", type=Path, required=True, metavar="PNG", help="the picture to write")

@@ -1,16 +1,23 @@
 """The contract every game engine keeps: pure, deterministic, driven only by events.
 
-An engine is a small object with three pure functions. State objects are immutable, so
+An engine is a small object with a few pure functions. State objects are immutable, so
 ``apply`` returns a new state and a refused event (RuleError) leaves the old one untouched.
+
+Beyond the :class:`Game` core, an engine may offer optional hooks, each a typed Protocol below.
+The session, the views and the commands ask ``isinstance(engine, HasChoices)`` (and so on), so a
+hook is declared once, here, with its signature, and a game that has none still plays: its
+decisions are offered from the prompt's actions, its board drawn from nothing but its places.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Protocol, TypeVar
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
-from companion.dice import Event, Prompt
+from companion.dice import Choice, Event, Prompt
 from companion.hexgrid import Hex
+from companion.places import Board, Place, place_from_args
 
 S = TypeVar("S")
 
@@ -43,8 +50,80 @@ class Game(Protocol[S]):
         """What just happened, a few short lines for the OLED ("Start: Dodge City")."""
         ...
 
-    def risk_map(self, state: S) -> Mapping[Hex, float]:
-        """Probability that each hex is hit by the coming storm, exact, for the projector overlay."""
+
+@dataclass(frozen=True)
+class Option:
+    """One decision the table can take now: what the OLED lists, the event it sends, the place it concerns.
+
+    ``label`` is written to fit the OLED (the engine's short form); ``text`` is the longer sentence for
+    the projector, when the engine has one. ``place`` lets the projector's cursor sit on it.
+    """
+
+    label: str
+    event: Choice
+    place: Place | None = None
+    text: str = ""
+
+    @property
+    def hex(self) -> Hex | None:
+        """The place when it is a hex (hex-board games and their tests speak of hexes)."""
+        return self.place if isinstance(self.place, Hex) else None
+
+    @classmethod
+    def of(cls, label: str, event: Choice, place: Place | None = None, text: str = "") -> Option:
+        """An option whose place, unless given, is the one its event's arguments name."""
+        return cls(label, event, place if place is not None else place_from_args(event.args), text)
+
+
+class SetupQuestion(NamedTuple):
+    """A question asked before a new game: the option it sets, its label, the values offered."""
+
+    name: str
+    label: str
+    values: Sequence[Any]
+
+
+@runtime_checkable
+class HasChoices(Protocol):
+    """An engine that lists its legal decisions, each as an :class:`Option`."""
+
+    def choices(self, state: Any) -> Sequence[Option]: ...
+
+
+@runtime_checkable
+class HasSetupQuestions(Protocol):
+    """An engine that asks questions before a new game (Kansas: how many play, which picks a table row)."""
+
+    def setup_questions(self) -> Sequence[SetupQuestion]: ...
+
+
+@runtime_checkable
+class HasMapJson(Protocol):
+    """An engine that publishes its board as data (``companion map GAME --json``)."""
+
+    def map_json(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class HasCardsJson(Protocol):
+    """An engine that publishes its decks as data (``companion cards GAME --json``)."""
+
+    def cards_json(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class HasRiskMap(Protocol):
+    """An engine that knows, exactly, how likely each place is to be hit by the coming disaster."""
+
+    def risk_map(self, state: Any) -> Mapping[Place, float]: ...
+
+
+@runtime_checkable
+class HasBoard(Protocol):
+    """An engine whose board the projector can draw with the shared painter of its shape."""
+
+    def board_for(self, state: Any) -> Board:
+        """The board as it stands in ``state`` (a square grid grows as tiles are laid)."""
         ...
 
 

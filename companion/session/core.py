@@ -26,7 +26,8 @@ from typing import Any
 from companion.dice import FACES, DiceRolled, DiceSource, Die, Event, Prompt, event_to_dict
 from companion.dice_shuffle import DiceShuffle
 from companion.errors import CompanionError
-from companion.games import GAME_KEYS, load_game
+from companion.games import game_keys as registered_keys
+from companion.games import load_game
 from companion.games.base import Game, replay
 from companion.hexgrid import Hex
 from companion.journal import Entry, GameRecord, Journal, LiveEvent
@@ -84,7 +85,7 @@ class Session:
 
     def __init__(self, journal: Journal, *, maps: Path | None = None,
                  loader: Callable[[str, Path | None], Game[Any]] = load_game,
-                 dice: DiceSource | None = None, game_keys: Sequence[str] = GAME_KEYS,
+                 dice: DiceSource | None = None, game_keys: Sequence[str] | None = None,
                  preferred: Mapping[str, Any] | None = None) -> None:
         self.journal = journal
         self.preferred = dict(preferred or {})
@@ -93,7 +94,8 @@ class Session:
         self.maps = maps
         self._raw_loader = loader
         self._dice = dice or DiceSource()
-        self._keys = tuple(game_keys)
+        self._keys = tuple(game_keys) if game_keys is not None else None
+        """The games the menu offers, in order; None: every registered game, asked when the menu opens."""
         self.current: _Game | None = None
         self.tower = "off"
         self._tower_seen = False
@@ -542,7 +544,7 @@ class Session:
         if self.current is not None and not self.current.game.prompt(self.current.state).done:
             labels.append("Continue")
             actions.append(close)
-        for key in self._keys:
+        for key in self._keys if self._keys is not None else registered_keys():
             labels.append(f"New: {key.capitalize()}")
             actions.append(lambda key=key: self._setup_menu(key, {}))
         for record in [g for g in self.journal.games() if not g.finished][:3]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.dice import Choice, Event, Prompt, take_dice
 from companion.errors import RuleError
+from companion.games.base import Option, SetupQuestion
 from companion.games.kansas.data import Board
 from companion.games.kansas.risk import TornadoChain, state_risk
 from companion.games.kansas.state import LINES, Emergency, KansasState, Move, Tornado
@@ -56,9 +57,9 @@ class KansasGame:
             raise RuleError(f"turn: a {players}-player game has turns 1..{turns}, got {turn!r}")
         return table[players][turn - 1]
 
-    def setup_questions(self) -> list[tuple[str, str, tuple[int, ...]]]:
+    def setup_questions(self) -> list[SetupQuestion]:
         """Asked on the OLED before a new game: the player count picks the outbreak table's row."""
-        return [("players", "players", tuple(self.board.outbreak))]
+        return [SetupQuestion("players", "players", tuple(self.board.outbreak))]
 
     def new_game(self, options: Mapping[str, Any]) -> KansasState:
         """Options: ``players`` (4, 5, 6; default 4), ``turn`` to start from (default 1) and ``forecaster``
@@ -338,13 +339,14 @@ class KansasGame:
         return state_risk(self, state).p_hit
 
     # -- the decisions open now, for the buttons and the projector's cursor --------------------
-    def choices(self, state: KansasState) -> list[tuple[str, Choice]]:
+    def choices(self, state: KansasState) -> list[Option]:
         b = self.board
         if state.phase == "forecast":
-            out = [("No forecast", Choice("no_forecast"))]
+            out = [Option.of("No forecast", Choice("no_forecast"))]
             for n in range(1, state.count + 1):
                 for line in LINES:
-                    out.append((f"Tornado {n}: fix {LINES[line]}", Choice("forecast", {"tornado": n, "line": line})))
+                    out.append(Option.of(f"Tornado {n}: fix {LINES[line]}",
+                                               Choice("forecast", {"tornado": n, "line": line})))
             return out
         if state.phase == "tornado" and self.need(state) == "forecast_at":
             t = state.current
@@ -352,28 +354,28 @@ class KansasGame:
             out = []
             for v in range(1, 9):
                 h = b.grid[(v, t.we) if t.forecast_line == "ns" else (t.ns, v)]  # type: ignore[index]
-                out.append((f"{LINES[t.forecast_line]} {v}: {b.name_of(h)}",
-                            Choice("forecast_at", {"value": v, "q": h.q, "r": h.r})))
+                out.append(Option.of(f"{LINES[t.forecast_line]} {v}: {b.name_of(h)}",
+                                     Choice("forecast_at", {"value": v, "q": h.q, "r": h.r})))
             return out
         if state.phase != "actions":
             return []
         last = state.turn >= b.turns(state.players)
-        out = [("End game" if last else "End turn", Choice("end_turn"))]
+        out = [Option.of("End game" if last else "End turn", Choice("end_turn"))]
         e = state.emergency
         for h, n in state.markers:
             at = {"q": h.q, "r": h.r}
             name = b.name_of(h)
             city = self.is_city(state, h)
             if e is not None and e.left and not (city and e.city_used):
-                out.append((f"Free: {name} ({n})", Choice("emergency_remove", at)))
+                out.append(Option.of(f"Free: {name} ({n})", Choice("emergency_remove", at)))
             if not city:
-                out.append((f"$1: {name} ({n})", Choice("remove", at)))
+                out.append(Option.of(f"$1: {name} ({n})", Choice("remove", at)))
             else:
                 place = b.place_at(h)
                 good = {"good": place.colour} if place is not None and place.kind == "city" else {}
-                out += [(f"P{p} delivers {name}", Choice("deliver", {"player": p, **good, **at}))
+                out += [Option.of(f"P{p} delivers {name}", Choice("deliver", {"player": p, **good, **at}))
                         for p in range(1, state.players + 1)]
         if e is None:
-            out += [(f"P{p}: Emergency/Forecast", Choice("emergency", {"player": p}))
+            out += [Option.of(f"P{p}: Emergency/Forecast", Choice("emergency", {"player": p}))
                     for p in range(1, state.players + 1)]
         return out

@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.dice import Choice, Event, Prompt, Shuffled
 from companion.errors import RuleError
+from companion.games.base import Option
 from companion.games.stormfury import storm
 from companion.games.stormfury.data import Board
 from companion.games.stormfury.state import ROLES, Player, StormState, TurnLog
@@ -260,7 +261,7 @@ class StormfuryGame:
         return forecast_risk(self.board, state, state.forecast).hexes
 
     # -- the decisions open now, for the buttons and the projector's cursor --------------------
-    def choices(self, state: StormState) -> list[tuple[str, Choice, Hex | None]]:
+    def choices(self, state: StormState) -> list[Option]:
         """Player phase: end the phase first, then for each player the moves along open roads, a
         fortification of each standing space of their city (its population centre too: the rules let a
         fortification absorb a hit there), a dam at each road end there (for the aquatic engineer also at
@@ -269,12 +270,12 @@ class StormfuryGame:
         judges each one, and a refused option says why on the panel."""
         if state.phase == "setup":
             role = state.players[state.placed].role
-            return [(c.name, Choice("place", {"player": role, "city": c.id}), c.population_centre)
+            return [Option(c.name, Choice("place", {"player": role, "city": c.id}), c.population_centre)
                     for c in self.board.cities]
         if state.phase != "players":
             return []
         b = self.board
-        out: list[tuple[str, Choice, Hex | None]] = [("End player phase", Choice("end_player_phase", {}), None)]
+        out: list[Option] = [Option("End player phase", Choice("end_player_phase", {}))]
         cities = {c.id: c for c in b.cities}
         for player in state.players:
             who = player.role.replace("_", " ").split()[0].capitalize()
@@ -282,25 +283,26 @@ class StormfuryGame:
             for road in b.roads_of(player.city):
                 to = road.other(player.city)
                 if road.id not in state.flooded and to in cities:
-                    out.append((f"{who}: go {cities[to].name}", Choice("move", {"player": player.role, "to": to}),
+                    out.append(Option(f"{who}: go {cities[to].name}", Choice("move", {"player": player.role, "to": to}),
                                 cities[to].population_centre))
             if here is not None:
-                out += [(f"{who}: fort {space.name}", Choice("fortify", {"player": player.role, "space": space.id}),
-                         space.hex) for space in here.spaces if space.id not in state.destroyed]
+                out += [Option(f"{who}: fort {space.name}",
+                               Choice("fortify", {"player": player.role, "space": space.id}), space.hex)
+                        for space in here.spaces if space.id not in state.destroyed]
             for road in b.roads_of(player.city):
                 if road.id not in state.flooded and (road.id, player.city) not in state.dams:
-                    out.append((f"{who}: dam {road.id}",
+                    out.append(Option(f"{who}: dam {road.id}",
                                 Choice("dam", {"player": player.role, "road": road.id, "city": player.city}),
                                 road.middle))
             if player.role == "aquatic_engineer":  # her power: dams in the cities next to hers as well
                 for near in dict.fromkeys(r.other(player.city) for r in b.roads_of(player.city)):
                     for road in b.roads_of(near):
                         if road.id not in state.flooded and (road.id, near) not in state.dams and near in cities:
-                            out.append((f"{who}: dam {road.id} at {cities[near].name}",
+                            out.append(Option(f"{who}: dam {road.id} at {cities[near].name}",
                                         Choice("dam", {"player": player.role, "road": road.id, "city": near}),
                                         road.middle))
             if here is not None and state.people(player.city) > 0:
-                out.append((f"{who}: evacuate 1", Choice("evacuate", {"player": player.role, "count": 1}),
+                out.append(Option(f"{who}: evacuate 1", Choice("evacuate", {"player": player.role, "count": 1}),
                             here.population_centre))
         return out
 

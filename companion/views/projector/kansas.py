@@ -50,7 +50,7 @@ class KansasPainter:
         read from the engine's own choices so the map rings exactly what the buttons offer."""
         if state.phase != "tornado" or self.game.need(state) != "forecast_at":
             return {}
-        return {c.args["value"]: Hex(c.args["q"], c.args["r"]) for _, c in self.game.choices(state)}
+        return {c.args["value"]: Hex(c.args["q"], c.args["r"]) for c in (o.event for o in self.game.choices(state))}
 
     def ranked(self, state: KansasState) -> list[tuple[str, float]]:
         """The forecaster's open choice, best first, with the markers it is expected to put on cities

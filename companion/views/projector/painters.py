@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from companion.games.base import HasMapJson
 from companion.hexgrid import Hex
 from companion.views.projector.board import MapData, Place
 from companion.views.projector.layout import Layout, Rect
@@ -31,8 +32,7 @@ class GenericPainter:
         self.game = game
 
     def map_data(self) -> MapData:
-        dump = getattr(self.game, "map_json", None)
-        data: dict[str, Any] = dump() if callable(dump) else {}
+        data: dict[str, Any] = self.game.map_json() if isinstance(self.game, HasMapJson) else {}
         terrain = {Hex(h["q"], h["r"]): str(h.get("terrain", "land")) for h in data.get("hexes", [])}
         places = [Place(str(c.get("name", c.get("id", ""))), Hex(c["q"], c["r"]))
                   for c in data.get("cities", []) if "q" in c and "r" in c]
@@ -49,16 +49,18 @@ class GenericPainter:
 
 
 def painter_for(game: Any) -> GamePainter:
-    """The painter for ``game`` by its key (imported lazily: a missing engine costs nothing)."""
-    key = getattr(game, "key", "")
-    if key == "stormfury":
-        from companion.views.projector.stormfury import StormfuryPainter
+    """The painter the game's registry spec names (imported now, not before), else the generic one.
 
-        return StormfuryPainter(game)
-    if key == "kansas":
-        try:
-            from companion.views.projector.kansas import KansasPainter
-        except ImportError:
-            return GenericPainter(game)
-        return KansasPainter(game)
-    return GenericPainter(game)
+    A painter whose module cannot be imported (an optional part missing) leaves the generic painter:
+    the board still shows."""
+    from companion.games import registry
+
+    key = getattr(game, "key", "")
+    reference = registry.specs()[key].painter if key in registry.specs() else ""
+    if not reference:
+        return GenericPainter(game)
+    try:
+        painter: type[GamePainter] = registry.resolve(reference)
+    except ImportError:
+        return GenericPainter(game)
+    return painter(game)  # type: ignore[call-arg]
