@@ -1,0 +1,77 @@
+"""The input vocabulary every source speaks: dice rolls, button presses and holds, and a source's state.
+
+The dice tower, the box's buttons, a gamepad, typed input and smart dice each put these on the
+session's queue and nothing else, so the session matches no adapter's own types and a new source is
+one module (plus its configuration section) that emits them. They are small frozen values: a source's
+thread makes them, the session's single loop consumes them, no locks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from companion.dice import DiceRolled, Die
+
+SOURCE_STATES = ("off", "waiting", "connected", "rolling", "away", "mismatch")
+"""off: not configured; waiting: looking for it; connected: ready; rolling: dice in the air;
+away: it was there and vanished (it comes back by itself); mismatch: it speaks another protocol."""
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Settled dice from a source ("tower", "buttons", "typed", "godice:Blue D8"...).
+
+    ``seq`` is the source's own number for the roll when it has one (the tower's). ``settle`` is how
+    the source learns the roll is on disk: the session calls it once the journal has committed the
+    event (or once the roll is refused for good), so a source that resends until acknowledged never
+    loses a roll the box said it had. A source without that need leaves it None.
+    """
+
+    dice: tuple[Die, ...]
+    source: str = "manual"
+    seq: int | None = None
+    settle: Callable[[], None] | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, rolled: DiceRolled, seq: int | None = None) -> Roll:
+        """The input for a :class:`DiceRolled` (a seed's, a test's)."""
+        return cls(rolled.dice, rolled.source, seq)
+
+    @property
+    def rolled(self) -> DiceRolled:
+        """The event this roll becomes in the journal."""
+        return DiceRolled(self.dice, self.source)
+
+
+@dataclass(frozen=True)
+class Press:
+    """A button pressed and released without being held (gpiozero's ``when_released`` before ``when_held``)."""
+
+    button: str
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A button held down past its hold time: BACK held asks to undo, ROLL held asks to re-roll the last roll,
+    RIGHT held toggles the projector's risk overlay. A held button sends no Press."""
+
+    button: str
+
+
+@dataclass(frozen=True)
+class SourceStatus:
+    """A source's state changed: ``state`` is one of :data:`SOURCE_STATES`, ``detail`` says more
+    ("v2", "battery 12 %"). The OLED header and the projector's strip show every source's state."""
+
+    source: str
+    state: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class SourceFault:
+    """A source reports a roll it could not read (a crooked die): said on the panel, the dice thrown again."""
+
+    source: str
+    text: str
