@@ -241,7 +241,8 @@ class AlleghenyGame:
         if why:
             raise RuleError(why)
         name = self.rr(rr).name
-        said = [f"{name}: {self.board.name(link.a)} - {self.board.name(link.b)}" + (" (free)" if free else "")]
+        start = link.a if link.a in net.reach(self.board, state, rr) else link.b  # said from where it was built
+        said = [f"{name}: {self.board.name(start)} - {self.board.name(link.other(start))}{' (free)' if free else ''}"]
         state = replace(state, tracks=(*state.tracks, Track(link, rr, free)), build_from="")
         for end in link.ends():
             spot = self.board.spots[end]
@@ -319,7 +320,7 @@ class AlleghenyGame:
         if key == state.first_developed and not r.second_same_location:
             raise RuleError(f"{name} was developed already in this action: the second is another location")
         state = self._raise(state, key)
-        return self._next_player(state, f"{who} pays ${r.second_cost}: {name} {self._level(state, key)}")
+        return self._next_player(state, f"{who} pays ${r.second_cost}: {self._level(state, key)}")
 
     def _raise(self, state: AlleghenyState, key: str) -> AlleghenyState:
         levels = dict(state.development)
