@@ -35,7 +35,7 @@ class InboxDriver:
         self.inbox = inbox
 
     def throw(self, dice: DiceRolled) -> None:
-        self.inbox.put(Roll(dice))
+        self.inbox.put(Roll.of(dice))
 
     def press(self, button: str) -> None:
         self.inbox.put(Press(button))
