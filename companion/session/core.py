@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -455,11 +456,11 @@ class Session:
         if run is not None and not run.prompt().done:
             offer("Continue", close)
         for key in self._keys if self._keys is not None else registered_keys():
-            offer(f"New: {key.capitalize()}", lambda key=key: self._setup_menu(key, {}))
+            offer(f"New: {key.capitalize()}", partial(self._setup_menu, key, {}))
         for record in [g for g in self.journal.games() if not g.finished][:3]:
             if run is not None and record.id == run.game_id:
                 continue
-            offer(f"Resume #{record.id} {record.game}", lambda record=record: self.resume(record))
+            offer(f"Resume #{record.id} {record.game}", partial(self.resume, record))
         if run is not None and run.live:
             offer("Undo last", lambda: self._confirm("Undo last?", self.undo))
         self._menu = MenuState("Menu", labels, actions, back=close if run is not None else None)
@@ -471,12 +472,9 @@ class Session:
                 offered = list(values)
                 preferred = self.preferred.get(name)
 
-                def answer(value: Any, name: str = name) -> None:
-                    self._setup_menu(key, {**chosen, name: value})
-
                 self._menu = MenuState(
                     f"{engine.key.capitalize()}: {label}", [str(v) for v in offered],
-                    [lambda v=v: answer(v) for v in offered], back=self._main_menu,
+                    [partial(self._setup_menu, key, {**chosen, name: v}) for v in offered], back=self._main_menu,
                     selected=offered.index(preferred) if preferred in offered else 0)
                 return
         self.new_game(key, chosen)

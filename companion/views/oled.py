@@ -33,7 +33,7 @@ TOWER_WORDS = {
 
 
 @lru_cache(maxsize=16)
-def font(size: int) -> ImageFont.FreeTypeFont:
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's built-in scalable font at ``size`` px, cached (loading costs ~1 ms)."""
     return ImageFont.load_default(size=size)
 
