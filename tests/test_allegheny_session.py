@@ -13,6 +13,7 @@ import pytest
 
 from companion.dice import Choice
 from companion.journal import Journal
+from companion.places import Link, Location
 from companion.session import Hold, Press, Session
 from companion.session.inputs import Decide
 
@@ -101,7 +102,12 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     # -- building into Pittsburgh opens the P&LE -------------------------------------------------------------
     choose(s, "Build: B&O")
     assert s.panel.menu.items == ("From Baltimore", "Done building")
+    assert s.frame.cursor == Location("baltimore")  # the projector's cursor sits on the option's place
     choose(s, "From Baltimore")
+    assert s.panel.menu.items[0] == "To Cumberland" and s.frame.cursor == Link("baltimore", "cumberland")
+    s.handle(Press("DOWN"))
+    assert s.frame.cursor == Link("baltimore", "harrisburg")
+    s.handle(Press("UP"))
     choose(s, "To Cumberland")
     choose(s, "From Cumberland")
     s.handle(Hold("BACK"))  # undo steps back one: the end picked
