@@ -599,3 +599,18 @@ def test_replay_is_the_fold(game: AlleghenyGame) -> None:
     assert state.phase != "offering" and state.tracks
     again = replay(game, {"players": 4}, [event_from_dict(json.loads(json.dumps(event_to_dict(e)))) for e in events])
     assert again == state
+
+
+def test_no_free_link_when_none_can_be_built_from_pittsburgh(tmp_path: Path) -> None:
+    """A copied map where Pittsburgh's only link is the one that reached it: the P&LE's free link cannot be
+    built, the box says so and the build goes on (rather than waiting for a link that does not exist)."""
+    variant = edited(tmp_path, ('["altoona", "pittsburgh"]', '["altoona", "cumberland"]'),
+                     ('["erie", "pittsburgh"]', '["erie", "youngstown"]'),
+                     ('["pittsburgh", "wheeling"], ["pittsburgh", "youngstown"],', ""))
+    state = win(variant, to_pittsburgh(variant, offering(variant, 4, STANDARD)), 1, 2)
+    assert state.phase == "build" and state.ple_open and state.railroad == "bo"
+    assert game_said(variant, state, "no free link from Pittsburgh can be built")
+
+
+def game_said(game: AlleghenyGame, state: AlleghenyState, line: str) -> bool:
+    return line in game.recap(state)
