@@ -295,7 +295,8 @@ def test_the_evac_specialist_evacuates_at_any_time_the_others_in_the_player_phas
     forecast = replace(hurricane, phase="forecast", forecast=())
     assert GAME.apply(forecast, Choice("evacuate", {"player": "evac_specialist", "count": 2})).people(
         "lake_charles") == 0
-    with pytest.raises(RuleError, match="only the Evac Specialist evacuates outside the player phase, not the Architect"):
+    with pytest.raises(RuleError,
+                       match="only the Evac Specialist evacuates outside the player phase, not the Architect"):
         GAME.apply(hurricane, Choice("evacuate", {"player": "architect"}))
     with pytest.raises(RuleError, match="cannot evacuate 3"):
         GAME.apply(hurricane, Choice("evacuate", {"player": "evac_specialist", "count": 3}))

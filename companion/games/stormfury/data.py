@@ -284,7 +284,8 @@ def load_board(board_path: Path, cards_path: Path) -> Board:
     land_rows = grid.get("land_rows", list)
     if len(land_rows) != columns or not all(isinstance(n, int) and 0 <= n <= rows for n in land_rows):
         raise grid.error(f"expected {columns} integers 0..{rows}", "land_rows")
-    land, ocean = set(), set()
+    land: set[Hex] = set()
+    ocean: set[Hex] = set()
     for col, n in enumerate(land_rows):
         for row in range(rows):
             h = Hex(col, row - (col - col % 2) // 2)

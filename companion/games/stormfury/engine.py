@@ -270,8 +270,8 @@ class StormfuryGame:
     # -- what the table sees ----------------------------------------------------------------
     def prompt(self, state: StormState) -> Prompt:
         if state.phase == "setup":
-            role = self.board.role(state.players[state.placed].role)
-            return Prompt(f"Setup: {role.name}, place your token in any city", f"{role.short}: start city",
+            placing = self.board.role(state.players[state.placed].role)
+            return Prompt(f"Setup: {placing.name}, place your token in any city", f"{placing.short}: start city",
                           actions=("place",))
         if state.phase == "over":
             return Prompt(f"The storm is over ({state.ended_by}): {sum(d.amount for d in state.damage)} damage",
@@ -328,7 +328,8 @@ class StormfuryGame:
 
     # -- the decisions open now, for the buttons and the projector's cursor --------------------
     def choices(self, state: StormState) -> list[tuple[str, Choice, Hex | None]]:
-        """Player phase: end the phase first, then pass the turn to the next player, then for each player the moves along open roads, a
+        """Player phase: end the phase first, then pass the turn to the next player, then for each
+        player the moves along open roads, a
         fortification of each standing space of their city (its population centre too: the rules let a
         fortification absorb a hit there), a dam at each road end there (for the aquatic engineer also at
         each road end in the cities next to hers), one evacuation.
@@ -342,12 +343,12 @@ class StormfuryGame:
             return []
         b = self.board
         out: list[tuple[str, Choice, Hex | None]] = [("End player phase", Choice("end_player_phase", {}), None)]
-        role = self.turn_of(state)
-        if role is not None and state.current + 1 < len(state.players):
+        turn = self.turn_of(state)
+        if turn is not None and state.current + 1 < len(state.players):
             after = state.players[state.current + 1]
             nxt = b.role(after.role)
             home = next((c.population_centre for c in b.cities if c.id == after.city), None)
-            out.append((f"{role.short} done: {nxt.short}'s turn", Choice("end_turn", {}), home))
+            out.append((f"{turn.short} done: {nxt.short}'s turn", Choice("end_turn", {}), home))
         cities = {c.id: c for c in b.cities}
         for player in state.players:
             who = b.role(player.role).short
