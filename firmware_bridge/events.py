@@ -6,18 +6,30 @@ knows a game: a roll is a :class:`companion.dice.DiceRolled` with ``source="towe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from companion.dice import DiceRolled
 
 
+def _nothing() -> None:
+    """The settle of a roll made by hand (tests): there is no tower to tell."""
+
+
 @dataclass(frozen=True)
 class TowerRoll:
-    """A roll accepted exactly once: ``seq`` numbers it within the tower's power-up ``boot``."""
+    """A roll delivered exactly once: ``seq`` numbers it within the tower's power-up ``boot``.
+
+    The tower keeps the roll until it is acknowledged, and the link acknowledges it only when
+    ``settle()`` is called: call it once the roll is safe (journaled, printed), or refused for good.
+    A roll never settled is sent again by the tower after the box restarts; within one run the link
+    never delivers it twice. ``settle`` may be called from any thread, more than once.
+    """
 
     seq: int
     dice: DiceRolled
     boot: str = ""
+    settle: Callable[[], None] = field(default=_nothing, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,16 @@ from firmware_bridge.virtual import VirtualTower
 from firmware_bridge.wire import Frame, encode
 
 
+class SettlingQueue(queue.Queue[Any]):
+    """A consumer that has a roll safe the moment it is queued (as ``companion tower listen`` once it has
+    printed it): each roll is settled as it is put, so the link ACKs it at once."""
+
+    def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
+        super().put(item, block, timeout)
+        if isinstance(item, TowerRoll):
+            item.settle()
+
+
 class Seen(list):
     """Every event taken off the queue by the helpers, so no roll is missed while waiting for a state."""
 
@@ -83,7 +93,7 @@ def tower() -> Iterator[VirtualTower]:
 
 @pytest.fixture
 def link(tower: VirtualTower) -> Iterator[tuple[TowerLink, queue.Queue[Any]]]:
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     lk = TowerLink(q, tower.path, retry=0.05, silence=1.0).start()
     wait_for(q, state("connected"))
     SEEN.clear()
@@ -129,7 +139,7 @@ def test_resent_and_duplicated_rolls_are_dropped_by_seq(tower: VirtualTower, lin
     tower.duplicate()
     tower.duplicate()
     (roll,) = rolls(q, 1)
-    tower.send_raw(encode(Frame("ROLL", seq=1, dice=[("d6", 5)])))
+    tower.send_raw(tower.frame(Frame("ROLL", seq=1, dice=[("d6", 5)])))
     until(lambda: lk.counts["duplicates"] >= 2)
     assert roll.seq == 1 and lk.counts["accepted"] == 1
 
@@ -163,10 +173,10 @@ def test_garbage_and_wrong_baud_are_counted_and_dropped(tower: VirtualTower, lin
 
 def test_version_mismatch_is_reported_and_rolls_refused(tower: VirtualTower, link: Any) -> None:
     lk, q = link
-    tower.hello_version(2)
+    tower.hello_version(3)
     ev = wait_for(q, state("mismatch"))[-1]
-    assert "protocol 2" in ev.detail
-    tower.send_raw(encode(Frame("ROLL", seq=9, dice=[("d6", 1)])))
+    assert "protocol 3" in ev.detail
+    tower.send_raw(tower.frame(Frame("ROLL", seq=9, dice=[("d6", 1)])))
     until(lambda: lk.counts["before_hello"] >= 1)
     assert lk.counts["accepted"] == 0
 
@@ -182,7 +192,7 @@ def test_rolling_notice_and_crooked_fault(tower: VirtualTower, link: Any) -> Non
 
 
 def test_missing_tower_is_waiting_then_found_and_stop_joins() -> None:
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     with VirtualTower(heartbeat=0.2) as tower:
         tower.unplug()
         lk = TowerLink(q, tower.path, retry=0.02).start()
@@ -197,7 +207,7 @@ def test_missing_tower_is_waiting_then_found_and_stop_joins() -> None:
 
 def test_loop_url_link_speaks_to_itself_without_crashing() -> None:
     # loop:// echoes what the link writes (SYNC, ACK): host frames are "unknown" to the host side.
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     lk = TowerLink(q, "loop://", retry=0.02, silence=0.05).start()
     until(lambda: lk.counts["unknown_frame"] >= 2)
     lk.stop()
@@ -209,15 +219,15 @@ def test_tower_protocol_keeps_outbox_until_ack_and_resends_on_sync() -> None:
     t = TowerProtocol(wire.append, "b00t", retry=10)
     t.roll([("d6", 4)], now=0.0)
     t.receive(encode(Frame("SYNC")), now=1.0)
-    assert wire[-1] == encode(Frame("ROLL", seq=1, dice=[("d6", 4)]))
-    t.receive(encode(Frame("ACK", seq=1)), now=2.0)
+    assert wire[-1] == encode(Frame("ROLL", seq=1, dice=[("d6", 4)], boot="b00t"))
+    t.receive(encode(Frame("ACK", seq=1, boot="b00t")), now=2.0)
     assert t.outbox == [] and t.acked == 1
     t.tick(now=5.0)
     assert wire[-1] == encode(Frame("HB"))
 
 
 def test_silent_tower_is_reported_then_found_again(tower: VirtualTower) -> None:
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     # Silence is three heartbeats: a loaded machine's scheduling hiccup is not taken for a silent tower.
     with TowerLink(q, tower.path, retry=0.02, silence=0.6) as lk:
         wait_for(q, state("connected"), timeout=10)
@@ -232,7 +242,7 @@ def test_silent_tower_is_reported_then_found_again(tower: VirtualTower) -> None:
 def test_a_tower_talking_again_after_a_silence_is_asked_for_its_hello(tower: VirtualTower) -> None:
     """Every SYNC the link sent while the tower was silent went unanswered: its heartbeats, when they
     come back, keep the line from going quiet, so they must bring the ask for a HELLO themselves."""
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     with TowerLink(q, tower.path, retry=0.02, silence=0.6) as lk:
         wait_for(q, state("connected"), timeout=10)
         tower.deaf = tower.silent = True  # nothing either way: the link's SYNCs are lost too
@@ -251,7 +261,7 @@ def test_protocol_doc_examples_are_valid_frames() -> None:
     from firmware_bridge.wire import parse_line
 
     doc = Path(__file__).parents[1] / "docs" / "protocol.md"
-    lines = re.findall(r"(?:tower|box):\s+(\$\S.*\*[0-9A-F]{2})$", doc.read_text(), re.M)
+    lines = re.findall(r"(?:tower|box):\s+(\$\S.*\*(?:[0-9A-F]{4}|[0-9A-F]{2}))$", doc.read_text(), re.M)
     assert len(lines) >= 8
     for line in lines:
         assert isinstance(parse_line(line.encode()), Frame), line
@@ -280,7 +290,7 @@ def test_no_port_and_no_tower_keeps_waiting_with_a_reason(monkeypatch: pytest.Mo
     import firmware_bridge.link as link_module
 
     monkeypatch.setattr(link_module, "DEFAULT_PORT", "/nonexistent/dice-tower")
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     with TowerLink(q, None, usb_id="FFFF:FFFE", retry=0.02) as lk:
         until(lambda: lk.detail == "no tower found")
         assert lk.state == "waiting"
@@ -311,7 +321,7 @@ def test_a_cable_pulled_halfway_through_a_frame_loses_nothing(tower: VirtualTowe
     lk, q = link
     tower.silent = True  # the roll is kept in the outbox; only its first half reaches the wire
     tower.roll([("d8", 2), ("d6", 6)])
-    line = encode(Frame("ROLL", seq=1, dice=[("d8", 2), ("d6", 6)]))
+    line = tower.frame(Frame("ROLL", seq=1, dice=[("d8", 2), ("d6", 6)]))
     tower.send_raw(line[: len(line) // 2])
     tower.unplug()
     tower.silent = False
@@ -331,7 +341,7 @@ FAULTS = ("roll", "roll", "lost_roll", "lost_ack", "unplug", "unplug_replug", "d
 def test_every_roll_arrives_once_in_order_whatever_the_cable_does(faults: list[str]) -> None:
     """Real pty, real link: rolls thrown among unplugs, lost frames, lost ACKs, duplicates, noise and
     power cycles come out once each, in order, with their own dice, and the tower's outbox empties."""
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     thrown: list[tuple[str, int, tuple[tuple[str, int], ...]]] = []
     with VirtualTower(heartbeat=0.2, retry=0.3) as tower, TowerLink(q, tower.path, retry=0.05, silence=1.0) as lk:
         wait_for(q, state("connected"))

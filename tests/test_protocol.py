@@ -14,7 +14,6 @@ from firmware_bridge.wire import (
     MAX_DICE,
     MAX_LINE,
     MAX_SEQ,
-    PROTOCOL_VERSION,
     REASONS,
     SUPPORTED_VERSIONS,
     TOWER_FRAMES,

@@ -120,7 +120,8 @@ def test_the_firmware_files_run_flat_as_on_the_board(tmp_path: Path) -> None:
         shutil.copy(root / name, tmp_path / Path(name).name)
     code = (
         "import sys; sys.modules['firmware_bridge'] = None; sys.path.insert(0, '.')\n"  # no package on a board
-        "from tower import TowerProtocol\nfrom readers import RandomReader\nfrom wire import FrameParser, encode, Frame\n"
+        "from tower import TowerProtocol\nfrom readers import RandomReader\n"
+        "from wire import FrameParser, encode, Frame\n"
         "out = bytearray(); t = TowerProtocol(out.extend, 'b0a7d00d'); t.hello(0.0)\n"
         "assert RandomReader().poll(5.0) == 'rolling'; t.roll([('d6', 1)], 0.0)\n"
         "t.receive(encode(Frame('ACK', seq=1, boot='b0a7d00d')), 0.5)\n"

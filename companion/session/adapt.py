@@ -32,7 +32,7 @@ def translate(item: Any) -> InputEvent | None:
     # The parts' own event types, matched by name and shape so the session imports no adapter.
     name = type(item).__name__
     if name == "TowerRoll":
-        return Roll(item.dice, seq=item.seq)
+        return Roll(item.dice, seq=item.seq, settle=getattr(item, "settle", None))
     if name == "TowerState":
         return TowerStatus(item.state, getattr(item, "detail", ""))
     if name == "TowerFault":

@@ -113,6 +113,8 @@ class Session:
         self._frame = Frame(self._panel)
         self.before_commit: Callable[[str], None] | None = None
         """Called with the digest of the state about to be journaled (crash tests log it)."""
+        self._unsettled: list[Callable[[], object]] = []
+        """Tower rolls handled but not yet settled: the tower keeps each until it is (see _settle_rolls)."""
 
     def _loader(self, key: str, maps: Path | None) -> Game[Any]:
         """The engine for ``key``; an engine that is not installed is a one-line error, not a traceback."""
@@ -174,10 +176,25 @@ class Session:
         """Act on one input; True when what the views show has changed. Never raises a CompanionError."""
         try:
             self.message = "" if isinstance(event, Press | Hold | Roll | Decide) else self.message
+            if isinstance(event, Roll) and event.settle is not None:
+                self._unsettled.append(event.settle)
             self._dispatch(event)
         except CompanionError as exc:
             self.message = str(exc)
+            if isinstance(event, Roll) and event.settle is not None:
+                log.info("tower roll refused: %s", exc)
+        self._settle_rolls()
         return self._refresh()
+
+    def _settle_rolls(self) -> None:
+        """Tell the tower it may forget the rolls handled so far, once none lives only in memory: each is
+        journaled and on disk, or refused. Dice waiting for the rest of a request or of a shuffle by dice,
+        and entries waiting for disk space, are not on disk yet: the tower keeps those rolls (and sends them
+        again to a box that restarts) until they are."""
+        if self._unsettled and not self._partial and self._dealing is None and not self.journal.degraded:
+            settles, self._unsettled = self._unsettled, []
+            for settle in settles:
+                settle()
 
     def _dispatch(self, event: InputEvent) -> None:
         if isinstance(event, Roll):
@@ -226,6 +243,7 @@ class Session:
         """Periodic housekeeping from the loop: retry a journal waiting for disk space."""
         if self.journal.degraded:
             self.journal.retry()
+        self._settle_rolls()
         return self._refresh()
 
     # -- the game ----------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ and can be driven by a test with no hardware at all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from companion.dice import DiceRolled, Event
 
@@ -17,10 +18,15 @@ BUTTONS = ("ROLL", "UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "OVERLAY")
 
 @dataclass(frozen=True)
 class Roll:
-    """Dice from the tower, a typed value or a test; ``seq`` is the tower's roll number when known."""
+    """Dice from the tower, a typed value or a test; ``seq`` is the tower's roll number when known.
+
+    ``settle`` (tower rolls) tells the tower it may forget the roll: the session calls it once the roll
+    is on disk or refused for good, never before (the tower resends an unsettled roll after a restart).
+    """
 
     dice: DiceRolled
     seq: int | None = None
+    settle: Callable[[], object] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
