@@ -156,6 +156,7 @@ def run_listen(args: argparse.Namespace) -> int:
                     say(json.dumps({"seq": event.seq, "dice": dice}), sys.stdout)
                 else:
                     say(f"#{event.seq} " + " ".join(str(d) for d in event.dice.dice), sys.stdout)
+                event.settle()  # printed: now the tower may forget it
             elif isinstance(event, TowerState):
                 say(f"tower {event.state}" + (f": {event.detail}" if event.detail else ""), sys.stderr)
             elif isinstance(event, TowerFault):
