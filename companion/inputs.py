@@ -31,7 +31,7 @@ class Roll:
     dice: tuple[Die, ...]
     source: str = "manual"
     seq: int | None = None
-    settle: Callable[[], None] | None = field(default=None, compare=False, repr=False)
+    settle: Callable[[], object] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, rolled: DiceRolled, seq: int | None = None) -> Roll:
@@ -75,3 +75,5 @@ class SourceFault:
 
     source: str
     text: str
+    code: str = ""
+    """The source's own name for the fault ("crooked"), for the log and ``tower listen``."""

@@ -94,3 +94,15 @@ def test_a_roll_the_rules_refuse_is_settled_too_and_journals_nothing(tmp_path):
         loop.step(timeout=1)
         assert cup.unsettled == [] and journal.events(session.current.game_id) == []
         assert session.panel.message == "need D8, got D6=4"
+
+
+def test_an_item_that_is_not_an_input_is_counted_and_dropped_never_a_crash(tmp_path, caplog):
+    inbox: queue.Queue = queue.Queue()
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session = Session(journal)
+        session.start("kansas", {"players": 4, "turn": 2}, resume=False)
+        loop = Loop(session, inbox, [], tick=0.01)
+        inbox.put(("d8", 7))  # a source that forgot the vocabulary
+        loop.step(timeout=1)
+        assert loop.ignored == 1 and journal.events(session.current.game_id) == []
+        assert "ignored an input the session does not know: tuple" in caplog.text
