@@ -121,6 +121,17 @@ class SmartDice:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def flush(self, timeout: float = 5.0) -> None:
+        """Return once the loop has handled everything handed to it before this call (notifications a
+        radio delivered from another thread included: the loop takes them in order)."""
+        if self._loop is None:
+            return
+
+        async def nothing() -> None:
+            return None
+
+        asyncio.run_coroutine_threadsafe(nothing(), self._loop).result(timeout)
+
     def counts(self) -> dict[str, dict[str, int]]:
         """Per die: rolls, drops by reason, reconnects, stale callbacks; for logs and tests."""
         return {d.paired.label: {**d.tracker.counts, **d.counts} for d in self.dice}
@@ -288,8 +299,8 @@ class SmartDice:
                 if die.connected_once:
                     die.counts["reconnects"] = die.counts.get("reconnects", 0) + 1
                 die.connected_once = True
-                reading = advert.reading
-                self._set_state(die, "connected", battery_detail(reading.battery, reading.charging))
+                die.battery, die.charging = advert.reading.battery, advert.reading.charging
+                self._set_state(die, "connected", battery_detail(die.battery, die.charging))
             key = (advert.reading.detail, advert.reading.face)
             if key != die.last_advert_key:  # the same advertisement heard again says nothing new
                 die.last_advert_key = key
@@ -328,7 +339,7 @@ class SmartDice:
 
     # -- status ----------------------------------------------------------------------------------
     def _set_state(self, die: _DieState, state: str, detail: str = "", *, force: bool = False) -> None:
-        if state != die.state or force:
+        if state != die.state or detail != die.detail or force:
             die.state, die.detail = state, detail
             self.events.put(SourceStatus(die.paired.source, state, detail))
 

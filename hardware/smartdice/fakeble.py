@@ -284,13 +284,18 @@ class FakeScanner(BaseBleakScanner):
 
     def hear(self, die: FakePeripheral) -> None:
         if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._seen, die)
+            self._loop.call_soon_threadsafe(self._seen, die, self._advert(die))
 
-    def _seen(self, die: FakePeripheral) -> None:
-        uuids = list(die.services)
-        adv = AdvertisementData(local_name=die.name, manufacturer_data=dict(die.manufacturer_data),
-                                service_data=dict(die.service_data), service_uuids=uuids, tx_power=None,
-                                rssi=-60, platform_data=())
+    @staticmethod
+    def _advert(die: FakePeripheral) -> AdvertisementData:
+        """What the die sends now (taken when sent, not when the loop gets to it)."""
+        return AdvertisementData(local_name=die.name, manufacturer_data=dict(die.manufacturer_data),
+                                 service_data=dict(die.service_data), service_uuids=list(die.services),
+                                 tx_power=None, rssi=-60, platform_data=())
+
+    def _seen(self, die: FakePeripheral, adv: AdvertisementData | None = None) -> None:
+        adv = adv or self._advert(die)
+        uuids = adv.service_uuids
         if not self.is_allowed_uuid(uuids):
             return
         device = self.create_or_update_device(die.address, die.address, die.name, None, adv)
