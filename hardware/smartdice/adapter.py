@@ -253,8 +253,7 @@ class SmartDice:
 
     def _link_lost(self, die: _DieState) -> None:
         if die.tracker.lost():
-            self.events.put(SourceFault(die.paired.source,
-                                        f"{die.paired.label} lost its link mid-throw: throw it again"))
+            self.events.put(SourceFault(die.paired.source, "lost its link mid-throw"))
         self._set_state(die, "away", "link lost")
 
     # -- readings, from a connection or an advertisement ---------------------------------------
@@ -272,12 +271,12 @@ class SmartDice:
             try:
                 rolled = Die(die.paired.kind, verdict.face)
             except RuleError:
-                self.events.put(SourceFault(die.paired.source, f"{label} showed {verdict.face}, which a "
-                                            f"{die.paired.kind.upper()} has not: check its kind in the pairing"))
+                self.events.put(SourceFault(die.paired.source, f"showed {verdict.face}, which a "
+                                            f"{die.paired.kind.upper()} has not (check its kind in the pairing)"))
             else:
                 self.events.put(Roll((rolled,), source=die.paired.source))
         elif verdict.kind == "crooked":
-            self.events.put(SourceFault(die.paired.source, f"{label} landed crooked: throw it again"))
+            self.events.put(SourceFault(die.paired.source, "landed crooked"))
         elif verdict.kind == "dropped":
             log.debug("%s: rest ignored: %s", label, verdict.why)
         if verdict.kind != "none" and die.state == "rolling":
