@@ -48,10 +48,11 @@ class PairedDie:
 
 
 def _die(f: Fields) -> PairedDie:
+    family = f.choice("family", FAMILIES)
     address = f.get("address", str)
     if not address:
         raise f.error("expected a Bluetooth address, got ''", "address")
-    die = PairedDie(family=f.choice("family", FAMILIES), address=address.upper(), name=f.get("name", str, ""),
+    die = PairedDie(family=family, address=address.upper(), name=f.get("name", str, ""),
                     kind=f.choice("kind", KINDS), colour=f.choice("colour", COLOURS),
                     firmware=f.choice("firmware", FIRMWARE, "current"))
     f.reject_unknown()
