@@ -52,7 +52,8 @@ def _latency(rolls: int = 300) -> tuple[list[float], list[float]]:
     radio, events, clock = FakeRadio(), queue.Queue[Any](), _Clock()
     radio.add_godice(GODICE.address)
     radio.add_pixels(PIXELS.address)
-    godice_ms, pixels_ms = [], []
+    godice_ms: list[float] = []
+    pixels_ms: list[float] = []
     with SmartDice(events, [GODICE, PIXELS], client_backend=radio.client_backend, clock=clock):
         _wait(events, _connected(GODICE.source))
         _wait(events, _connected(PIXELS.source))
@@ -72,7 +73,7 @@ def _latency(rolls: int = 300) -> tuple[list[float], list[float]]:
 def _advert(rolls: int = 200) -> list[float]:
     radio, events, clock = FakeRadio(), queue.Queue[Any](), _Clock()
     radio.add_pixels(PIXELS.address)
-    samples = []
+    samples: list[float] = []
     with SmartDice(events, [PIXELS], pixels_via="advert", scanner_backend=radio.scanner_backend, clock=clock):
         _wait(events, _connected(PIXELS.source))
         for n in range(rolls):
@@ -88,7 +89,7 @@ def _advert(rolls: int = 200) -> list[float]:
 def _reconnect(times: int = 30) -> list[float]:
     radio, events = FakeRadio(leak_subscriptions=True), queue.Queue[Any]()
     radio.add_godice(GODICE.address)
-    samples = []
+    samples: list[float] = []
     with SmartDice(events, [GODICE], retry=0.05, client_backend=radio.client_backend):
         _wait(events, _connected(GODICE.source))
         for _ in range(times):
