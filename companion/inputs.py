@@ -18,6 +18,11 @@ SOURCE_STATES = ("off", "waiting", "connected", "rolling", "away", "mismatch")
 away: it was there and vanished (it comes back by itself); mismatch: it speaks another protocol."""
 
 
+def source_name(source: str) -> str:
+    """What players read for a source: "godice:Blue D6" is the die the group named "Blue D6", "tower" the tower."""
+    return source.split(":", 1)[-1]
+
+
 @dataclass(frozen=True)
 class Roll:
     """Settled dice from a source ("tower", "buttons", "typed", "godice:Blue D8"...).

@@ -32,6 +32,7 @@ from companion.errors import CompanionError
 from companion.games import game_keys as registered_keys
 from companion.games import load_game
 from companion.games.base import Game, Option
+from companion.inputs import source_name
 from companion.journal import GameRecord, Journal
 from companion.places import Place
 from companion.session.choices import options_for, setup_questions
@@ -191,7 +192,7 @@ class Session:
         elif isinstance(event, SourceStatus):
             self._source_status(event)
         elif isinstance(event, SourceFault):
-            self.message = f"{event.source}: {event.text}, throw again"
+            self.message = f"{source_name(event.source)}: {event.text}, throw again"
         elif isinstance(event, Decide):
             self._accept(event.event)
         elif isinstance(event, Notice):
@@ -519,7 +520,7 @@ class Session:
         options = self.options() if self._menu is None else []
         panel = build_panel(self.run, self.request, menu=self._menu.view() if self._menu else None,
                             options=options, wanted=self.wanted(), tower=self.tower,
-                            sources=tuple((n, s) for n, s in self.sources.items() if n != "tower"),
+                            sources=tuple((source_name(n), s) for n, s in self.sources.items() if n != "tower"),
                             message=self._footer(), notices=tuple(self.notices))
         cursor = options[min(self.request.choice, len(options) - 1)].place if options else None
         run = self.run
