@@ -35,7 +35,7 @@ class InboxDriver:
         self.inbox = inbox
 
     def throw(self, dice: DiceRolled) -> None:
-        self.inbox.put(Roll(dice))
+        self.inbox.put(Roll.of(dice))
 
     def press(self, button: str) -> None:
         self.inbox.put(Press(button))
@@ -76,7 +76,7 @@ class Table:
 
 def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, out: Path | None = None,
                 maps: Path | None = None, views: list[View] | None = None, tick: float = 0.5,
-                watchdog: Callable[[], None] | None = None, config: Any = None,
+                watchdog: Callable[[], object] | None = None, config: Any = None,
                 loader: Callable[[str, Path | None], Any] | None = None,
                 game_keys: tuple[str, ...] | None = None) -> Table:
     """Assemble a table; ``views`` replaces the default views (tests pass their own)."""
@@ -187,11 +187,12 @@ def _attach_projector(table: Table, *, sim: bool, headless: bool, out: Path | No
     else:
         from companion.config import ProjectorConfig
 
-        view = open_projector(section if section is not None else ProjectorConfig(),
-                              lambda text: _say_once(table, text))
-        if view is None:
+        opened = open_projector(section if section is not None else ProjectorConfig(),
+                                lambda text: _say_once(table, text))
+        if opened is None:
             table.parts["projector"] = "none"
             return None
+        view = opened
         driver, full = (section.driver, section.fullscreen) if section is not None else ("auto", True)
         table.parts["projector"] = f"{driver} {'fullscreen' if full else 'window'}"
         from companion.session.gamepad import GamepadPump
@@ -240,7 +241,7 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
 
         factory = MockFactory()
     # Keys and scripted presses do not bounce; real contacts do (the Buttons default debounce).
-    extra = {"bounce_ms": 0.0} if sim else (button_options(section) if section is not None else {})
+    extra: dict[str, Any] = {"bounce_ms": 0.0} if sim else (button_options(section) if section is not None else {})
     # gpiozero warns once per pin factory it could not load, over several lines each; the log gets one line.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -9,7 +9,7 @@ and is sent again after the host's SYNC (sent on every (re)connect) or after ``r
 try:
     from firmware_bridge.wire import FACES, HOST_FRAMES, PROTOCOL_VERSION, Frame, FrameParser, encode
 except ImportError:  # MicroPython: the files sit flat on the board's filesystem
-    from wire import FACES, HOST_FRAMES, PROTOCOL_VERSION, Frame, FrameParser, encode
+    from wire import FACES, HOST_FRAMES, PROTOCOL_VERSION, Frame, FrameParser, encode  # type: ignore[no-redef]  # MicroPython fallback: the same names, flat
 
 FIRMWARE_VERSION = "1.0.0"
 OUTBOX_SIZE = 32

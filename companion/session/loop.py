@@ -44,7 +44,7 @@ class Loop:
     """Owns the queue and the views; ``step()`` is one turn, ``run()`` turns until the session stops."""
 
     def __init__(self, session: Session, inbox: queue.Queue[Any], views: Sequence[View] = (), *,
-                 watchdog: Callable[[], None] | None = None, pumps: Sequence[Callable[[], object]] = (),
+                 watchdog: Callable[[], object] | None = None, pumps: Sequence[Callable[[], object]] = (),
                  on_shown: Callable[[Frame], None] | None = None, tick: float = 0.5,
                  idle_tick: float | None = None, quiet_after: float = QUIET_AFTER,
                  clock: Callable[[], float] = time.monotonic) -> None:

@@ -11,17 +11,26 @@ multiplies the chances of being missed. Nothing is sampled; a test checks it aga
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from companion.games.kansas.data import Board
 from companion.games.kansas.state import LINES, KansasState
 from companion.hexgrid import Hex
 
-if TYPE_CHECKING:
-    from companion.games.kansas.engine import KansasGame
+
+class RiskSource(Protocol):
+    """What the risk needs of a game: its board, its Markov chain and its outbreak table (the engine
+    has all three; risk imports no engine, so engine and risk do not import each other)."""
+
+    board: Board
+
+    @property
+    def chain(self) -> TornadoChain: ...
+
+    def outbreak(self, players: int, turn: int) -> int: ...
 
 SUM_CHANCES: dict[int, float] = {s: (6 - abs(s - 7)) / 36 for s in range(2, 13)}
 """Chance of each 2D6 sum."""
@@ -82,7 +91,7 @@ class TornadoChain:
         self.moves = board.moves_per_tornado
         steps: dict[Hex, list[tuple[Hex, float]]] = {}
         for h in board.terrain:
-            chance: Counter[Hex] = Counter()
+            chance: defaultdict[Hex, float] = defaultdict(float)
             for total, p in SUM_CHANCES.items():
                 to = h.neighbour(board.path_key[total])
                 if to in board.terrain:
@@ -104,21 +113,22 @@ class TornadoChain:
     def start(self, ns: int | None, we: int | None) -> dict[Hex, float]:
         """Start chances with a line known (or fixed by a forecast) and the other rolled."""
         cells = [h for (n, w), h in self.board.grid.items() if ns in (None, n) and we in (None, w)]
-        dist: Counter[Hex] = Counter()
+        dist: defaultdict[Hex, float] = defaultdict(float)
         for h in cells:
             dist[h] += 1 / len(cells)
         return dict(dist)
 
     def expected(self, start: Mapping[Hex, float], moves: int, count_start: bool = True) -> dict[Hex, float]:
         """Expected markers per hex for a tornado at ``start`` with ``moves`` to go."""
-        total: Counter[Hex] = Counter(start if count_start else {})
+        total: defaultdict[Hex, float] = defaultdict(float, start if count_start else {})
         dist = dict(start)
         for _ in range(moves):
-            nxt: Counter[Hex] = Counter()
+            nxt: defaultdict[Hex, float] = defaultdict(float)
             for x, p in dist.items():
                 for y, q in self.steps[x]:
                     nxt[y] += p * q
-            total.update(nxt)
+            for y, p in nxt.items():
+                total[y] += p
             dist = nxt
         return dict(total)
 
@@ -159,11 +169,12 @@ class TornadoChain:
 def combine(risks: Iterable[Risk]) -> Risk:
     """Independent tornadoes: missed by all is the product of missed by each; expectations add."""
     missed: dict[Hex, float] = {}
-    expected: Counter[Hex] = Counter()
+    expected: defaultdict[Hex, float] = defaultdict(float)
     for r in risks:
         for h, p in r.p_hit.items():
             missed[h] = missed.get(h, 1.0) * (1.0 - p)
-        expected.update(r.expected)
+        for h, e in r.expected.items():
+            expected[h] += e
     return Risk({h: 1.0 - m for h, m in missed.items()}, dict(expected))
 
 
@@ -172,7 +183,7 @@ def phase_risk(chain: TornadoChain, count: int) -> Risk:
     return combine([chain.from_grid()] * count)
 
 
-def state_risk(game: KansasGame, state: KansasState) -> Risk:
+def state_risk(game: RiskSource, state: KansasState) -> Risk:
     """What is still to come: the rest of the tornado being rolled and the tornadoes after it; between
     phases, the next turn's phase. A forecast line whose place is not chosen yet counts every place alike."""
     chain = game.chain
@@ -195,7 +206,7 @@ def state_risk(game: KansasGame, state: KansasState) -> Risk:
     return combine([now] + [chain.from_grid()] * later)
 
 
-def forecast_options(game: KansasGame, state: KansasState) -> list[ForecastOption]:
+def forecast_options(game: RiskSource, state: KansasState) -> list[ForecastOption]:
     """Each choice the forecasting player could make, best (fewest expected markers on places) first.
 
     Before the forecast: 16 choices (a line and a place on it, the other line still to be rolled),
@@ -229,7 +240,7 @@ def forecast_options(game: KansasGame, state: KansasState) -> list[ForecastOptio
     return sorted(options, key=lambda o: (o.on_places, o.line, o.value))
 
 
-def forecast_lines(game: KansasGame, state: KansasState) -> list[LineOption]:
+def forecast_lines(game: RiskSource, state: KansasState) -> list[LineOption]:
     """The two lines the forecasting player can fix, best first, each played as the rules let it be:
     the other line is rolled (each value alike), then the place along the fixed line that spares the
     most is picked. Asked before the line is chosen; empty at any other time."""
