@@ -498,3 +498,32 @@ def test_a_tornado_state_is_immutable_and_replayable():
     s = replay(G, {"players": 2, "board": "cells"}, events)
     assert isinstance(s.tornado, Tornado) and s.phase == "tornado"
     assert replay(G, {"players": 2, "board": "cells"}, events) == s
+
+
+# -- spaces only: the box asks what the disasters need when they need it ----------------------------------------
+
+def test_spaces_only_the_earthquake_asks_about_each_tile_in_its_zone():
+    """A group marking only the spaces: before final scoring the box asks, tile by tile in the zone, whether it
+    holds a city, and lists the cities that take an earthquake token."""
+    s = new(2, board="cells")
+    s = skip(lay(s, 1, 0))                 # a plain tile
+    s = skip(lay(s, 2, 0, "earthquake"))   # the earthquake tile
+    s = G.apply(s, Choice("end", {}))
+    assert s.phase == "quake_ask" and G.prompt(s).text == "Earthquake: does 2 east of the start hold a city?"
+    refused(s, Choice("quake", {"x": 1, "y": 0, "city": True}), "the question is about 2 east of the start")
+    s = G.apply(s, Choice("quake", {"x": 2, "y": 0, "city": False}))
+    assert G.prompt(s).short == "City on 1 east?"
+    s = G.apply(s, Choice("quake", {"x": 1, "y": 0, "city": True}))
+    assert G.prompt(s).short == "City on start tile?"
+    s = G.apply(s, Choice("quake", {"x": 0, "y": 0, "city": True}))
+    assert s.phase == "final"
+    s = G.apply(s, Choice("score", {}))
+    assert s.final[0] == "Earthquake tokens: cities on 1 east of the start, the start tile"
+
+
+def test_spaces_only_a_follower_goes_home_when_the_table_says_so():
+    s = deploy(lay(new(2, board="cells"), 1, 0))
+    assert "Red home: 1 east" in [o.label for o in G.choices(s)]
+    s = G.apply(s, Choice("home", {"x": 1, "y": 0, "player": RED}))
+    assert s.followers == () and s.supply == (7, 7)
+    refused(s, Choice("home", {"x": 1, "y": 0, "player": RED}), "no follower of that colour on 1 east")
