@@ -99,12 +99,25 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
             _attach_views(table, sim=sim, headless=headless, out=out, config=config)
         _attach_buttons(table, sim=sim, config=config)
         _attach_tower(table, sim=sim, config=config)
+        _attach_smartdice(table, sim=sim, config=config)
         if sim and not headless and views is None:
             _attach_window(table)
     except BaseException:
         table.close()
         raise
     return table
+
+
+def _attach_smartdice(table: Table, *, sim: bool, config: Any) -> None:
+    """Paired smart dice over Bluetooth, on the box only (the simulated table has no radio): one more source
+    on the same queue. Whatever keeps them off is said once by the source itself; the box runs on."""
+    if sim or config is None or not getattr(getattr(config, "dice", None), "enabled", False):
+        return
+    from hardware.smartdice.source import start_smartdice
+
+    dice = start_smartdice(config, table.inbox)
+    table.closers.append(dice.close)
+    table.parts["smartdice"] = "on"
 
 
 def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, config: Any) -> None:

@@ -94,3 +94,28 @@ def test_a_roll_the_rules_refuse_is_settled_too_and_journals_nothing(tmp_path):
         loop.step(timeout=1)
         assert cup.unsettled == [] and journal.events(session.current.game_id) == []
         assert session.panel.message == "need D8, got D6=4"
+
+
+def test_an_item_that_is_not_an_input_is_counted_and_dropped_never_a_crash(tmp_path, caplog):
+    inbox: queue.Queue = queue.Queue()
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session = Session(journal)
+        session.start("kansas", {"players": 4, "turn": 2}, resume=False)
+        loop = Loop(session, inbox, [], tick=0.01)
+        inbox.put(("d8", 7))  # a source that forgot the vocabulary
+        loop.step(timeout=1)
+        assert loop.ignored == 1 and journal.events(session.current.game_id) == []
+        assert "ignored an input the session does not know: tuple" in caplog.text
+
+
+def test_a_source_is_named_as_the_group_named_it_never_by_its_key(tmp_path):
+    inbox: queue.Queue = queue.Queue()
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        session = Session(journal)
+        session.start("kansas", {"players": 4, "turn": 2}, resume=False)
+        loop = Loop(session, inbox, [], tick=0.01)
+        inbox.put(SourceStatus("godice:Blue D8", "connected"))
+        inbox.put(SourceFault("godice:Blue D8", "lost its link mid-throw"))
+        loop.step(timeout=1)
+        assert session.panel.sources == (("Blue D8", "connected"),)
+        assert session.panel.message == "Blue D8: lost its link mid-throw, throw again"

@@ -267,7 +267,7 @@ def test_loop_shows_only_on_change_and_pings_the_watchdog(journal):
     loop.step(timeout=0)
     assert len(rec.frames) == 2 and pings
     inbox.put(roll(("d8", 3)))
-    inbox.put(DiceRolled.of(("d6", 1), ("d6", 2)))
+    inbox.put(roll(("d6", 1), ("d6", 2)))
     loop.step()
     assert len(rec.frames) == 3 and rec.frames[-1].state.step == "lane"
     inbox.put(Quit())

@@ -32,6 +32,7 @@ from companion.errors import CompanionError
 from companion.games import game_keys as registered_keys
 from companion.games import load_game
 from companion.games.base import Game, Option
+from companion.inputs import source_name
 from companion.journal import GameRecord, Journal
 from companion.places import Place
 from companion.session.choices import options_for, setup_questions
@@ -91,6 +92,8 @@ class Session:
         self._frame = Frame(self._panel)
         self.before_commit: Callable[[str], None] | None = None
         """Called with the digest of the state about to be journaled (crash tests log it)."""
+        self._unsettled: list[Callable[[], object]] = []
+        """Rolls handled but not yet settled: their source keeps each until it is (see _settle_rolls)."""
 
     @property
     def current(self) -> GameRun | None:
@@ -158,7 +161,22 @@ class Session:
             self._dispatch(event)
         except CompanionError as exc:
             self.message = str(exc)
+            if isinstance(event, Roll) and event.settle is not None:
+                log.info("%s roll refused: %s", event.source, exc)
+        self._settle_rolls()
         return self._refresh()
+
+    def _settle_rolls(self) -> None:
+        """Tell the sources they may forget the rolls handled so far, once none lives only in memory: each
+        is journaled and on disk, or refused. Dice waiting for the rest of a request, for a shuffle by dice
+        or for a question's answer, and entries waiting for disk space, are not on disk yet: the source keeps
+        those rolls (the tower sends them again to a box that restarts) until they are."""
+        request = self.request
+        if (self._unsettled and not request.partial and request.dealing is None and not self._waiting
+                and not self.journal.degraded):
+            settles, self._unsettled = self._unsettled, []
+            for settle in settles:
+                settle()
 
     def _dispatch(self, event: InputEvent) -> None:
         if isinstance(event, Roll):
@@ -174,7 +192,7 @@ class Session:
         elif isinstance(event, SourceStatus):
             self._source_status(event)
         elif isinstance(event, SourceFault):
-            self.message = f"{event.source}: {event.text}, throw again"
+            self.message = f"{source_name(event.source)}: {event.text}, throw again"
         elif isinstance(event, Decide):
             self._accept(event.event)
         elif isinstance(event, Notice):
@@ -185,11 +203,9 @@ class Session:
             self.stopped = True
 
     def _take_roll(self, roll: Roll) -> None:
-        try:
-            self._on_roll(roll.rolled)
-        finally:
-            if roll.settle is not None:  # on disk, or refused for good and said: the source may forget it
-                roll.settle()
+        if roll.settle is not None:  # settled by _settle_rolls once on disk, or refused for good and said
+            self._unsettled.append(roll.settle)
+        self._on_roll(roll.rolled)
 
     def _take_waiting(self) -> None:
         """The rolls that waited for a question's answer, now answered, in the order they came."""
@@ -232,6 +248,7 @@ class Session:
         """Periodic housekeeping from the loop: retry a journal waiting for disk space."""
         if self.journal.degraded:
             self.journal.retry()
+        self._settle_rolls()
         return self._refresh()
 
     # -- the game ----------------------------------------------------------------------------------
@@ -503,7 +520,7 @@ class Session:
         options = self.options() if self._menu is None else []
         panel = build_panel(self.run, self.request, menu=self._menu.view() if self._menu else None,
                             options=options, wanted=self.wanted(), tower=self.tower,
-                            sources=tuple((n, s) for n, s in self.sources.items() if n != "tower"),
+                            sources=tuple((source_name(n), s) for n, s in self.sources.items() if n != "tower"),
                             message=self._footer(), notices=tuple(self.notices))
         cursor = options[min(self.request.choice, len(options) - 1)].place if options else None
         run = self.run

@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from functools import cached_property
+from typing import Any, Protocol
+
+import numpy as np
 
 from companion.games.kansas.data import Board
 from companion.games.kansas.state import LINES, KansasState
@@ -84,22 +87,56 @@ class LineOption:
 
 
 class TornadoChain:
-    """The moves of one tornado on one board, with the re-roll rule, ready to be walked many times."""
+    """The moves of one tornado on one board, with the re-roll rule, ready to be walked many times.
+
+    Exact and vectorised (numpy): ``T[s, t]`` is the chance that a move from hex ``s`` lands on ``t``
+    (a move off the map is rolled again, so each row is renormalised over the moves that stay). The
+    chance that the next ``k`` positions of a walk from ``s`` all miss hex ``h`` is ``B[k][s, h]``, for
+    every start and every target at once: ``B[0] = 1`` and ``B[k] = T @ (M * B[k-1])`` with ``M[t, h] =
+    [t != h]``. P(hit) of any start distribution is then one vector-matrix product, and so are the
+    expected markers (``start @ T^k`` summed over the moves). The board's hexes index the matrices.
+    """
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.moves = board.moves_per_tornado
-        steps: dict[Hex, list[tuple[Hex, float]]] = {}
-        for h in board.terrain:
-            chance: defaultdict[Hex, float] = defaultdict(float)
-            for total, p in SUM_CHANCES.items():
-                to = h.neighbour(board.path_key[total])
-                if to in board.terrain:
-                    chance[to] += p
-            stay = sum(chance.values())
-            steps[h] = [(to, p / stay) for to, p in chance.items()]
-        self.steps = steps
+        self.hexes: list[Hex] = list(board.terrain)
+        self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
+        n = len(self.hexes)
+        # The chain is sparse (at most six moves a hex): kept as one (target, chance) column per
+        # direction, so a step is a few gathers, not a dense matrix product (no BLAS threads).
+        rows = np.arange(n)
+        targets, chances = [], []
+        for direction in sorted(set(board.path_key.values())):
+            chance = sum(p for total, p in SUM_CHANCES.items() if board.path_key[total] == direction)
+            to = np.array([self.index.get(h.neighbour(direction), -1) for h in self.hexes])
+            targets.append(np.where(to >= 0, to, rows))
+            chances.append(np.where(to >= 0, chance, 0.0))
+        stay = np.sum(chances, axis=0)
+        self._targets = targets
+        self._chances = [np.divide(c, stay, out=np.zeros(n), where=stay > 0)[:, None] for c in chances]
+        step = np.zeros((n, n))
+        for to, chance in zip(self._targets, self._chances, strict=True):
+            step[rows, to] += chance[:, 0]
+        self.step = step
+        miss = 1.0 - np.eye(n)
+        avoid = [np.ones((n, n))]
+        visits = [np.zeros((n, n))]
+        power = np.eye(n)
+        for _ in range(self.moves):
+            avoid.append(self._walk(miss * avoid[-1]))
+            power = self._walk(power)  # step^k = step @ step^(k-1)
+            visits.append(visits[-1] + power)
+        self._avoid = avoid
+        """``_avoid[k][s, h]``: the next k positions from s all miss h."""
+        self._miss = miss
+        self._visits = visits
+        """``_visits[k][s, h]``: expected visits to h in the next k moves from s (> 0 exactly where reachable)."""
         self._from_grid: dict[tuple[int | None, int | None], Risk] = {}
+
+    def _walk(self, after: Any) -> Any:
+        """``step @ after``: row s mixes the rows of the hexes a move from s can reach."""
+        return sum(chance * after[to] for to, chance in zip(self._targets, self._chances, strict=True))
 
     def from_grid(self, ns: int | None = None, we: int | None = None) -> Risk:
         """A whole tornado from the start grid, with none, one or both lines known; kept once computed
@@ -118,48 +155,35 @@ class TornadoChain:
             dist[h] += 1 / len(cells)
         return dict(dist)
 
+    def _vector(self, start: Mapping[Hex, float]) -> Any:
+        vec = np.zeros(len(self.hexes))
+        for h, p in start.items():
+            vec[self.index[h]] += p
+        return vec
+
+    def _reachable(self, vec: Any, moves: int) -> Any:
+        """Which hexes a walk of up to ``moves`` from the start can stand on (the start included)."""
+        return (vec > 0) | ((vec > 0) @ self._visits[moves] > 0)
+
+    @cached_property
+    def steps(self) -> dict[Hex, list[tuple[Hex, float]]]:
+        """Each hex's moves and their chances, as the engine and the tests read them."""
+        return {h: [(self.hexes[j], float(self.step[i, j])) for j in np.flatnonzero(self.step[i])]
+                for h, i in self.index.items()}
+
     def expected(self, start: Mapping[Hex, float], moves: int, count_start: bool = True) -> dict[Hex, float]:
         """Expected markers per hex for a tornado at ``start`` with ``moves`` to go."""
-        total: defaultdict[Hex, float] = defaultdict(float, start if count_start else {})
-        dist = dict(start)
-        for _ in range(moves):
-            nxt: defaultdict[Hex, float] = defaultdict(float)
-            for x, p in dist.items():
-                for y, q in self.steps[x]:
-                    nxt[y] += p * q
-            for y, p in nxt.items():
-                total[y] += p
-            dist = nxt
-        return dict(total)
+        vec = self._vector(start)
+        total = vec @ self._visits[moves] + (vec if count_start else 0.0)
+        return {self.hexes[i]: float(total[i]) for i in np.flatnonzero(total)}
 
     def p_hit(self, start: Mapping[Hex, float], moves: int, count_start: bool = True) -> dict[Hex, float]:
-        """P(at least one marker) per hex: 1 - P(the walk avoids it), the hex made a trap in turn."""
-        reach = self._reachable(start, moves)
-        out: dict[Hex, float] = {}
-        for h in reach:
-            memo: dict[tuple[Hex, int], float] = {}
-
-            def avoid(x: Hex, k: int, h: Hex = h, memo: dict[tuple[Hex, int], float] = memo) -> float:
-                if k == 0 or x.distance(h) > k:
-                    return 1.0
-                key = (x, k)
-                got = memo.get(key)
-                if got is None:
-                    got = sum(q * avoid(y, k - 1) for y, q in self.steps[x] if y != h)
-                    memo[key] = got
-                return got
-
-            missed = sum(p * avoid(x, moves) for x, p in start.items() if not (count_start and x == h))
-            out[h] = 1.0 - missed
-        return out
-
-    def _reachable(self, start: Mapping[Hex, float], moves: int) -> set[Hex]:
-        seen = set(start)
-        frontier = set(start)
-        for _ in range(moves):
-            frontier = {y for x in frontier for y, _ in self.steps[x]} - seen
-            seen |= frontier
-        return seen
+        """P(at least one marker) per hex: 1 - P(the walk avoids it), for every hex at once."""
+        vec = self._vector(start)
+        # A start hex that counts is a hit already: a walk misses h only if it does not start there.
+        avoid = self._avoid[moves] * self._miss if count_start else self._avoid[moves]
+        hit = 1.0 - vec @ avoid
+        return {self.hexes[i]: float(max(0.0, hit[i])) for i in np.flatnonzero(self._reachable(vec, moves))}
 
     def tornado(self, start: Mapping[Hex, float], moves: int | None = None, count_start: bool = True) -> Risk:
         moves = self.moves if moves is None else moves
