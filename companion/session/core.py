@@ -29,8 +29,8 @@ from companion.errors import CompanionError
 from companion.games import game_keys as registered_keys
 from companion.games import load_game
 from companion.games.base import Game, replay
-from companion.hexgrid import Hex
 from companion.journal import Entry, GameRecord, Journal, LiveEvent
+from companion.places import Place
 from companion.session.choices import Option, options_for, setup_questions
 from companion.session.inputs import Decide, Hold, InputEvent, Notice, Press, Quit, Roll, Say, TowerStatus
 from companion.views.panel import TOWER_STATES, Menu, Panel
@@ -45,7 +45,7 @@ class Frame:
     panel: Panel
     game: Game[Any] | None = None
     state: Any = None
-    cursor: Hex | None = None
+    cursor: Place | None = None
     overlay: bool = False
 
 
@@ -606,13 +606,13 @@ class Session:
             return self.message
         return "disk full: not saved" if self.journal.notice == Journal.DISK_FULL else "journal: not saved"
 
-    def _cursor(self) -> Hex | None:
+    def _cursor(self) -> Place | None:
         if self._menu is not None:
             return None
         options = self.options()
         if not options:
             return None
-        return options[min(self._choice_index, len(options) - 1)].hex
+        return options[min(self._choice_index, len(options) - 1)].place
 
     def _build_panel(self) -> Panel:
         cur = self.current
