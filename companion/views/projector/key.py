@@ -51,7 +51,7 @@ def paint_key(surface: Any, layout: Layout, rect: Rect, data: MapData, title: st
         if what == "area":
             pygame.draw.rect(surface, symbols.fill(kind), box)
             pygame.draw.rect(surface, palette.GRID, box, 1)
-            text.draw(surface, symbols.letters.get(kind, ""), (box.x + 2, box.y + 1), body, palette.CITY_EDGE)
+            text.draw(surface, symbols.letters.get(kind, ""), centre, body, palette.CITY_EDGE, anchor="center")
         elif what == "open":
             pygame.draw.rect(surface, palette.GRID, box.inflate(-4, -4), 2)
         elif what == "spot":
