@@ -17,7 +17,7 @@ import pygame
 from companion.games.stormfury import storm
 from companion.hexgrid import Hex
 from companion.views.projector import palette, text
-from companion.views.projector.board import MapData, Place
+from companion.views.projector.board import MapData, Spot
 from companion.views.projector.chart import paint_damage_chart
 from companion.views.projector.layout import Layout, Rect
 
@@ -35,13 +35,13 @@ class StormfuryPainter:
         self._centres = {c.id: c.population_centre for c in self.board.cities}
 
     # -- the printed board ----------------------------------------------------------------------
-    def map_data(self) -> MapData:
+    def map_data(self, state: Any = None) -> MapData:
         b = self.board
         terrain = {h: ("land" if h in b.land else "ocean") for h in b.hexes}
-        places: list[Place] = []
+        places: list[Spot] = []
         for city in b.cities:
-            places.append(Place(city.name, city.population_centre, "city"))
-            places.extend(Place(s.name, s.hex, "town", label=False) for s in city.infrastructure)
+            places.append(Spot(city.name, city.population_centre, "city"))
+            places.extend(Spot(s.name, s.hex, "town", label=False) for s in city.infrastructure)
         roads = tuple(self._road_line(r) for r in b.roads)
         return MapData(terrain, tuple(places), roads, self.game.title)
 
