@@ -656,7 +656,7 @@ class Journal:
             try:
                 out.append(Entry.from_dict(json.loads(payload)))
             except (ValueError, TypeError, OverflowError, RecursionError, CompanionError) as exc:
-                raise DataError(f"{self.path}: game {game_id} entry {idx}: {_why(exc)}") from None
+                raise DataError(f"{self.path}: game {game_id} entry {idx}: {reason(exc)}") from None
         return out
 
     def events(self, game_id: int) -> list[LiveEvent]:
@@ -687,7 +687,7 @@ class Journal:
         return game_id
 
 
-def _why(exc: BaseException) -> str:
+def reason(exc: BaseException) -> str:
     """A one-line reason for a value that would not read (never a Python repr of a huge input)."""
     if isinstance(exc, RecursionError):
         return "nested too deeply"
@@ -706,7 +706,7 @@ def parse_export(lines: Iterable[str], name: str = "<input>") -> tuple[dict[str,
         try:
             data = json.loads(line)
         except (ValueError, RecursionError) as exc:
-            raise DataError(f"{name}: line {number}: not JSON ({getattr(exc, 'msg', None) or _why(exc)})") from None
+            raise DataError(f"{name}: line {number}: not JSON ({getattr(exc, 'msg', None) or reason(exc)})") from None
         if header is None:
             if not isinstance(data, dict) or not isinstance(data.get("game"), str):
                 raise DataError(f"{name}: line {number}: the header needs a \"game\" key naming the game")
@@ -718,7 +718,7 @@ def parse_export(lines: Iterable[str], name: str = "<input>") -> tuple[dict[str,
         try:
             entries.append(Entry.from_dict(data))
         except (CompanionError, ValueError, TypeError, OverflowError, RecursionError) as exc:
-            raise DataError(f"{name}: line {number}: {_why(exc)}") from None
+            raise DataError(f"{name}: line {number}: {reason(exc)}") from None
     if header is None:
         raise DataError(f"{name}: empty, expected a header line {{\"game\": ..., \"options\": ...}}")
     return header, entries
