@@ -628,9 +628,11 @@ class Journal:
         return None
 
     def _problem(self, line: str) -> None:
+        """Kept in :attr:`problems`; logged by the box (a reading command prints them itself)."""
         if line not in self.problems:
             self.problems.append(line)
-            log.warning("%s", line)
+            if not self.readonly:
+                log.warning("%s", line)
 
     def game(self, game_id: int) -> GameRecord:
         for record in self.games():

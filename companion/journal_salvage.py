@@ -275,7 +275,7 @@ def _assemble(games: dict[int, tuple[Any, ...]], entries: dict[tuple[int, int], 
                 break
         last = rows[len(rows) - 1][4] if rows and not why else created
         if not why and last < updated:
-            why = f"entries after {len(rows) - 1 if rows else 'the start'} are gone"
+            why = f"entries from {len(rows)} on are gone"
         if why:
             result.lost[gid] = why
             continue
