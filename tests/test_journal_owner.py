@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
+import selectors
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -134,9 +136,26 @@ def test_a_stop_waits_for_the_journal_to_come_free(tmp_path):
         assert again.entries(gid) == [big]
 
 
-def test_sigterm_while_the_journal_is_held_loses_nothing(tmp_path):
-    """The service, stopped by systemd while another program holds its journal: exit 0, the roll typed before
-    the stop is in the recovery file, and the next start puts it in the journal."""
+def _read_until(child: subprocess.Popen[bytes], needle: str, seconds: float = 20) -> str:
+    """stderr read raw from the fd until ``needle`` shows (or the child ends, or time runs out)."""
+    fd = child.stderr.fileno()
+    text = ""
+    deadline = time.monotonic() + seconds
+    with selectors.DefaultSelector() as sel:
+        sel.register(fd, selectors.EVENT_READ)
+        while needle not in text and time.monotonic() < deadline:
+            if sel.select(timeout=0.5):
+                chunk = os.read(fd, 4096)
+                if not chunk:
+                    break
+                text += chunk.decode()
+    return text
+
+
+@pytest.mark.parametrize("stop", ["quit", "SIGTERM"])
+def test_a_stop_while_the_journal_is_held_loses_nothing(tmp_path, stop):
+    """The service, stopped (typed quit, or systemd's SIGTERM) while another program holds its journal: exit 0,
+    the roll accepted before the stop is in the recovery file, and the next start puts it in the journal."""
     path = tmp_path / "j.sqlite"
     child = subprocess.Popen([sys.executable, "-m", "companion", "run", "--sim", "--headless", "--stdin",
                               "--game", "kansas", "--players", "4", "--journal", str(path)], cwd=REPO, env=ENV,
@@ -145,10 +164,18 @@ def test_sigterm_while_the_journal_is_held_loses_nothing(tmp_path):
     try:
         _lines_until_ready(child)
         holder = hold_write_lock(path)
-        child.stdin.write(b"d8 6\nquit\n")
-        child.stdin.close()
+        child.stdin.write(b"d8 6\n")
+        child.stdin.flush()
+        err = _read_until(child, "game kept in memory")
+        assert "game kept in memory" in err
+        if stop == "quit":
+            child.stdin.write(b"quit\n")
+            child.stdin.close()
+        else:
+            child.send_signal(signal.SIGTERM)
+            child.stdin.close()
         assert child.wait(timeout=20) == 0
-        err = child.stderr.read().decode()
+        err += child.stderr.read().decode()
     finally:
         if child.poll() is None:
             child.kill()
