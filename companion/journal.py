@@ -657,7 +657,7 @@ class Journal:
         for idx, _kind, payload in [*rows, *pending]:
             try:
                 out.append(Entry.from_dict(json.loads(payload)))
-            except (ValueError, TypeError, OverflowError, RecursionError, CompanionError) as exc:
+            except (*BAD_DATA, CompanionError) as exc:
                 raise DataError(f"{self.path}: game {game_id} entry {idx}: {reason(exc)}") from None
         return out
 
@@ -687,6 +687,11 @@ class Journal:
         if header.get("finished") is True:
             self.mark_finished(game_id)
         return game_id
+
+
+BAD_DATA = (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError)
+"""What reading or replaying values no box writes may raise (a file edited by hand or made by another
+program: 1e400 where a die goes, JSON nested ten thousand deep): refused with its line, never a traceback."""
 
 
 def reason(exc: BaseException) -> str:
@@ -719,7 +724,7 @@ def parse_export(lines: Iterable[str], name: str = "<input>") -> tuple[dict[str,
             continue
         try:
             entries.append(Entry.from_dict(data))
-        except (CompanionError, ValueError, TypeError, OverflowError, RecursionError) as exc:
+        except (*BAD_DATA, CompanionError) as exc:
             raise DataError(f"{name}: line {number}: {reason(exc)}") from None
     if header is None:
         raise DataError(f"{name}: empty, expected a header line {{\"game\": ..., \"options\": ...}}")

@@ -12,11 +12,10 @@ from pathlib import Path
 from companion.commands.games import add_journal_option, journal_path
 from companion.errors import CompanionError, DataError
 from companion.games import load_game
-from companion.journal import Journal, parse_export, reason
+from companion.journal import BAD_DATA, Journal, parse_export, reason
 
-REFUSED = (CompanionError, ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError)
-"""What an engine may raise on values no box writes (a file edited by hand, or made by another program):
-the file is refused with its line, never a traceback."""
+REFUSED = (CompanionError, *BAD_DATA)
+"""What an engine may raise on an imported file's values: the file is refused with its line."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

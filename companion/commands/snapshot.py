@@ -22,7 +22,7 @@ from companion.errors import CompanionError, DataError, RuleError
 from companion.games import GAME_KEYS, load_game
 from companion.games.base import Game
 from companion.hexgrid import Hex
-from companion.journal import parse_export
+from companion.journal import BAD_DATA, parse_export, reason
 
 DECISIONS_IN_A_ROW = 3
 """After this many decisions in a row the seeded player takes the first option (which ends a phase
@@ -132,15 +132,15 @@ def state_from_file(game: Game[Any], path: Path) -> Any:
 def _new(game: Game[Any], options: Mapping[str, Any], path: Path) -> Any:
     try:
         return game.new_game(options)
-    except CompanionError as exc:
-        raise DataError(f"{path}: options: {exc}") from None
+    except (CompanionError, *BAD_DATA) as exc:
+        raise DataError(f"{path}: options: {reason(exc)}") from None
 
 
 def _apply(game: Game[Any], state: Any, event: Event, where: str) -> Any:
     try:
         return game.apply(state, event)
-    except CompanionError as exc:
-        raise DataError(f"{where}: {exc}") from None
+    except (CompanionError, *BAD_DATA) as exc:
+        raise DataError(f"{where}: {reason(exc)}") from None
 
 
 def parse_size(text: str) -> tuple[int, int]:
