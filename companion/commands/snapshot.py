@@ -190,7 +190,8 @@ def check_options(game: Game[Any], options: Mapping[str, Any]) -> None:
 
 def check_cursor(game: Game[Any], cursor: Hex) -> None:
     """Refuse a --cursor off the board (it would be drawn nowhere, silently)."""
-    hexes = {(h["q"], h["r"]) for h in game.map_json().get("hexes", [])}
+    map_json = getattr(game, "map_json", None)  # the CLI's hook (companion map); a game without it is not checked
+    hexes = {(h["q"], h["r"]) for h in map_json().get("hexes", [])} if callable(map_json) else set()
     if hexes and (cursor.q, cursor.r) not in hexes:
         raise CompanionError(f"--cursor {cursor.q},{cursor.r}: not a hex of the {game.title} board")
 
