@@ -499,7 +499,8 @@ class Journal:
         opts = json.dumps(dict(options), sort_keys=True)
         if self._next_game_id is None:
             row = self._db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()
-            self._next_game_id = int(row[0]) + 1
+            # games still waiting (from a recovery file the journal has not taken yet) keep their ids
+            self._next_game_id = max(int(row[0]), *self._pending.games, 0) + 1
         game_id = self._next_game_id
         self._next_game_id += 1
         self._next_idx[game_id] = 0

@@ -17,22 +17,14 @@ from companion.cli import main
 from companion.dice import DiceRolled
 from companion.journal import Entry, Journal
 from companion.journal_recovery import recovery_path
+from tests.test_cli_refusals import restore_logging  # noqa: F401  (a fixture)
 from tests.test_e2e_service import ENV, REPO, _lines_until_ready, _start, _stop
 
 D8 = DiceRolled.of(("d8", 5), source="tower")
 
 
-@pytest.fixture
-def restore_logging():
-    """`companion run` in-process sets the root logger up for journald; put back pytest's handlers after."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
-
-
-def test_a_second_box_on_the_same_journal_stops_at_start_naming_the_first(tmp_path, capsys, restore_logging):
+@pytest.mark.usefixtures("restore_logging")
+def test_a_second_box_on_the_same_journal_stops_at_start_naming_the_first(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     with Journal(path) as first:
         gid = first.new_game("kansas", {"players": 4})
@@ -55,7 +47,8 @@ def test_a_second_box_on_the_same_journal_stops_at_start_naming_the_first(tmp_pa
         assert [x.event for x in again.events(gid)] == [D8]
 
 
-def test_two_real_boxes(tmp_path, capsys, restore_logging):
+@pytest.mark.usefixtures("restore_logging")
+def test_two_real_boxes(tmp_path, capsys):
     """A running `companion run` process: a second start exits 75 naming its PID; `games` still lists."""
     path = tmp_path / "j.sqlite"
     child = _start(path)
@@ -188,3 +181,21 @@ def test_a_stop_while_the_journal_is_held_loses_nothing(tmp_path, stop):
     with Journal(path) as j:
         [game] = j.games()
         assert [x.event for x in j.events(game.id)] == [DiceRolled.of(("d8", 6), source="typed")]
+
+
+def test_a_recovery_file_the_journal_cannot_take_yet_keeps_its_game_ids(tmp_path):
+    """Still refusing writes at the next start: the recovered game waits in memory, and a new game gets the next id."""
+    path = tmp_path / "j.sqlite"
+    j = Journal(path)
+    holder = hold_write_lock(path)
+    try:
+        waiting = j.new_game("kansas", {})
+        j.close(timeout=0)
+        again = Journal(path)
+        assert again.degraded and again.new_game("stormfury", {}) == waiting + 1
+    finally:
+        holder.rollback()
+        holder.close()
+    again.close()
+    with Journal(path) as third:
+        assert [(g.id, g.game) for g in third.games()] == [(waiting + 1, "stormfury"), (waiting, "kansas")]
