@@ -3,7 +3,7 @@
 Each command module defines ``register(subparsers)`` that adds its parser and sets
 ``func(args) -> int``. Adding a command is adding a module; nothing here changes.
 Errors meant for people (CompanionError) print as one line and exit 2 (75 for UnavailableError), never a
-traceback.
+traceback; so do arguments argparse refuses (its usage block is for ``--help``, not for a mistake).
 """
 
 from __future__ import annotations
@@ -14,13 +14,22 @@ import os
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from companion import __version__, commands
 from companion.errors import CompanionError
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a refused argument is one line naming the command (``companion export: ...``), exit 2.
+    Sub-command parsers are made by the same class (``add_subparsers`` uses the parser's own type)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}; see {self.prog} --help\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="companion",
         description="The storm companion: disaster rules, dice tower, OLED and projector for the game table.",
     )
@@ -37,7 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's greeting is not the box's output
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a refused argument: a code, so main() can be called in-process
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
         return int(args.func(args) or 0)
     except CompanionError as exc:

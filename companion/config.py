@@ -235,6 +235,9 @@ def load_config(path: str | Path | None = None) -> Config:
     except UnicodeDecodeError:
         # tomllib decodes before parsing; a file of binary garbage is "not TOML", not a crash.
         raise DataError(f"{path}: not valid TOML: not UTF-8 text") from None
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively; no configuration nests deeply.
+        raise DataError(f"{path}: not valid TOML for a configuration: nested too deeply") from None
     return parse_config(root)
 
 

@@ -30,6 +30,13 @@ NIGHT = (
 place their tokens first, as the rules' setup says)."""
 
 STALL_SECONDS = 10.0
+MAX_ACTIONS = 3_000
+"""A night that has not ended after this many scripted actions never will (the default night takes about
+270, --undo-every 5 --reroll-every 7 about 490; some combinations, --undo-every 3 for one, undo as fast as
+the night moves on): one line naming the options, exit 2, not an endless loop."""
+LEAST_EVERY = 3
+"""--undo-every and --reroll-every below this take back as many rolls as are thrown, so nothing would move
+on (1: every roll undone; 2: every other roll undone or thrown again): 0 (never) or 3 and up."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -62,6 +69,12 @@ class _Trace:
 
 
 def main(args: argparse.Namespace) -> int:
+    for option, value in (("--undo-every", args.undo_every), ("--reroll-every", args.reroll_every)):
+        if value != 0 and value < LEAST_EVERY:
+            raise CompanionError(f"{option}: expected 0 (never) or {LEAST_EVERY} or more, got {value}; "
+                                 "smaller values take back every roll and the night would never end")
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise CompanionError(f"--out {args.out}: is a file, not a folder")
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as tmp:
         path = args.journal or Path(tmp) / "journal.sqlite"
         with Journal(path) as journal:
@@ -93,7 +106,7 @@ def play_night(journal: Journal, script: Sequence[ScriptedGame], *, seed: int = 
         table.loop.show()
         player = AutoPlayer(session, table.driver, script, seed=seed, undo_every=undo_every,
                             reroll_every=reroll_every)
-        while True:
+        for _ in range(MAX_ACTIONS):
             handled = table.loop.player_inputs
             what = player.act()
             if player.done:
@@ -107,6 +120,9 @@ def play_night(journal: Journal, script: Sequence[ScriptedGame], *, seed: int = 
                 table.loop.step(timeout=0.2)
                 if time.monotonic() > deadline:
                     raise CompanionError(f"demo stalled after {what!r}: {session.panel.message or 'no answer'}")
+        else:
+            raise CompanionError(f"demo: no end after {MAX_ACTIONS} actions (--undo-every {undo_every}, "
+                                 f"--reroll-every {reroll_every})")
         summary = [f"{g.game} #{g.id}: {len(journal.events(g.id))} events ({g.entries} journal entries), "
                    f"{'finished' if g.finished else 'left open'}"
                    for g in reversed(journal.games())]

@@ -14,6 +14,8 @@ from companion.views.panel import TOWER_STATES, Menu, Panel
 
 SCALE = 4
 """Nearest-neighbour scale so the 128x64 pixels read in docs."""
+MAX_SCALE = 16
+"""2048x1024 pixels a screen: larger says nothing more and only fills memory (a scale of a million would)."""
 
 def sample_panels() -> dict[str, Panel]:
     """One panel per screen (name -> panel), in the order docs/oled.md lists them.
@@ -73,13 +75,13 @@ def write_screens(out: Path, scale: int = SCALE) -> list[Path]:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("screens", help="write a PNG of every OLED screen")
     parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="directory for the PNGs")
-    parser.add_argument("--scale", type=int, default=SCALE, help=f"pixel scale (default {SCALE})")
+    parser.add_argument("--scale", type=int, default=SCALE, help=f"pixel scale, 1..{MAX_SCALE} (default {SCALE})")
     parser.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
-    if args.scale < 1:
-        raise CompanionError(f"--scale must be 1 or more, not {args.scale}")
+    if not 1 <= args.scale <= MAX_SCALE:
+        raise CompanionError(f"--scale must be 1..{MAX_SCALE}, not {args.scale}")
     for path in write_screens(args.out, args.scale):
         print(path)
     return 0

@@ -22,12 +22,15 @@ from companion.errors import CompanionError, DataError, RuleError
 from companion.games import game_keys, load_game
 from companion.games.base import Game
 from companion.hexgrid import Hex
-from companion.journal import parse_export
+from companion.journal import BAD_DATA, parse_export, reason
 
 DECISIONS_IN_A_ROW = 3
 """After this many decisions in a row the seeded player takes the first option (which ends a phase
 in the games that have phases), so a seeded game always moves on."""
 
+
+EVENTS = 8
+"""Events of the seeded game played by default."""
 
 DOCS_SCREENS: dict[str, list[str]] = {
     "projector-stormfury": ["stormfury", "--events", "8", "--cursor", "9,0"],
@@ -50,8 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="a journal export (companion export) or a replay file (companion hurricane --record)")
     parser.add_argument("--out", type=Path, required=True, metavar="PNG", help="the picture to write")
     parser.add_argument("--seed", type=int, default=7, help="seed of the game played without --state (7)")
-    parser.add_argument("--events", type=int, default=8,
-                        help="events of the seeded game to play without --state (8; 0 = to the end)")
+    parser.add_argument("--events", type=int, default=EVENTS,
+                        help=f"events of the seeded game to play without --state ({EVENTS}; 0 = to the end)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="an option of the seeded game, as its journal header holds them (players=5, "
                              "forecaster=2); repeatable")
@@ -129,15 +132,15 @@ def state_from_file(game: Game[Any], path: Path) -> Any:
 def _new(game: Game[Any], options: Mapping[str, Any], path: Path) -> Any:
     try:
         return game.new_game(options)
-    except CompanionError as exc:
-        raise DataError(f"{path}: options: {exc}") from None
+    except (CompanionError, *BAD_DATA) as exc:
+        raise DataError(f"{path}: options: {reason(exc)}") from None
 
 
 def _apply(game: Game[Any], state: Any, event: Event, where: str) -> Any:
     try:
         return game.apply(state, event)
-    except CompanionError as exc:
-        raise DataError(f"{where}: {exc}") from None
+    except (CompanionError, *BAD_DATA) as exc:
+        raise DataError(f"{where}: {reason(exc)}") from None
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -170,6 +173,29 @@ def parse_hex(text: str) -> Hex:
     return Hex(q, r)
 
 
+_PROBE = "\x00not-a-value"
+"""A value no option takes: an engine that refuses it for a key knows the key; one that accepts it ignores it."""
+
+
+def check_options(game: Game[Any], options: Mapping[str, Any]) -> None:
+    """Refuse an --option the game does not read (a typo must not draw a picture of something else). Asked
+    of the engine itself: a key whose nonsense value it refuses is one of its options."""
+    for key in options:
+        try:
+            game.new_game({key: _PROBE})
+        except CompanionError:
+            continue
+        raise CompanionError(f"--option {key}: {game.title} has no option {key!r}")
+
+
+def check_cursor(game: Game[Any], cursor: Hex) -> None:
+    """Refuse a --cursor off the board (it would be drawn nowhere, silently)."""
+    map_json = getattr(game, "map_json", None)  # the CLI's hook (companion map); a game without it is not checked
+    hexes = {(h["q"], h["r"]) for h in map_json().get("hexes", [])} if callable(map_json) else set()
+    if hexes and (cursor.q, cursor.r) not in hexes:
+        raise CompanionError(f"--cursor {cursor.q},{cursor.r}: not a hex of the {game.title} board")
+
+
 def frame_for(game: Game[Any], state: Any, *, overlay: bool = False, cursor: Hex | None = None,
               tower: str = "connected") -> Any:
     """The Frame the session would show for ``state`` (panel from the engine's own words)."""
@@ -184,9 +210,18 @@ def frame_for(game: Game[Any], state: Any, *, overlay: bool = False, cursor: Hex
 def main(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     cursor = parse_hex(args.cursor) if args.cursor else None
+    if args.events < 0:
+        raise CompanionError(f"--events: expected 0 (to the end) or more, got {args.events}")
+    if args.state is not None and (args.option or args.events != EVENTS):
+        raise CompanionError("--option and --events are for the seeded game; --state FILE draws the file's game")
+    if args.out.is_dir():
+        raise CompanionError(f"--out {args.out}: is a folder; name a .png file")
     game = load_game(args.game, getattr(args, "maps", None))
-    state = state_from_file(game, args.state) if args.state else seeded_state(game, args.seed, args.events,
-                                                                                  parse_options(args.option))
+    if cursor is not None:
+        check_cursor(game, cursor)
+    options = parse_options(args.option)
+    check_options(game, options)
+    state = state_from_file(game, args.state) if args.state else seeded_state(game, args.seed, args.events, options)
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # no window: drawing happens on a plain surface
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
@@ -195,8 +230,8 @@ def main(args: argparse.Namespace) -> int:
 
     pygame.font.init()
     surface = render_frame(frame_for(game, state, overlay=args.overlay, cursor=cursor), size)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
         SurfaceImage(surface).save(args.out)
     except (OSError, ValueError) as exc:
         raise CompanionError(f"{args.out}: cannot write ({exc})") from None
