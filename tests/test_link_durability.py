@@ -379,7 +379,7 @@ def test_fuzzed_lines_are_counted_by_reason_and_never_stop_the_link(hand: Any) -
 
 def journal_values(path: Path) -> list[int]:
     """The D6 values journaled by the tally game, in order."""
-    with Journal(path) as j:
+    with Journal(path, readonly=True) as j:  # a reader beside the running box
         games = j.games()
         return [x.event.dice[0].value for x in j.events(games[-1].id)] if games else []
 
