@@ -156,6 +156,10 @@ def _check_build_location(t: Table, a: dict[str, Any], v: Any) -> None:
     if not spot.spaces:
         raise RuleError(f"{spot.name} has no industry spaces")
     if not any(free_space(t, spot.key, k) is not None for k in t.rules.kinds):
+        if spot.area == "twin_cities":
+            raise RuleError(f"{spot.name} holds one industry counter at most")
+        if spot.area == "chicago":
+            raise RuleError(f"{spot.name} has its coal mine: one coal mine per location in the Chicago area")
         raise RuleError(f"{spot.name} is full (remove a counter to overbuild)")
     if not _passes(t, {"location": spot.key}, _check_build_kind, t.rules.kinds):
         raise no_coal(t, spot.name)
