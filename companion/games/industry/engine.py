@@ -23,6 +23,9 @@ from companion.places import GraphBoard
 DEAL_MODES: tuple[str, ...] = ("table", "box")
 """The Japan display's cards: said by the players ("table") or dealt by the box from its own list ("box")."""
 TURN_ACTIONS: tuple[str, ...] = ("card", "draw", "end_turn")
+PAGE = "page"
+"""A long list (the locations of a map) is offered a page at a time: the page picked is a step of its own."""
+PAGE_SIZE = 10
 
 
 class IndustryGame:
@@ -86,14 +89,19 @@ class IndustryGame:
             return replace(state, pending="", args=(), recent=("Cancelled",))
         if state.pending and event.action != state.pending:
             raise RuleError(f"finish or cancel '{self._entry(state, state.pending).label}' first")
-        if event.action in TURN_ACTIONS:
-            return self._turn(state, event)
         entry = self._entry(state, event.action)
         t = self.table(state)
-        given, complete = self._walk(t, entry, dict(event.args))
-        if complete:
-            return replace(entry.perform(t, given), pending="", args=())
-        return replace(state, pending=entry.key, args=tuple(given.items()), recent=())
+        args = dict(event.args)
+        page = args.pop(PAGE, None)
+        given, complete = self._walk(t, entry, args)
+        if not complete:
+            if page is not None and (isinstance(page, bool) or not isinstance(page, int) or page < 0):
+                raise RuleError(f"no page {page!r} of a list")
+            kept = {**given, PAGE: page} if page is not None else given
+            return replace(state, pending=entry.key, args=tuple(kept.items()), recent=())
+        if event.action in TURN_ACTIONS:
+            return self._turn(replace(state, pending="", args=()), event.action, given)
+        return replace(entry.perform(t, given), pending="", args=())
 
     def _entry(self, state: IndustryState, action: str) -> Entry:
         known = self._actions(state)
@@ -125,16 +133,10 @@ class IndustryGame:
         return keys + turn
 
     # -- the card display, the deck and the end of the turn -----------------------------------------
-    def _turn(self, state: IndustryState, event: Choice) -> IndustryState:
-        entry = self._entry(state, event.action)
-        t = self.table(state)
-        given, complete = self._walk(t, entry, dict(event.args))
-        if not complete:
-            return replace(state, pending=entry.key, args=tuple(given.items()), recent=())
-        state = replace(state, pending="", args=())
-        if event.action == "card":
+    def _turn(self, state: IndustryState, action: str, given: dict[str, Any]) -> IndustryState:
+        if action == "card":
             return self._take_card(state, given)
-        if event.action == "draw":
+        if action == "draw":
             return self._draw(state, int(given["count"]))
         return self._end_turn(state)
 
@@ -282,6 +284,7 @@ class IndustryGame:
         if state.pending:
             step = self._next_step(state)
             given = state.pending_args()
+            page = given.pop(PAGE, None)
             out = []
             if step is None:
                 return [Option("Cancel", Choice("cancel", {}))]
@@ -291,6 +294,12 @@ class IndustryGame:
                 except RuleError:
                     continue
                 out.append(Option(label[:20], Choice(state.pending, {**given, step.field: value}), place))
+            pages = _pages(out)
+            if len(pages) > 1 and page is None:
+                out = [Option(f"{p[0].label[:9]}..{p[-1].label[:9]}", Choice(state.pending, {**given, PAGE: i}))
+                       for i, p in enumerate(pages)]
+            elif len(pages) > 1:
+                out = pages[min(page, len(pages) - 1)]
             return [*out, Option("Cancel", Choice("cancel", {}))]
         out = []
         for key in self._actions(state):
@@ -338,6 +347,15 @@ class IndustryGame:
                           for r in rows],
                 "totals": ledger.totals(board, self.rules, state),
                 "lanes": [[lane.a, lane.b] for lane in ledger.live_lanes(board, state)]}
+
+
+def _pages(options: list[Option]) -> list[list[Option]]:
+    """A long list cut into pages of about equal length, none longer than PAGE_SIZE, in the list's order."""
+    if len(options) <= PAGE_SIZE + 2:
+        return [options]
+    n = -(-len(options) // PAGE_SIZE)
+    size = -(-len(options) // n)
+    return [options[i:i + size] for i in range(0, len(options), size)]
 
 
 def _money(sums: Mapping[str, int]) -> str:
