@@ -1,7 +1,7 @@
 """Button edge to OLED: from ``drive_low`` on gpiozero's mock ROLL pin to the image handed to luma's dummy device.
 
 The whole path the box takes, in one thread and without the loop's waiting: the Buttons callback
-(our debounce) puts the press on the queue, the session takes it (``translate`` then
+(our debounce) puts the press on the queue, the session takes it (then
 ``Session.handle``: the Kansas engine rolls with the OS generator, the journal commits the roll to
 SQLite), the OLED screen is rendered from the panel and handed to ``Display.show``. Each roll is
 undone between samples (untimed), so every press answers the same first request. Also the screen
@@ -27,7 +27,6 @@ def run() -> list[Row]:
 
     from companion.journal import Journal
     from companion.session import Session
-    from companion.session.adapt import translate
     from companion.views.oled import render
     from hardware.buttons import ButtonPins, Buttons
     from hardware.oled import Display
@@ -49,7 +48,7 @@ def run() -> list[Row]:
             for _ in range(PRESSES):
                 start = time.perf_counter()
                 pin.drive_low()
-                session.handle(translate(buttons.events.get(timeout=1)))
+                session.handle(buttons.events.get(timeout=1))
                 if not display.show(render(session.panel)):
                     raise RuntimeError("dummy device refused an image")
                 samples.append((time.perf_counter() - start) * 1000)

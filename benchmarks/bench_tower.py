@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from benchmarks._table import Row, summary
-from firmware_bridge.events import TowerRoll, TowerState
+from firmware_bridge.events import SourceStatus, TowerRoll
 from firmware_bridge.link import TowerLink
 from firmware_bridge.virtual import VirtualTower
 from firmware_bridge.wire import Frame, FrameParser, encode
@@ -26,7 +26,7 @@ AREA = "tower"
 
 
 def _throughput(frames: int = 50_000) -> float:
-    one = encode(Frame("ROLL", seq=123, dice=[("d6", 3), ("d8", 5)])) + encode(Frame("HB"))
+    one = encode(Frame("ROLL", seq=123, dice=[("d6", 3), ("d8", 5)], boot="3fa9c2d1")) + encode(Frame("HB"))
     stream = one * (frames // 2)
     parser = FrameParser()
     start = time.perf_counter()
@@ -42,16 +42,17 @@ def _latency(rolls: int = 300) -> list[float]:
     with VirtualTower(heartbeat=60, retry=60) as tower:
         link = TowerLink(events, tower.path, retry=0.02).start()
         try:
-            while not (isinstance(e := events.get(timeout=5), TowerState) and e.state == "connected"):
+            while not (isinstance(e := events.get(timeout=5), SourceStatus) and e.state == "connected"):
                 pass
             for seq in range(1, rolls + 1):
-                line = encode(Frame("ROLL", seq=seq, dice=[("d8", 1 + seq % 8)]))
+                line = tower.frame(Frame("ROLL", seq=seq, dice=[("d8", 1 + seq % 8)]))
                 tower.send_raw(line[:-1])
                 start = time.perf_counter()
                 tower.send_raw(line[-1:])
-                while not isinstance(events.get(timeout=5), TowerRoll):
+                while not isinstance(got := events.get(timeout=5), TowerRoll):
                     pass
                 samples.append((time.perf_counter() - start) * 1000)
+                got.settle()
         finally:
             link.stop()
     return samples
@@ -66,17 +67,17 @@ def _reconnect(times: int = 12) -> tuple[list[float], list[float]]:
     events: queue.Queue[Any] = queue.Queue()
     connected_ms, roll_ms = [], []
     with VirtualTower() as tower, TowerLink(events, tower.path) as _link:
-        _wait(events, lambda e: isinstance(e, TowerState) and e.state == "connected")
+        _wait(events, lambda e: isinstance(e, SourceStatus) and e.state == "connected")
         for n in range(times):
             tower.unplug()
-            _wait(events, lambda e: isinstance(e, TowerState) and e.state == "away")
+            _wait(events, lambda e: isinstance(e, SourceStatus) and e.state == "away")
             tower.roll([("d6", 1 + n % 6)])
             start = time.perf_counter()
             tower.replug()
-            _wait(events, lambda e: isinstance(e, TowerState) and e.detail.startswith("opened"))  # this replug's
-            _wait(events, lambda e: isinstance(e, TowerState) and e.state == "connected")
+            _wait(events, lambda e: isinstance(e, SourceStatus) and e.detail.startswith("opened"))  # this replug's
+            _wait(events, lambda e: isinstance(e, SourceStatus) and e.state == "connected")
             connected_ms.append((time.perf_counter() - start) * 1000)
-            _wait(events, lambda e: isinstance(e, TowerRoll))
+            _wait(events, lambda e: isinstance(e, TowerRoll) and (e.settle() or True))
             roll_ms.append((time.perf_counter() - start) * 1000)
     return connected_ms, roll_ms
 

@@ -88,6 +88,17 @@ class JournalConfig:
 
 
 @dataclass(frozen=True)
+class DiceConfig:
+    """Smart dice over Bluetooth LE (GoDice, Pixels): which were paired, and how rolls are taken."""
+
+    enabled: bool = False
+    pairing: str = "/etc/companion/dice.toml"
+    debounce_s: float = 1.0
+    retry_s: float = 2.0
+    pixels: str = "connect"
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration: one field per TOML section."""
 
@@ -97,6 +108,7 @@ class Config:
     oled: OledConfig = field(default_factory=OledConfig)
     projector: ProjectorConfig = field(default_factory=ProjectorConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
+    dice: DiceConfig = field(default_factory=DiceConfig)
 
 
 OLED_DRIVERS = ("ssd1306", "sh1106", "ssd1309")
@@ -180,8 +192,22 @@ def _journal(f: Fields) -> JournalConfig:
     return JournalConfig(path=path)
 
 
+def _dice(f: Fields) -> DiceConfig:
+    d = DiceConfig()
+    pairing = f.get("pairing", str, d.pairing)
+    if not pairing:
+        raise f.error("expected a file path, got ''", "pairing")
+    seconds = {}
+    for key, low, high in (("debounce_s", 0.0, 10.0), ("retry_s", 0.1, 60.0)):
+        seconds[key] = f.get(key, float, getattr(d, key))
+        if not low <= seconds[key] <= high:
+            raise f.error(f"expected {low:g}..{high:g} seconds, got {seconds[key]!r}", key)
+    return DiceConfig(enabled=f.get("enabled", bool, d.enabled), pairing=pairing,
+                      pixels=f.choice("pixels", ("connect", "advert"), d.pixels), **seconds)
+
+
 _SECTIONS = {"game": _game, "tower": _tower, "buttons": _buttons, "oled": _oled,
-             "projector": _projector, "journal": _journal}
+             "projector": _projector, "journal": _journal, "dice": _dice}
 
 
 def parse_config(root: Fields) -> Config:

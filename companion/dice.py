@@ -121,6 +121,49 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
     raise CompanionError(f"unknown event type {kind!r}")
 
 
+@dataclass(frozen=True)
+class DiceMatch:
+    """How a roll answers a request: the dice taken, the dice left over, the kinds still awaited.
+
+    Taken dice are the first of each asked kind in the order they arrived; ``extra`` are dice of an asked
+    kind beyond the number asked (never spilled into the next request), ``refused`` dice of a kind not
+    asked at all."""
+
+    taken: tuple[Die, ...]
+    extra: tuple[Die, ...]
+    refused: tuple[Die, ...]
+    missing: tuple[str, ...]
+
+
+def match_dice(wanted: Sequence[str], dice: Sequence[Die]) -> DiceMatch:
+    """The one place where dice meet a request: the engines (:func:`take_dice`) and the session's
+    partial rolls (a D8 now, the D6 later) both use it, so both refuse and drop alike."""
+    remaining = list(wanted)
+    taken: list[Die] = []
+    extra: list[Die] = []
+    refused: list[Die] = []
+    for die in dice:
+        if die.kind in remaining:
+            remaining.remove(die.kind)
+            taken.append(die)
+        elif die.kind in wanted:
+            extra.append(die)
+        else:
+            refused.append(die)
+    return DiceMatch(tuple(taken), tuple(extra), tuple(refused), tuple(remaining))
+
+
+def in_request_order(wanted: Sequence[str], dice: Sequence[Die]) -> tuple[Die, ...]:
+    """``dice`` (which answer ``wanted`` exactly) in the order the request names their kinds."""
+    pool = list(dice)
+    ordered = []
+    for kind in wanted:
+        die = next(d for d in pool if d.kind == kind)
+        pool.remove(die)
+        ordered.append(die)
+    return tuple(ordered)
+
+
 def take_dice(event: Event, wanted: Sequence[str]) -> tuple[Die, ...]:
     """The dice of ``event`` that answer a request for ``wanted`` kinds, in request order.
 
@@ -129,17 +172,12 @@ def take_dice(event: Event, wanted: Sequence[str]) -> tuple[Die, ...]:
     """
     if not isinstance(event, DiceRolled):
         raise RuleError(f"waiting for {' + '.join(k.upper() for k in wanted)}, not a {type(event).__name__}")
-    pool = list(event.dice)
-    taken: list[Die] = []
-    for kind in wanted:
-        match = next((d for d in pool if d.kind == kind), None)
-        if match is None:
-            got = ", ".join(str(d) for d in event.dice) or "no dice"
-            want = " + ".join(k.upper() for k in wanted)
-            raise RuleError(f"need {want}, got {got}")
-        pool.remove(match)
-        taken.append(match)
-    return tuple(taken)
+    match = match_dice(wanted, event.dice)
+    if match.missing:
+        got = ", ".join(str(d) for d in event.dice) or "no dice"
+        want = " + ".join(k.upper() for k in wanted)
+        raise RuleError(f"need {want}, got {got}")
+    return in_request_order(wanted, match.taken)
 
 
 class DiceSource:

@@ -18,6 +18,11 @@ SOURCE_STATES = ("off", "waiting", "connected", "rolling", "away", "mismatch")
 away: it was there and vanished (it comes back by itself); mismatch: it speaks another protocol."""
 
 
+def source_name(source: str) -> str:
+    """What players read for a source: "godice:Blue D6" is the die the group named "Blue D6", "tower" the tower."""
+    return source.split(":", 1)[-1]
+
+
 @dataclass(frozen=True)
 class Roll:
     """Settled dice from a source ("tower", "buttons", "typed", "godice:Blue D8"...).
@@ -31,7 +36,7 @@ class Roll:
     dice: tuple[Die, ...]
     source: str = "manual"
     seq: int | None = None
-    settle: Callable[[], None] | None = field(default=None, compare=False, repr=False)
+    settle: Callable[[], object] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, rolled: DiceRolled, seq: int | None = None) -> Roll:
@@ -75,3 +80,5 @@ class SourceFault:
 
     source: str
     text: str
+    code: str = ""
+    """The source's own name for the fault ("crooked"), for the log and ``tower listen``."""

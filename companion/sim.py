@@ -35,7 +35,7 @@ class InboxDriver:
         self.inbox = inbox
 
     def throw(self, dice: DiceRolled) -> None:
-        self.inbox.put(Roll(dice))
+        self.inbox.put(Roll.of(dice))
 
     def press(self, button: str) -> None:
         self.inbox.put(Press(button))
@@ -76,7 +76,7 @@ class Table:
 
 def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, out: Path | None = None,
                 maps: Path | None = None, views: list[View] | None = None, tick: float = 0.5,
-                watchdog: Callable[[], None] | None = None, config: Any = None,
+                watchdog: Callable[[], object] | None = None, config: Any = None,
                 loader: Callable[[str, Path | None], Any] | None = None,
                 game_keys: tuple[str, ...] | None = None) -> Table:
     """Assemble a table; ``views`` replaces the default views (tests pass their own)."""
@@ -99,12 +99,25 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
             _attach_views(table, sim=sim, headless=headless, out=out, config=config)
         _attach_buttons(table, sim=sim, config=config)
         _attach_tower(table, sim=sim, config=config)
+        _attach_smartdice(table, sim=sim, config=config)
         if sim and not headless and views is None:
             _attach_window(table)
     except BaseException:
         table.close()
         raise
     return table
+
+
+def _attach_smartdice(table: Table, *, sim: bool, config: Any) -> None:
+    """Paired smart dice over Bluetooth, on the box only (the simulated table has no radio): one more source
+    on the same queue. Whatever keeps them off is said once by the source itself; the box runs on."""
+    if sim or config is None or not getattr(getattr(config, "dice", None), "enabled", False):
+        return
+    from hardware.smartdice.source import start_smartdice
+
+    dice = start_smartdice(config, table.inbox)
+    table.closers.append(dice.close)
+    table.parts["smartdice"] = "on"
 
 
 def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, config: Any) -> None:
@@ -187,11 +200,12 @@ def _attach_projector(table: Table, *, sim: bool, headless: bool, out: Path | No
     else:
         from companion.config import ProjectorConfig
 
-        view = open_projector(section if section is not None else ProjectorConfig(),
-                              lambda text: _say_once(table, text))
-        if view is None:
+        opened = open_projector(section if section is not None else ProjectorConfig(),
+                                lambda text: _say_once(table, text))
+        if opened is None:
             table.parts["projector"] = "none"
             return None
+        view = opened
         driver, full = (section.driver, section.fullscreen) if section is not None else ("auto", True)
         table.parts["projector"] = f"{driver} {'fullscreen' if full else 'window'}"
         from companion.session.gamepad import GamepadPump
@@ -240,7 +254,7 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
 
         factory = MockFactory()
     # Keys and scripted presses do not bounce; real contacts do (the Buttons default debounce).
-    extra = {"bounce_ms": 0.0} if sim else (button_options(section) if section is not None else {})
+    extra: dict[str, Any] = {"bounce_ms": 0.0} if sim else (button_options(section) if section is not None else {})
     # gpiozero warns once per pin factory it could not load, over several lines each; the log gets one line.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -2,16 +2,29 @@
 
 The link opens the tower by path (default /dev/dice-tower, the udev symlink), or failing that by
 scanning serial.tools.list_ports for the tower's USB id. One background thread reads with a
-timeout, feeds the parser, ACKs each roll and delivers each (boot, seq) once and in order (a
-roll after a gap waits for the tower's resend); everything the
-session needs goes on a queue.Queue as firmware_bridge.events values. Any serial error (an
-unplugged adapter raises SerialException "device reports readiness to read but returned no
-data", or OSError EIO on a pty) closes the port and the loop tries again every ``retry`` seconds.
+timeout, feeds the parser and delivers each (boot, seq) once and in order (a roll after a gap
+waits for the tower's resend); everything the session needs goes on a queue.Queue as
+firmware_bridge.events values. Any serial error (an unplugged adapter raises SerialException
+"device reports readiness to read but returned no data", or OSError EIO on a pty) closes the port
+and the loop tries again every ``retry`` seconds.
+
+An ACK tells the tower it may forget a roll, so it is sent only once the roll is safe: the
+consumer calls the roll's ``settle()`` after its journal commit (or after refusing the roll for
+good), and the ACK is written there and then, from the caller's thread, so a power cut between
+the commit and the ACK is as short as one write. Until then a resend of the roll is dropped.
+
+Never ACK a roll that was not delivered: a tower that restarted without closing the port (a UART
+bridge, a soft reset) and whose HELLO was lost numbers its rolls from 1 again. In protocol
+version 2 every ROLL names its boot, so such a roll is simply another boot's, and the link asks
+for the HELLO. In version 1 a roll carries no boot, so a "duplicate" is trusted only when it is
+the resend that follows a HELLO (rising numbers from the HELLO's ``first``) with the dice
+delivered under that number; any other duplicate makes the link forget the boot and send SYNC.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import queue
 import threading
@@ -23,15 +36,30 @@ from typing import Any
 import serial
 import serial.tools.list_ports
 
-from companion.dice import DiceRolled, Die
-from firmware_bridge.events import TowerFault, TowerRoll, TowerState
-from firmware_bridge.wire import BAUDRATE, TOWER_FRAMES, Frame, FrameParser, Rejection, encode
+from companion.dice import Die
+from firmware_bridge.events import SOURCE, SourceFault, SourceStatus, TowerRoll
+from firmware_bridge.wire import (
+    BAUDRATE,
+    PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
+    TOWER_FRAMES,
+    Frame,
+    FrameParser,
+    Rejection,
+    encode,
+)
 
 log = logging.getLogger(__name__)
 
 DEFAULT_PORT = "/dev/dice-tower"
 DEFAULT_USB_ID = "2E8A:0005"
 """Raspberry Pi RP2040 running MicroPython (its default USB VID:PID)."""
+SYNC_GAP = 0.1
+"""Seconds a SYNC asking for a HELLO is left to be answered before frames without one ask again: each SYNC
+brings the whole outbox back, and a flood of them would keep old frames in flight for long."""
+DICE_KEPT = 256
+"""Per boot, the dice of this many latest rolls are kept to tell a resend from another roll under
+the same number (the tower's outbox holds 32)."""
 
 
 def find_port(usb_id: str = DEFAULT_USB_ID) -> str | None:
@@ -47,7 +75,7 @@ def find_port(usb_id: str = DEFAULT_USB_ID) -> str | None:
 
 
 class TowerLink:
-    """Reads a dice tower and puts TowerRoll / TowerState / TowerFault on ``events``.
+    """Reads a dice tower and puts TowerRoll / SourceStatus / SourceFault on ``events``.
 
     ``port`` is a device path or a pyserial URL (``loop://`` in tests); None means
     /dev/dice-tower if present, else a scan for ``usb_id``. ``retry`` is how often a missing
@@ -72,14 +100,29 @@ class TowerLink:
         self.detail = ""
         self.path: str | None = None
         self.boot = ""
+        """The boot of the tower talking now, from its HELLO on this connection ("" when not sure)."""
+        self.version = 0
+        """The protocol version of the last HELLO (0 before any)."""
         self.hello: Frame | None = None
         self.counts: Counter[str] = Counter()
-        """accepted, duplicates, reconnects, faults, and each rejection reason."""
+        """accepted, settled, duplicates, faults, disconnects, each rejection reason, and why a roll was
+        not ACKed: unsettled_resends, other_boot, dice_differ, unconfirmed_duplicates, out_of_order."""
+        self._lock = threading.RLock()
+        """Guards the link's state and the port's writes: the reader thread and ``settle`` callers share them."""
         self._delivered: dict[str, int] = {}
         """Per tower boot: every roll up to this seq was delivered (rolls go out in order)."""
+        self._dice: dict[str, dict[int, tuple[tuple[str, int], ...]]] = {}
+        """Per boot, the dice delivered under each recent seq."""
+        self._unsettled: dict[str, set[int]] = {}
+        """Per boot, rolls delivered but not settled yet: not ACKed, and a resend of one is dropped."""
+        self._versions: dict[str, int] = {}
+        """Per boot, the protocol version it spoke (how to ACK its rolls)."""
+        self._first = 0
+        self._burst = -1
+        """Version 1: the highest seq of the resend following the last HELLO, -1 once other frames came."""
         self._synced_for = -1
         self._asked_hello = float("-inf")
-        """When a SYNC last asked for a HELLO because frames came without one (at most once a silence)."""
+        """When a SYNC last asked for a HELLO (see SYNC_GAP; heartbeats without a HELLO ask once a silence)."""
         self._serial: serial.SerialBase | None = None
         self._parser = FrameParser(accept=TOWER_FRAMES)
         self._stop = threading.Event()
@@ -128,11 +171,12 @@ class TowerLink:
                 continue
             now = time.monotonic()
             try:
-                if data:
-                    self._last_byte = now
-                    for item in self._parser.feed(data):
-                        self._handle(item, now)
-                self._watch(now)
+                with self._lock:
+                    if data:
+                        self._last_byte = now
+                        for item in self._parser.feed(data):
+                            self._handle(item, now)
+                    self._watch(now)
             except Exception:  # a bug here must not silence the tower for the rest of the night
                 log.exception("tower link: frame handling failed")
                 self.counts["link_errors"] += 1
@@ -158,14 +202,16 @@ class TowerLink:
             self._set_state("away" if self._was_connected else "waiting", f"{path}: {exc}")
             return False
         self.path = path
-        self._parser = FrameParser(accept=TOWER_FRAMES)  # a half line from before is garbage now
-        # A ROLL carries no boot: until this connection's HELLO says which power-up is talking, a
-        # roll could belong to a tower that restarted meanwhile (its seq 1 would pass for an old
-        # duplicate, be ACKed and lost). Rolls before the HELLO are left unACKed; SYNC brings them again.
-        self.boot = ""
-        self._last_byte = time.monotonic()
-        self._set_state("waiting", f"opened {path}, waiting for hello")
-        self._send(Frame("SYNC"))
+        with self._lock:
+            self._parser = FrameParser(accept=TOWER_FRAMES)  # a half line from before is garbage now
+            # Until this connection's HELLO says which power-up is talking, a roll could belong to a
+            # tower that restarted meanwhile (in version 1 its seq 1 would pass for an old duplicate, be
+            # ACKed and lost). Rolls before the HELLO are left unACKed; SYNC brings them again.
+            self._forget()
+            self._last_byte = time.monotonic()
+            self._set_state("waiting", f"opened {path}, waiting for hello")
+            self._asked_hello = float("-inf")
+            self._ask_hello()
         return True
 
     def _close(self) -> None:
@@ -180,19 +226,70 @@ class TowerLink:
         self.counts["disconnects"] += 1
         self._set_state("away" if self._was_connected else "waiting", why)
 
-    def _send(self, frame: Frame) -> None:
-        if self._serial is None:
+    def _send(self, frame: Frame, version: int = 0) -> None:
+        """Write one frame in ``version`` (default: the talking tower's). On the reader thread a failed
+        write means the tower is gone; on another thread (a settle) it is left for the reader to find."""
+        with self._lock:
+            ser = self._serial
+            if ser is None:
+                return
+            try:
+                ser.write(encode(frame, version or self.version or PROTOCOL_VERSION))
+            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+                if threading.current_thread() is self._thread:
+                    self._lost(str(exc))
+
+    def _ask_hello(self, now: float | None = None) -> None:
+        """SYNC: in the talking tower's version when it is known, else in every version the box speaks
+        (a tower reads only its own framing and ignores the other line). One question at a time: not again
+        within SYNC_GAP unless a HELLO answered it (``_asked_hello`` is reset to ask at once)."""
+        now = time.monotonic() if now is None else now
+        if now - self._asked_hello < SYNC_GAP:
             return
-        try:
-            self._serial.write(encode(frame))
-        except (serial.SerialException, OSError) as exc:
-            self._lost(str(exc))
+        self._asked_hello = now
+        if self.boot and self.version:
+            self._send(Frame("SYNC"))
+        else:
+            for version in sorted(SUPPORTED_VERSIONS, reverse=True):
+                self._send(Frame("SYNC"), version)
+
+    def _forget(self) -> None:
+        """Not sure any more which power-up is talking: trust rolls again only after its HELLO."""
+        self.boot = ""
+        self._burst = -1
+        self._parser.versions = None  # the HELLO may come in either version
+
+    def _suspect(self, reason: str) -> None:
+        """A roll that cannot be this boot's resend: count it, ACK nothing, ask who is talking."""
+        self.counts[reason] += 1
+        self._forget()
+        self._ask_hello()
+
+    def _ack(self, boot: str, seq: int) -> None:
+        """ACK a roll of ``boot``. Version 2's ACK names the boot, so a tower that restarted meanwhile
+        ignores it; version 1's does not, so it goes only to the boot that is talking now (otherwise the
+        tower's resend after its HELLO, a settled duplicate, brings the ACK)."""
+        version = self._versions.get(boot, 1)
+        if version >= 2:
+            self._send(Frame("ACK", seq=seq, boot=boot), version)
+        elif boot == self.boot and self.version == 1:
+            self._send(Frame("ACK", seq=seq), 1)
+
+    def _settle(self, boot: str, seq: int) -> None:
+        """The consumer has the roll safe (or refused it for good): now the tower may forget it."""
+        with self._lock:
+            pending = self._unsettled.get(boot)
+            if pending is None or seq not in pending:
+                return
+            pending.discard(seq)
+            self.counts["settled"] += 1
+            self._ack(boot, seq)
 
     def _set_state(self, state: str, detail: str = "") -> None:
         self.detail = detail
         if state != self.state or state == "mismatch":
             self.state = state
-            self.events.put(TowerState(state, detail))
+            self.events.put(SourceStatus(SOURCE, state, detail))
 
     def _watch(self, now: float) -> None:
         if self.state == "rolling" and now - self._rolling_since > self.rolling_for:
@@ -201,22 +298,32 @@ class TowerLink:
             self._last_byte = now
             if self.state in ("connected", "rolling"):
                 self._set_state("waiting", "tower silent")
-            self.boot = ""  # it may have restarted while silent: trust rolls again after its HELLO
-            self._send(Frame("SYNC"))
+            self._forget()  # it may have restarted while silent: trust rolls again after its HELLO
+            self._asked_hello = float("-inf")
+            self._ask_hello(now)
 
     # -- frames ----------------------------------------------------------------------------
     def _handle(self, item: Frame | Rejection, now: float) -> None:
         if isinstance(item, Rejection):
             self.counts[item.reason] += 1
-            if item.reason == "version_mismatch":
-                self._set_state("mismatch", f"tower speaks protocol {item.detail}, box speaks 1")
+            if item.reason == "version_mismatch" and item.line.startswith(b"$HELLO"):
+                speaks = " and ".join(str(v) for v in SUPPORTED_VERSIONS)
+                self._set_state("mismatch", f"tower speaks protocol {item.detail}, box speaks {speaks}")
             if self.on_reject is not None:
                 self.on_reject(item)
             return
         kind = item.kind
+        if kind not in ("ROLL", "HELLO"):
+            self._burst = -1  # the resend that follows a HELLO is over
         if kind == "HELLO":
             self.hello = item
             self.boot = item.boot
+            self.version = item.version
+            self._versions[item.boot] = item.version
+            self._parser.versions = (item.version,)
+            self._first = item.seq
+            self._burst = 0
+            self._asked_hello = float("-inf")  # answered: a new doubt may ask at once
             # Rolls below ``first`` were acknowledged already (by us, or by the box before a restart).
             self._delivered[item.boot] = max(self._delivered.get(item.boot, 0), item.seq - 1)
             self._was_connected = True
@@ -227,8 +334,7 @@ class TowerLink:
             # so the ask must come from them (once a silence period, not once a frame).
             self.counts["before_hello"] += 1
             if self.state != "mismatch" and (kind == "ROLL" or now - self._asked_hello >= self.silence):
-                self._asked_hello = now
-                self._send(Frame("SYNC"))
+                self._ask_hello(now)
         elif kind == "ROLL":
             self._roll(item)
         elif kind == "ROLLING":
@@ -236,18 +342,35 @@ class TowerLink:
             self._set_state("rolling")
         elif kind == "ERR":
             self.counts["faults"] += 1
-            self.events.put(TowerFault(item.code, item.text))
+            self.events.put(SourceFault(SOURCE, item.text or item.code, item.code))
             if self.state == "rolling":
                 self._set_state("connected")
         elif kind == "HB" and self.state == "waiting":
             self._set_state("connected", "heartbeat")
 
     def _roll(self, frame: Frame) -> None:
-        last = self._delivered.get(self.boot, 0)
+        boot = self.boot
+        if self.version >= 2 and frame.boot != boot:
+            # A tower that restarted and whose HELLO was lost: its rolls are another boot's. Its HELLO
+            # says where its numbering stands (``first``); the resend after it is delivered.
+            self._suspect("other_boot")
+            return
+        in_burst = self.version == 1 and 0 <= self._burst < frame.seq and frame.seq >= self._first
+        if self.version == 1:
+            self._burst = frame.seq if in_burst else -1
+        last = self._delivered.get(boot, 0)
         if frame.seq <= last:
-            # Counted before the ACK goes out, so whoever sees the tower's outbox empty sees the count.
-            self.counts["duplicates"] += 1
-            self._send(Frame("ACK", seq=frame.seq))  # ACK duplicates too: the first ACK may be lost
+            delivered = self._dice.get(boot, {}).get(frame.seq)
+            if delivered is not None and delivered != frame.dice:
+                self._suspect("dice_differ")  # another roll under a delivered number: a restart
+            elif self.version == 1 and (not in_burst or delivered is None):
+                self._suspect("unconfirmed_duplicates")  # may be a restarted tower's: its HELLO decides
+            elif frame.seq in self._unsettled.get(boot, ()):
+                self.counts["unsettled_resends"] += 1  # its ACK goes out when it is settled
+            else:
+                # Counted before the ACK goes out, so whoever sees the tower's outbox empty sees the count.
+                self.counts["duplicates"] += 1
+                self._ack(boot, frame.seq)  # ACK a settled roll again: the first ACK may be lost
             return
         if frame.seq > last + 1:
             # An earlier roll was lost on the wire: hold this one back (no ACK) and ask the tower
@@ -257,12 +380,16 @@ class TowerLink:
                 self._synced_for = last
                 self._send(Frame("SYNC"))
             return
-        # Handed over, counted, then acknowledged: whoever sees the ACK's effect (the tower's outbox
-        # empty) or the count finds the roll already on the queue.
-        self._delivered[self.boot] = frame.seq
-        dice = DiceRolled(tuple(Die(kind, value) for kind, value in frame.dice), source="tower")
-        self.events.put(TowerRoll(frame.seq, dice, self.boot))
+        # Recorded as delivered before it is handed over, so a resend arriving meanwhile is dropped;
+        # counted before it is queued, so whoever takes it off the queue sees the count. The ACK waits
+        # for its settle().
+        self._delivered[boot] = frame.seq
+        recent = self._dice.setdefault(boot, {})
+        recent[frame.seq] = frame.dice
+        recent.pop(frame.seq - DICE_KEPT, None)
+        self._unsettled.setdefault(boot, set()).add(frame.seq)
         self.counts["accepted"] += 1
-        self._send(Frame("ACK", seq=frame.seq))
+        dice = tuple(Die(kind, value) for kind, value in frame.dice)
+        self.events.put(TowerRoll(dice, SOURCE, frame.seq, functools.partial(self._settle, boot, frame.seq), boot))
         if self.state != "connected":
             self._set_state("connected")

@@ -3,7 +3,9 @@
 The link opens it by path like hardware: ``path`` is a stable symlink (as udev's /dev/dice-tower
 is) that points at the current pty; ``unplug`` closes the pty and removes the link, ``replug``
 makes a new pty and points the link at it. The tower keeps its outbox across an unplug, as a
-self-powered board would; ``restart`` is a power cycle (new boot id, numbering from 1).
+self-powered board would; ``restart`` is a power cycle (new boot id, numbering from 1), and can
+lose or damage its HELLO, as a UART bridge or a soft reset does while the port stays open.
+``version`` 1 makes it an old tower (XOR check, no boot in ROLL and ACK), for the box's side of that.
 Faults for tests and demos: garbage, bad checksums, truncated lines, duplicates, silence (``silent``:
 what the tower sends is lost), deafness (``deaf``: what the box sends, its ACKs and SYNCs, is lost).
 """
@@ -15,13 +17,14 @@ import os
 import secrets
 import select
 import tempfile
+import termios
 import threading
 import time
 import tty
 from collections.abc import Iterable, Sequence
 
 from firmware_bridge.tower import TowerProtocol
-from firmware_bridge.wire import FACES, Frame, encode
+from firmware_bridge.wire import FACES, PROTOCOL_VERSION, Frame, encode
 
 POLL = 0.1
 """Seconds between the tower's housekeeping turns (heartbeat, resends) when the host is quiet. Rolls are
@@ -49,11 +52,12 @@ class VirtualTower:
     """A tower on a pty; ``path`` is what the link opens. Use as a context manager."""
 
     def __init__(self, directory: str | None = None, *, heartbeat: float = 1.0, retry: float = 1.0,
-                 name: str = "dice-tower") -> None:
+                 name: str = "dice-tower", version: int = PROTOCOL_VERSION) -> None:
         self._dir = tempfile.mkdtemp(prefix="virtual-tower-") if directory is None else directory
         self.path = os.path.join(self._dir, name)
         self.heartbeat = heartbeat
         self.retry = retry
+        self.version = version
         self._lock = threading.RLock()
         self._master: int | None = None
         self._slave: int | None = None
@@ -62,6 +66,7 @@ class VirtualTower:
         self.deaf = False
         """True: the box's frames never reach the tower (an ACK lost: the roll is resent later)."""
         self.last_roll: Frame | None = None
+        self._deaf_until = 0.0
         self.protocol = self._new_protocol()
         self._stop = threading.Event()
         self._plug()
@@ -69,8 +74,8 @@ class VirtualTower:
         self._thread.start()
 
     def _new_protocol(self) -> TowerProtocol:
-        return TowerProtocol(self._write, secrets.token_hex(4), firmware="virtual-1.0.0",
-                             heartbeat=self.heartbeat, retry=self.retry)
+        return TowerProtocol(self._write, secrets.token_hex(4), firmware=f"virtual-{self.version}.0.0",
+                             heartbeat=self.heartbeat, retry=self.retry, version=self.version)
 
     # -- the pty ---------------------------------------------------------------------------
     def _plug(self) -> None:
@@ -105,12 +110,26 @@ class VirtualTower:
             if self._master is None:
                 self._plug()
 
-    def restart(self) -> None:
-        """A power cycle: new boot id, seq from 1, unacknowledged rolls lost, then hello."""
+    def restart(self, hello: str = "sent", booting: float = 0.0) -> None:
+        """A power cycle: new boot id, seq from 1, unacknowledged rolls lost, then its HELLO, which is
+        ``sent``, ``lost`` (a UART bridge still starting) or ``damaged`` (one byte hit on the wire).
+        For ``booting`` seconds the new power-up hears nothing, as a board does while it boots (a
+        MicroPython soft reset takes a few hundred ms): a box's ACK still in flight for the old one dies."""
         with self._lock:
             self.protocol = self._new_protocol()
+            self._deaf_until = time.monotonic() + booting
             self.last_roll = None  # a restarted tower has thrown nothing yet: no stale frame to repeat
-            self.protocol.hello(time.monotonic())
+            if self._master is not None:  # what the box sent the old power-up dies with it (an ACK in flight)
+                with contextlib.suppress(OSError):
+                    termios.tcflush(self._master, termios.TCIFLUSH)
+            if hello == "sent":
+                self.protocol.hello(time.monotonic())
+            elif hello == "damaged":
+                line = bytearray(encode(self.protocol.hello_frame()))
+                line[len(line) // 2] ^= 0x04  # still printable, no longer what was sent
+                self._write(bytes(line))
+            elif hello != "lost":
+                raise ValueError(f"hello is 'sent', 'lost' or 'damaged', not {hello!r}")
 
     def close(self) -> None:
         self._stop.set()
@@ -130,7 +149,7 @@ class VirtualTower:
         """Dice settle in the tray: a numbered ROLL is sent (or kept while unplugged)."""
         with self._lock:
             seq = self.protocol.roll(list(dice), time.monotonic())
-            self.last_roll = Frame("ROLL", seq=seq, dice=list(dice))
+            self.last_roll = Frame("ROLL", seq=seq, dice=list(dice), boot=self.protocol.boot)
             return seq
 
     def rolling(self) -> None:
@@ -155,26 +174,35 @@ class VirtualTower:
         self.send_raw(data)
         return data
 
+    def frame(self, frame: Frame) -> bytes:
+        """``frame`` as this tower would put it on the wire (its version; a ROLL or ACK under its boot)."""
+        if frame.kind in ("ROLL", "ACK") and not frame.boot:
+            frame = Frame(frame.kind, seq=frame.seq, dice=frame.dice, boot=self.protocol.boot)
+        return encode(frame, self.version)
+
     def bad_checksum(self, dice: Dice, seq: int = 1) -> None:
-        line = encode(Frame("ROLL", seq=seq, dice=dice))
-        self.send_raw(line[:-4] + (b"00" if line[-4:-2] != b"00" else b"01") + b"\r\n")
+        line = self.frame(Frame("ROLL", seq=seq, dice=dice))
+        star = line.rindex(b"*") + 1
+        check = line[star:-2]
+        wrong = (int(check, 16) ^ 1).to_bytes(len(check) // 2, "big").hex().upper().encode()
+        self.send_raw(line[:star] + wrong + b"\r\n")
 
     def truncated(self, dice: Dice, seq: int = 1) -> None:
-        line = encode(Frame("ROLL", seq=seq, dice=dice))
+        line = self.frame(Frame("ROLL", seq=seq, dice=dice))
         self.send_raw(line[: len(line) // 2])
 
     def duplicate(self) -> None:
         """Send every unacknowledged roll again, and the last roll even if acknowledged."""
         with self._lock:
             if self.last_roll is not None and all(e[0] != self.last_roll.seq for e in self.protocol.outbox):
-                self._write(encode(self.last_roll))
+                self._write(encode(self.last_roll, self.version))
             self.protocol.resend(time.monotonic())
 
     def hello_version(self, version: int) -> None:
-        """A hello from a tower speaking another protocol version."""
+        """A hello from a tower speaking another protocol version (framed as this tower frames)."""
         p = self.protocol
         self.send_raw(encode(Frame("HELLO", version=version, firmware=p.firmware, kinds=p.kinds,
-                                   boot=p.boot, seq=p.next_seq)))
+                                   boot=p.boot, seq=p.next_seq), self.version))
 
     def play(self, lines: Iterable[str]) -> int:
         """Roll each non-comment line of a script (``d6 3 d8 5``); returns how many rolled."""
@@ -198,6 +226,7 @@ class VirtualTower:
         while not self._stop.is_set():
             with self._lock:
                 master = self._master
+                protocol = self.protocol
             if master is None:
                 self._stop.wait(POLL)
                 continue
@@ -208,10 +237,10 @@ class VirtualTower:
                 data = b""  # unplugged under our feet, or the slave not yet opened (EIO)
                 self._stop.wait(0.01)
             with self._lock:
-                if master != self._master:
-                    continue
+                if master != self._master or protocol is not self.protocol:
+                    continue  # read before a restart: meant for the power-up that is gone
                 now = time.monotonic()
-                if data and not self.deaf:
+                if data and not self.deaf and now >= self._deaf_until:
                     self.protocol.receive(data, now)
                 if not self.silent:
                     self.protocol.tick(now)

@@ -1,4 +1,4 @@
-"""The box's buttons on gpiozero: presses and holds out as events on a queue.
+"""The box's buttons on gpiozero: presses and holds out as :mod:`companion.inputs` events on a queue.
 
 Callbacks run in whatever thread drove the pin (the test's, with MockFactory; the pin
 factory's, on a Pi), so the only thing they do is put a small event on a ``queue.Queue``
@@ -16,6 +16,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from gpiozero import Button, DigitalInputDevice
+
+from companion.inputs import Hold, Press
 
 
 @dataclass(frozen=True)
@@ -39,24 +41,15 @@ class ButtonPins:
 BUTTON_NAMES = tuple(name for name, _ in ButtonPins().items())
 
 
-@dataclass(frozen=True)
-class ButtonPress:
-    """A debounced press of button ``name`` ("ROLL", "UP", ..., "BACK")."""
-
-    name: str
-    at: float = 0.0
-
-
-@dataclass(frozen=True)
-class ButtonHold:
-    """Button ``name`` held for ``hold_time``; BACK held means "undo the last event (ask first)"."""
-
-    name: str
-    at: float = 0.0
-
-
 class Buttons:
-    """All the box's buttons; events go to ``self.events`` (a queue.Queue)."""
+    """All the box's buttons, composed like a gpiozero CompositeDevice; events go to ``self.events``.
+
+    A button without a hold sends :class:`~companion.inputs.Press` on its press edge (the cursor moves at
+    once). A button with a hold means what gpiozero means by it: :class:`~companion.inputs.Hold` when it
+    has been down for ``hold_time``, and :class:`~companion.inputs.Press` on release only if it was not
+    held, so holding ROLL asks "Re-roll last?" without rolling first. If one pin cannot be claimed, the
+    pins claimed before it are closed again and the error propagates, as gpiozero's composites do.
+    """
 
     def __init__(self, pins: ButtonPins | None = None, events: queue.Queue[Any] | None = None, *,
                  bounce_ms: float = 30.0, hold_time: float = 1.5, hold_names: tuple[str, ...] = ("BACK",),
@@ -66,22 +59,30 @@ class Buttons:
         self.bounce_s = bounce_ms / 1000
         self._clock = clock
         self._last_edge: dict[str, float] = {}
+        self._held: set[str] = set()
         self.ignored = 0
         """Edges dropped as bounce (for tests and the status line)."""
         self.buttons: dict[str, DigitalInputDevice] = {}
-        for name, bcm in self.pins.items():
-            # gpiozero's Button polls for holds on a thread of its own (ten wake-ups a second, held or
-            # not); only the buttons that have a hold get one, the others are plain inputs.
-            button: DigitalInputDevice
-            if name in hold_names:
-                held = Button(bcm, pull_up=True, bounce_time=None, hold_time=hold_time, pin_factory=pin_factory)
-                held.when_held = self._hold_handler(name)
-                button = held
-            else:
-                button = DigitalInputDevice(bcm, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-            button.when_activated = self._edge_handler(name, pressed=True)
-            button.when_deactivated = self._edge_handler(name, pressed=False)
-            self.buttons[name] = button
+        try:
+            for name, bcm in self.pins.items():
+                self.buttons[name] = self._make(name, bcm, name in hold_names, hold_time, pin_factory)
+        except BaseException:
+            self.close()
+            raise
+
+    def _make(self, name: str, bcm: int, holds: bool, hold_time: float, pin_factory: Any) -> DigitalInputDevice:
+        # gpiozero's Button polls for holds on a thread of its own (ten wake-ups a second, held or
+        # not); only the buttons that have a hold get one, the others are plain inputs.
+        button: DigitalInputDevice
+        if holds:
+            held = Button(bcm, pull_up=True, bounce_time=None, hold_time=hold_time, pin_factory=pin_factory)
+            held.when_held = self._hold_handler(name)
+            button = held
+        else:
+            button = DigitalInputDevice(bcm, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+        button.when_activated = self._edge_handler(name, pressed=True, holds=holds)
+        button.when_deactivated = self._edge_handler(name, pressed=False, holds=holds)
+        return button
 
     def _accept(self, name: str) -> float | None:
         now = self._clock()
@@ -92,16 +93,22 @@ class Buttons:
         self._last_edge[name] = now
         return now
 
-    def _edge_handler(self, name: str, pressed: bool) -> Callable[[], None]:
+    def _edge_handler(self, name: str, pressed: bool, holds: bool) -> Callable[[], None]:
         def handler() -> None:
-            at = self._accept(name)
-            if at is not None and pressed:
-                self.events.put(ButtonPress(name, at))
+            if self._accept(name) is None:
+                return
+            if pressed:
+                self._held.discard(name)
+                if not holds:
+                    self.events.put(Press(name))
+            elif holds and name not in self._held:  # released before its hold time: a press
+                self.events.put(Press(name))
         return handler
 
     def _hold_handler(self, name: str) -> Callable[[], None]:
         def handler() -> None:
-            self.events.put(ButtonHold(name, self._clock()))
+            self._held.add(name)
+            self.events.put(Hold(name))
         return handler
 
     def close(self) -> None:

@@ -8,9 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.session import Press
-from companion.session.adapt import translate
-from hardware.buttons import BUTTON_NAMES, ButtonHold, ButtonPins, ButtonPress, Buttons
+from companion.inputs import Hold, Press
+from hardware.buttons import BUTTON_NAMES, ButtonPins, Buttons
 from hardware.keys import KEYMAP, KeyboardButtons
 
 
@@ -60,8 +59,8 @@ def test_each_press_is_one_event(mock_factory, buttons, clock):
         pin.drive_high()
         clock.advance_ms(100)
     got = drain(buttons.events)
-    assert [e.name for e in got] == list(BUTTON_NAMES)
-    assert all(isinstance(e, ButtonPress) for e in got)
+    assert [e.button for e in got] == list(BUTTON_NAMES)
+    assert all(isinstance(e, Press) for e in got)
 
 
 def test_bounce_within_window_is_ignored(mock_factory, buttons, clock):
@@ -78,7 +77,7 @@ def test_bounce_within_window_is_ignored(mock_factory, buttons, clock):
     pin.drive_low()             # release bounce: no phantom press
     clock.advance_ms(3)
     pin.drive_high()
-    assert drain(buttons.events) == [ButtonPress("ROLL", 50.0)]
+    assert drain(buttons.events) == [Press("ROLL")]
     assert buttons.ignored >= 6
 
 
@@ -89,17 +88,17 @@ def test_separate_presses_after_the_window_count_twice(mock_factory, buttons, cl
     pin.drive_high()
     clock.advance_ms(40)
     pin.drive_low()
-    assert [e.name for e in drain(buttons.events)] == ["ROLL", "ROLL"]
+    assert [e.button for e in drain(buttons.events)] == ["ROLL", "ROLL"]
 
 
 def test_holding_back_emits_a_hold(mock_factory, buttons, clock):
     pin = mock_factory.pin(ButtonPins().back)
     pin.drive_low()
-    assert buttons.events.get(timeout=2) == ButtonPress("BACK", clock.now)
-    hold = buttons.events.get(timeout=5)  # gpiozero's hold thread, in real time
-    assert hold == ButtonHold("BACK", clock.now)
+    hold = buttons.events.get(timeout=5)  # gpiozero's hold thread, in real time; no press came first
+    assert hold == Hold("BACK")
     clock.advance_ms(100)
     pin.drive_high()
+    assert buttons.events.empty()  # a held button's release is not a press
 
 
 def test_only_back_holds(mock_factory, buttons, clock):
@@ -107,9 +106,9 @@ def test_only_back_holds(mock_factory, buttons, clock):
     roll, back = mock_factory.pin(ButtonPins().roll), mock_factory.pin(ButtonPins().back)
     roll.drive_low()
     back.drive_low()
-    seen = [buttons.events.get(timeout=2), buttons.events.get(timeout=2), buttons.events.get(timeout=5)]
-    assert ButtonHold("BACK", clock.now) in seen
-    assert [e for e in seen if isinstance(e, ButtonHold) and e.name != "BACK"] == []
+    seen = [buttons.events.get(timeout=2), buttons.events.get(timeout=5)]
+    assert Hold("BACK") in seen
+    assert [e for e in seen if isinstance(e, Hold) and e.button != "BACK"] == []
     assert buttons.events.empty()
 
 
@@ -122,7 +121,7 @@ def test_keyboard_drives_the_mock_pins(mock_factory, buttons, clock):
     assert not keys.key_down("q")
     keys.press("LEFT")
     keys.release("LEFT")
-    assert [e.name for e in drain(buttons.events)] == ["ROLL", "OK", "LEFT"]
+    assert [e.button for e in drain(buttons.events)] == ["ROLL", "OK", "LEFT"]
     assert set(KEYMAP.values()) == set(BUTTON_NAMES)
 
 
@@ -132,7 +131,7 @@ def test_custom_pins_and_queue(mock_factory, clock):
     with Buttons(pins, events, clock=clock) as b:
         KeyboardButtons(mock_factory, pins).press("ROLL")
         assert b.events is events
-        assert events.get(timeout=2).name == "ROLL"
+        assert events.get(timeout=2).button == "ROLL"
 
 
 # -- the pins into the real session: what a player at the box gets --------------------------------------------
@@ -150,7 +149,7 @@ def _session(tmp_path):
 def _handle_all(session, events: queue.Queue) -> list:
     taken = drain(events)
     for item in taken:
-        session.handle(translate(item))
+        session.handle(item)
     return taken
 
 
@@ -168,10 +167,10 @@ def test_back_held_on_its_pin_asks_before_it_undoes(mock_factory, buttons, clock
 
         back.drive_low()  # held: the press edge now, the hold from gpiozero's hold thread
         hold = buttons.events.get(timeout=5)
-        while not isinstance(hold, ButtonHold):
-            session.handle(translate(hold))
+        while not isinstance(hold, Hold):
+            session.handle(hold)
             hold = buttons.events.get(timeout=5)
-        session.handle(translate(hold))
+        session.handle(hold)
         clock.advance_ms(2000)
         back.drive_high()
         _handle_all(session, buttons.events)
@@ -208,7 +207,7 @@ def test_chatter_on_the_roll_pin_rolls_once_and_a_press_with_nothing_asked_rolls
         pin.drive_low()
         clock.advance_ms(200)
         pin.drive_high()
-        assert [e.name for e in _handle_all(session, buttons.events)] == ["ROLL"]
+        assert [e.button for e in _handle_all(session, buttons.events)] == ["ROLL"]
         assert len(session.current.live) == 1  # the press reached the session and rolled nothing
 
 
@@ -221,7 +220,7 @@ PRESS = st.tuples(st.integers(31, 400), CHATTER, st.integers(31, 800), CHATTER)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(PRESS, min_size=1, max_size=6))
 def test_any_chattering_presses_count_once_each(mock_factory, buttons, clock, presses) -> None:
-    """Our debounce on an injected clock: however the contacts chatter, n presses give n ButtonPress.
+    """Our debounce on an injected clock: however the contacts chatter, n presses give n Press.
     (One Buttons for every example: each starts a quiet second after the last, with the pin released.)"""
     drain(buttons.events)
     clock.advance_ms(1000)
@@ -252,7 +251,7 @@ def test_any_chattering_presses_count_once_each(mock_factory, buttons, clock, pr
             clock.advance_ms(1)
             flip()
     got = drain(buttons.events)
-    assert got == [ButtonPress("OK", e.at) for e in got] and len(got) == len(presses)
+    assert got == [Press("OK") for e in got] and len(got) == len(presses)
 
 
 def test_only_buttons_with_a_hold_poll_for_one(mock_factory, clock):
@@ -272,5 +271,61 @@ def test_only_buttons_with_a_hold_poll_for_one(mock_factory, clock):
         pin.drive_low()
         clock.advance_ms(100)
         pin.drive_high()
-        assert [e.name for e in drain(b.events)] == ["UP"]
+        assert [e.button for e in drain(b.events)] == ["UP"]
     assert hold_threads() == before
+
+
+def test_holding_roll_while_dice_are_asked_journals_nothing_until_the_re_roll_question_is_answered(
+        mock_factory, clock, tmp_path):
+    """A held ROLL sends only its Hold: no roll first, then "Re-roll last?" about the roll before it."""
+    with Buttons(bounce_ms=30, hold_time=0.05, clock=clock, hold_names=("BACK", "ROLL", "RIGHT")) as buttons:
+        journal, session = _session(tmp_path)
+        with journal:
+            roll, ok = mock_factory.pin(ButtonPins().roll), mock_factory.pin(ButtonPins().ok)
+            roll.drive_low()  # a short press: one roll, on release
+            clock.advance_ms(100)
+            assert buttons.events.empty()
+            roll.drive_high()
+            assert _handle_all(session, buttons.events) == [Press("ROLL")]
+            assert len(session.current.live) == 1 and session.wanted()  # the next request is open
+            entries = journal.entries(session.current.game_id)
+
+            clock.advance_ms(100)
+            roll.drive_low()  # held past its hold time
+            assert buttons.events.get(timeout=5) == Hold("ROLL")
+            session.handle(Hold("ROLL"))
+            clock.advance_ms(100)
+            roll.drive_high()
+            assert _handle_all(session, buttons.events) == []  # the release of a hold is not a press
+            assert session.panel.menu is not None and session.panel.menu.title == "Re-roll last?"
+            assert journal.entries(session.current.game_id) == entries  # nothing journaled while it asks
+
+            clock.advance_ms(100)
+            ok.drive_low()
+            clock.advance_ms(100)
+            ok.drive_high()
+            _handle_all(session, buttons.events)
+            assert session.rerolling() and journal.entries(session.current.game_id) == entries
+            clock.advance_ms(100)
+            roll.drive_low()
+            clock.advance_ms(100)
+            roll.drive_high()
+            _handle_all(session, buttons.events)
+            kinds = [e.kind for e in journal.entries(session.current.game_id)]
+            assert kinds == ["event", "reroll"] and len(session.current.live) == 1
+
+
+def test_a_pin_that_cannot_be_claimed_releases_the_pins_claimed_before_it(mock_factory, clock):
+    """Like gpiozero's CompositeDevice: a failed construction leaves no pin held."""
+    from gpiozero import DigitalInputDevice
+    from gpiozero.exc import GPIOPinInUse
+
+    taken = DigitalInputDevice(ButtonPins().back)  # BACK is the last pin Buttons claims
+    try:
+        with pytest.raises(GPIOPinInUse):
+            Buttons(clock=clock)
+        for name, bcm in ButtonPins().items():
+            if name != "BACK":  # each pin claimed before the failure was closed again: it can be claimed now
+                DigitalInputDevice(bcm).close()
+    finally:
+        taken.close()

@@ -40,8 +40,8 @@ def test_kansas_from_the_menu_with_tower_and_buttons(tmp_path):
         s.handle(Press("OK"))
         assert s.current.options == {"players": 5}
         assert s.panel.prompt.text == "Tornado 1 of 4: roll a D8 for the north-south line"
-        s.handle(Roll(DiceRolled.of(("d8", 7), source="tower")))
-        s.handle(Roll(DiceRolled.of(("d6", 2), source="tower")))  # a D6 while a D8 is asked: refused
+        s.handle(Roll.of(DiceRolled.of(("d8", 7), source="tower")))
+        s.handle(Roll.of(DiceRolled.of(("d6", 2), source="tower")))  # a D6 while a D8 is asked: refused
         assert "need D8" in s.panel.message and s.current.state.tornadoes[0].we is None
         s.handle(Press("ROLL"))  # the box rolls the west-east D8
         assert s.current.state.tornadoes[0].start is not None
@@ -60,7 +60,7 @@ def test_the_forecast_picked_with_the_buttons_and_the_cursor(tmp_path):
         s.handle(Press("DOWN"))
         s.handle(Press("DOWN"))
         s.handle(Press("OK"))
-        s.handle(Roll(DiceRolled.of(("d8", 7), source="tower")))
+        s.handle(Roll.of(DiceRolled.of(("d8", 7), source="tower")))
         board = s.current.game.board
         assert s.frame.cursor == board.grid[7, 1]  # the cursor sits on the first place along the line
         s.handle(Press("DOWN"))

@@ -11,11 +11,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_bridge.events import TowerFault, TowerRoll, TowerState
+from firmware_bridge.events import SourceFault, SourceStatus, TowerRoll
 from firmware_bridge.link import TowerLink
 from firmware_bridge.tower import TowerProtocol
 from firmware_bridge.virtual import VirtualTower
 from firmware_bridge.wire import Frame, encode
+
+
+class SettlingQueue(queue.Queue[Any]):
+    """A consumer that has a roll safe the moment it is queued (as ``companion tower listen`` once it has
+    printed it): each roll is settled as it is put, so the link ACKs it at once."""
+
+    def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
+        super().put(item, block, timeout)
+        if isinstance(item, TowerRoll):
+            item.settle()
 
 
 class Seen(list):
@@ -65,7 +75,7 @@ def no_more_rolls(q: queue.Queue[Any]) -> bool:
 
 
 def state(name: str) -> Callable[[Any], bool]:
-    return lambda e: isinstance(e, TowerState) and e.state == name
+    return lambda e: isinstance(e, SourceStatus) and e.state == name
 
 
 def until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
@@ -83,7 +93,7 @@ def tower() -> Iterator[VirtualTower]:
 
 @pytest.fixture
 def link(tower: VirtualTower) -> Iterator[tuple[TowerLink, queue.Queue[Any]]]:
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     lk = TowerLink(q, tower.path, retry=0.05, silence=1.0).start()
     wait_for(q, state("connected"))
     SEEN.clear()
@@ -95,8 +105,8 @@ def test_roll_arrives_as_tower_dice_and_is_acknowledged(tower: VirtualTower, lin
     _lk, q = link
     tower.roll([("d8", 7), ("d6", 2)])
     (roll,) = rolls(q, 1)
-    assert roll.seq == 1 and roll.dice.source == "tower"
-    assert [(d.kind, d.value) for d in roll.dice.dice] == [("d8", 7), ("d6", 2)]
+    assert roll.seq == 1 and roll.source == "tower"
+    assert [(d.kind, d.value) for d in roll.dice] == [("d8", 7), ("d6", 2)]
     until(lambda: not tower.protocol.outbox)
 
 
@@ -117,7 +127,7 @@ def test_unplug_mid_roll_and_replug_every_roll_arrives_once(tower: VirtualTower,
     tower.roll([("d6", 5)])
     got += rolls(q, 1)
     assert [r.seq for r in got] == [1, 2, 3, 4, 5]
-    assert [r.dice.dice[0].value for r in got] == [1, 2, 3, 4, 5]
+    assert [r.dice[0].value for r in got] == [1, 2, 3, 4, 5]
     assert lk.counts["accepted"] == 5
 
 
@@ -129,7 +139,7 @@ def test_resent_and_duplicated_rolls_are_dropped_by_seq(tower: VirtualTower, lin
     tower.duplicate()
     tower.duplicate()
     (roll,) = rolls(q, 1)
-    tower.send_raw(encode(Frame("ROLL", seq=1, dice=[("d6", 5)])))
+    tower.send_raw(tower.frame(Frame("ROLL", seq=1, dice=[("d6", 5)])))
     until(lambda: lk.counts["duplicates"] >= 2)
     assert roll.seq == 1 and lk.counts["accepted"] == 1
 
@@ -155,7 +165,7 @@ def test_garbage_and_wrong_baud_are_counted_and_dropped(tower: VirtualTower, lin
     tower.send_raw(b"\r\n")
     tower.roll([("d8", 8)])
     (roll,) = rolls(q, 1)
-    assert roll.seq == 1 and roll.dice.dice[0].value == 8
+    assert roll.seq == 1 and roll.dice[0].value == 8
     rejected = sum(v for k, v in lk.counts.items() if k not in ("accepted", "duplicates", "disconnects"))
     assert rejected >= 6 and lk.counts["bad_checksum"] >= 1
     assert lk.state in ("connected", "rolling")
@@ -163,10 +173,10 @@ def test_garbage_and_wrong_baud_are_counted_and_dropped(tower: VirtualTower, lin
 
 def test_version_mismatch_is_reported_and_rolls_refused(tower: VirtualTower, link: Any) -> None:
     lk, q = link
-    tower.hello_version(2)
+    tower.hello_version(3)
     ev = wait_for(q, state("mismatch"))[-1]
-    assert "protocol 2" in ev.detail
-    tower.send_raw(encode(Frame("ROLL", seq=9, dice=[("d6", 1)])))
+    assert "protocol 3" in ev.detail
+    tower.send_raw(tower.frame(Frame("ROLL", seq=9, dice=[("d6", 1)])))
     until(lambda: lk.counts["before_hello"] >= 1)
     assert lk.counts["accepted"] == 0
 
@@ -176,13 +186,13 @@ def test_rolling_notice_and_crooked_fault(tower: VirtualTower, link: Any) -> Non
     tower.rolling()
     wait_for(q, state("rolling"))
     tower.error("crooked", "d6 leaning")
-    fault = next(e for e in wait_for(q, lambda e: isinstance(e, TowerFault)) if isinstance(e, TowerFault))
-    assert fault == TowerFault("crooked", "d6 leaning")
+    fault = next(e for e in wait_for(q, lambda e: isinstance(e, SourceFault)) if isinstance(e, SourceFault))
+    assert fault == SourceFault("tower", "d6 leaning", "crooked")
     wait_for(q, state("connected"))
 
 
 def test_missing_tower_is_waiting_then_found_and_stop_joins() -> None:
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     with VirtualTower(heartbeat=0.2) as tower:
         tower.unplug()
         lk = TowerLink(q, tower.path, retry=0.02).start()
@@ -197,7 +207,7 @@ def test_missing_tower_is_waiting_then_found_and_stop_joins() -> None:
 
 def test_loop_url_link_speaks_to_itself_without_crashing() -> None:
     # loop:// echoes what the link writes (SYNC, ACK): host frames are "unknown" to the host side.
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     lk = TowerLink(q, "loop://", retry=0.02, silence=0.05).start()
     until(lambda: lk.counts["unknown_frame"] >= 2)
     lk.stop()
@@ -209,20 +219,20 @@ def test_tower_protocol_keeps_outbox_until_ack_and_resends_on_sync() -> None:
     t = TowerProtocol(wire.append, "b00t", retry=10)
     t.roll([("d6", 4)], now=0.0)
     t.receive(encode(Frame("SYNC")), now=1.0)
-    assert wire[-1] == encode(Frame("ROLL", seq=1, dice=[("d6", 4)]))
-    t.receive(encode(Frame("ACK", seq=1)), now=2.0)
+    assert wire[-1] == encode(Frame("ROLL", seq=1, dice=[("d6", 4)], boot="b00t"))
+    t.receive(encode(Frame("ACK", seq=1, boot="b00t")), now=2.0)
     assert t.outbox == [] and t.acked == 1
     t.tick(now=5.0)
     assert wire[-1] == encode(Frame("HB"))
 
 
 def test_silent_tower_is_reported_then_found_again(tower: VirtualTower) -> None:
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     # Silence is three heartbeats: a loaded machine's scheduling hiccup is not taken for a silent tower.
     with TowerLink(q, tower.path, retry=0.02, silence=0.6) as lk:
         wait_for(q, state("connected"), timeout=10)
         tower.silent = True
-        silent = wait_for(q, lambda e: isinstance(e, TowerState) and e.detail == "tower silent", timeout=10)
+        silent = wait_for(q, lambda e: isinstance(e, SourceStatus) and e.detail == "tower silent", timeout=10)
         assert silent[-1].state == "waiting"
         tower.silent = False
         wait_for(q, state("connected"), timeout=10)
@@ -232,11 +242,11 @@ def test_silent_tower_is_reported_then_found_again(tower: VirtualTower) -> None:
 def test_a_tower_talking_again_after_a_silence_is_asked_for_its_hello(tower: VirtualTower) -> None:
     """Every SYNC the link sent while the tower was silent went unanswered: its heartbeats, when they
     come back, keep the line from going quiet, so they must bring the ask for a HELLO themselves."""
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     with TowerLink(q, tower.path, retry=0.02, silence=0.6) as lk:
         wait_for(q, state("connected"), timeout=10)
         tower.deaf = tower.silent = True  # nothing either way: the link's SYNCs are lost too
-        wait_for(q, lambda e: isinstance(e, TowerState) and e.detail == "tower silent", timeout=10)
+        wait_for(q, lambda e: isinstance(e, SourceStatus) and e.detail == "tower silent", timeout=10)
         tower.silent = False  # heartbeats again, still without a hello
         until(lambda: lk.counts["before_hello"] >= 2)
         tower.deaf = False
@@ -251,7 +261,7 @@ def test_protocol_doc_examples_are_valid_frames() -> None:
     from firmware_bridge.wire import parse_line
 
     doc = Path(__file__).parents[1] / "docs" / "protocol.md"
-    lines = re.findall(r"(?:tower|box):\s+(\$\S.*\*[0-9A-F]{2})$", doc.read_text(), re.M)
+    lines = re.findall(r"(?:tower|box):\s+(\$\S.*\*(?:[0-9A-F]{4}|[0-9A-F]{2}))$", doc.read_text(), re.M)
     assert len(lines) >= 8
     for line in lines:
         assert isinstance(parse_line(line.encode()), Frame), line
@@ -264,7 +274,7 @@ def test_a_roll_lost_on_the_wire_is_recovered_before_the_next_is_delivered(tower
     tower.silent = False
     tower.roll([("d6", 2)])
     got = rolls(q, 2)
-    assert [(r.seq, r.dice.dice[0].value) for r in got] == [(1, 1), (2, 2)]
+    assert [(r.seq, r.dice[0].value) for r in got] == [(1, 1), (2, 2)]
     until(lambda: not tower.protocol.outbox)
     assert lk.counts["accepted"] == 2
 
@@ -280,7 +290,7 @@ def test_no_port_and_no_tower_keeps_waiting_with_a_reason(monkeypatch: pytest.Mo
     import firmware_bridge.link as link_module
 
     monkeypatch.setattr(link_module, "DEFAULT_PORT", "/nonexistent/dice-tower")
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     with TowerLink(q, None, usb_id="FFFF:FFFE", retry=0.02) as lk:
         until(lambda: lk.detail == "no tower found")
         assert lk.state == "waiting"
@@ -311,14 +321,14 @@ def test_a_cable_pulled_halfway_through_a_frame_loses_nothing(tower: VirtualTowe
     lk, q = link
     tower.silent = True  # the roll is kept in the outbox; only its first half reaches the wire
     tower.roll([("d8", 2), ("d6", 6)])
-    line = encode(Frame("ROLL", seq=1, dice=[("d8", 2), ("d6", 6)]))
+    line = tower.frame(Frame("ROLL", seq=1, dice=[("d8", 2), ("d6", 6)]))
     tower.send_raw(line[: len(line) // 2])
     tower.unplug()
     tower.silent = False
     wait_for(q, state("away"))
     tower.replug()
     (roll,) = rolls(q, 1)
-    assert roll.seq == 1 and [(d.kind, d.value) for d in roll.dice.dice] == [("d8", 2), ("d6", 6)]
+    assert roll.seq == 1 and [(d.kind, d.value) for d in roll.dice] == [("d8", 2), ("d6", 6)]
     until(lambda: not tower.protocol.outbox)
     assert lk.counts["accepted"] == 1
 
@@ -331,7 +341,7 @@ FAULTS = ("roll", "roll", "lost_roll", "lost_ack", "unplug", "unplug_replug", "d
 def test_every_roll_arrives_once_in_order_whatever_the_cable_does(faults: list[str]) -> None:
     """Real pty, real link: rolls thrown among unplugs, lost frames, lost ACKs, duplicates, noise and
     power cycles come out once each, in order, with their own dice, and the tower's outbox empties."""
-    q: queue.Queue[Any] = queue.Queue()
+    q: queue.Queue[Any] = SettlingQueue()
     thrown: list[tuple[str, int, tuple[tuple[str, int], ...]]] = []
     with VirtualTower(heartbeat=0.2, retry=0.3) as tower, TowerLink(q, tower.path, retry=0.05, silence=1.0) as lk:
         wait_for(q, state("connected"))
@@ -378,7 +388,7 @@ def test_every_roll_arrives_once_in_order_whatever_the_cable_does(faults: list[s
                 got.append(item)
     got = [r for r in SEEN if isinstance(r, TowerRoll)] + got
     SEEN.clear()
-    seen = [(r.boot, r.seq, tuple((d.kind, d.value) for d in r.dice.dice)) for r in got]
+    seen = [(r.boot, r.seq, tuple((d.kind, d.value) for d in r.dice)) for r in got]
     assert seen == thrown, (seen, thrown)
 
 
@@ -411,6 +421,6 @@ def test_a_tower_restarted_while_unplugged_is_not_taken_for_the_old_one(tower: V
     tower.deaf = False
     (new,) = rolls(q, 1)
     assert [(r.boot, r.seq) for r in old] == [(old[0].boot, 1), (old[0].boot, 2)]
-    assert (new.boot, new.seq, new.dice.dice[0].value) == (tower.protocol.boot, 1, 8) and new.boot != old[0].boot
+    assert (new.boot, new.seq, new.dice[0].value) == (tower.protocol.boot, 1, 8) and new.boot != old[0].boot
     until(lambda: not tower.protocol.outbox)
     assert lk.counts["accepted"] == 3 and no_more_rolls(q)  # a resend crossing its ACK is dropped, not doubled

@@ -19,15 +19,15 @@ def session(tmp_path, maps_dir):
         yield s
 
 
-def test_right_held_toggles_the_overlay_and_undoes_its_press_step(session):
+def test_right_held_toggles_the_overlay_and_a_press_moves_the_cursor(session):
+    """A held button sends only its Hold (hardware.buttons), so the hold changes nothing but the overlay."""
     assert session.frame.panel.menu is not None and not session.frame.overlay
     before = session.frame.panel.menu.selected
-    session.handle(Press("RIGHT"))  # the press edge comes first on the box
+    session.handle(Press("RIGHT"))  # a short press moves the cursor
     assert session.frame.panel.menu.selected == before + 1
     assert session.handle(Hold("RIGHT"))
     assert session.frame.overlay is True
-    assert session.frame.panel.menu.selected == before
-    session.handle(Press("RIGHT"))
+    assert session.frame.panel.menu.selected == before + 1
     session.handle(Hold("RIGHT"))
     assert session.frame.overlay is False
 
@@ -35,7 +35,6 @@ def test_right_held_toggles_the_overlay_and_undoes_its_press_step(session):
 def test_right_held_in_a_menu_keeps_the_selection(session):
     session.handle(Press("BACK"))  # the main menu
     menu = session.frame.panel.menu
-    session.handle(Press("RIGHT"))
     session.handle(Hold("RIGHT"))
     assert session.frame.panel.menu.selected == menu.selected
     assert session.frame.overlay is True

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 from firmware_bridge.firmware.readers import KeypadReader, RandomReader
 from firmware_bridge.tower import TowerProtocol
 from firmware_bridge.wire import Frame, FrameParser, encode
@@ -68,8 +73,10 @@ def test_firmware_loop_frames_are_what_the_host_parses() -> None:
     seqs = [f.seq for f in frames if f.kind == "ROLL"]
     assert sorted(set(seqs)) == [1, 2, 3] and seqs[:2] == [1, 2]
     assert {f.kind for f in frames} == {"HELLO", "ROLLING", "ROLL"}
+    tower.receive(encode(Frame("ACK", seq=1, boot="0ther001")), t)  # another power-up's ACK: ignored
+    assert len(tower.outbox) == 3 and tower.foreign_acks == 1
     for seq in (1, 2, 3):
-        tower.receive(encode(Frame("ACK", seq=seq)), t)
+        tower.receive(encode(Frame("ACK", seq=seq, boot="c0ffee01")), t)
     wire.clear()
     tower.tick(t + 5)
     assert FrameParser().feed(bytes(wire)) == [Frame("HB")]  # nothing left to resend: a heartbeat
@@ -90,3 +97,36 @@ def test_a_full_outbox_drops_the_oldest_says_so_and_hello_moves_past_it() -> Non
     hello, *resent = FrameParser().feed(bytes(wire))
     assert hello.kind == "HELLO" and hello.seq == 2  # the box moves past the roll that is gone
     assert [f.seq for f in resent] == list(range(2, OUTBOX_SIZE + 2))
+
+
+def test_a_version_1_tower_speaks_and_hears_version_1_frames() -> None:
+    wire = bytearray()
+    tower = TowerProtocol(wire.extend, "c0ffee01", version=1)
+    tower.hello(0.0)
+    tower.roll([("d6", 3), ("d6", 4)], 0.0)
+    assert bytes(wire).endswith(b"$ROLL,1,d6:3,d6:4*07\r\n")  # XOR check, no boot
+    assert [f.wire for f in FrameParser().feed(bytes(wire))] == [1, 1]
+    tower.receive(encode(Frame("ACK", seq=1, boot="c0ffee01")), 1.0)  # version 2 framing: not its language
+    assert len(tower.outbox) == 1 and tower.parser.counts["version_mismatch"] == 1
+    tower.receive(encode(Frame("ACK", seq=1), 1), 1.0)
+    assert tower.outbox == []
+
+
+def test_the_firmware_files_run_flat_as_on_the_board(tmp_path: Path) -> None:
+    """On the board wire.py, tower.py and readers.py sit side by side and import each other by their bare
+    names (the fallback import), with no firmware_bridge package: run them that way."""
+    root = Path(__file__).resolve().parents[1] / "firmware_bridge"
+    for name in ("wire.py", "tower.py", "firmware/readers.py"):
+        shutil.copy(root / name, tmp_path / Path(name).name)
+    code = (
+        "import sys; sys.modules['firmware_bridge'] = None; sys.path.insert(0, '.')\n"  # no package on a board
+        "from tower import TowerProtocol\nfrom readers import RandomReader\n"
+        "from wire import FrameParser, encode, Frame\n"
+        "out = bytearray(); t = TowerProtocol(out.extend, 'b0a7d00d'); t.hello(0.0)\n"
+        "assert RandomReader().poll(5.0) == 'rolling'; t.roll([('d6', 1)], 0.0)\n"
+        "t.receive(encode(Frame('ACK', seq=1, boot='b0a7d00d')), 0.5)\n"
+        "print(len(t.outbox), [f.kind for f in FrameParser().feed(bytes(out))])\n")
+    done = subprocess.run([sys.executable, "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split(" ", 1) == ["0", "['HELLO', 'ROLL']\n"]

@@ -12,7 +12,7 @@ from companion.errors import RuleError
 from companion.games.base import Option
 from companion.hexgrid import Hex
 from companion.journal import Journal
-from companion.session import Hold, Notice, Press, Quit, Roll, Session, TowerStatus
+from companion.session import Hold, Notice, Press, Quit, Roll, Session, SourceStatus
 from companion.session.loop import Loop
 
 
@@ -94,7 +94,7 @@ def make(journal, **kw):
 
 
 def roll(*pairs, source="tower"):
-    return Roll(DiceRolled.of(*pairs, source=source))
+    return Roll.of(DiceRolled.of(*pairs, source=source))
 
 
 def test_a_roll_is_journaled_before_the_panel_shows_it(journal):
@@ -233,12 +233,12 @@ def test_whole_game_to_the_end_marks_it_finished(journal):
 def test_tower_state_and_notices_show_inline(journal):
     s = make(journal)
     s.start("race", {})
-    assert s.handle(TowerStatus("connected"))
+    assert s.handle(SourceStatus("tower", "connected"))
     assert s.panel.tower == "connected"
     s.handle(Notice("projector: no display"))
     s.handle(Notice("projector: no display"))
     assert s.panel.notices == ("projector: no display",)
-    assert not s.handle(TowerStatus("connected"))
+    assert not s.handle(SourceStatus("tower", "connected"))
 
 
 class Recorder:
@@ -267,7 +267,7 @@ def test_loop_shows_only_on_change_and_pings_the_watchdog(journal):
     loop.step(timeout=0)
     assert len(rec.frames) == 2 and pings
     inbox.put(roll(("d8", 3)))
-    inbox.put(DiceRolled.of(("d6", 1), ("d6", 2)))
+    inbox.put(roll(("d6", 1), ("d6", 2)))
     loop.step()
     assert len(rec.frames) == 3 and rec.frames[-1].state.step == "lane"
     inbox.put(Quit())
@@ -281,7 +281,7 @@ class InboxDriver:
         self.inbox = inbox
 
     def throw(self, dice):
-        self.inbox.put(Roll(dice))
+        self.inbox.put(Roll.of(dice))
 
     def press(self, button):
         self.inbox.put(Press(button))
@@ -396,7 +396,7 @@ def test_the_tower_arriving_is_logged_once_and_again_only_after_it_was_away(jour
     with caplog.at_level(logging.INFO, logger="companion.session"):
         for state in ("waiting", "connected", "rolling", "connected", "waiting", "connected", "away", "waiting",
                       "connected", "mismatch", "mismatch"):
-            s.handle(TowerStatus(state, "firmware 1.0" if state == "connected" else ""))
+            s.handle(SourceStatus("tower", state, "firmware 1.0" if state == "connected" else ""))
     assert [r.getMessage() for r in caplog.records] == ["tower connected (firmware 1.0)", "tower back (firmware 1.0)",
                                                         "tower refused"]
     assert s.panel.tower == "mismatch"
@@ -444,7 +444,7 @@ def test_the_loop_counts_player_inputs_even_when_nothing_shown_changes(journal):
     assert loop.step(timeout=1) and loop.player_inputs == 1
     inbox.put(roll(("d6", 3)))  # the same refusal: the panel is as it was
     assert not loop.step(timeout=1) and loop.player_inputs == 2
-    inbox.put(TowerStatus("connected"))  # the tower's state is no player's input
+    inbox.put(SourceStatus("tower", "connected"))  # the tower's state is no player's input
     loop.step(timeout=1)
     assert loop.player_inputs == 2
 

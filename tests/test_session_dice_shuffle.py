@@ -33,7 +33,7 @@ def session(journal):
 
 
 def throw(*pairs, source="tower"):
-    return Roll(DiceRolled.of(*pairs, source=source))
+    return Roll.of(DiceRolled.of(*pairs, source=source))
 
 
 def expected_deal(size: int, deal: int, throws) -> Shuffled:

@@ -14,7 +14,7 @@ from companion.session.typed import parse_line, read_lines
 
 
 def test_lines():
-    assert parse_line("d6 3 4") == Roll(DiceRolled.of(("d6", 3), ("d6", 4), source="typed"))
+    assert parse_line("d6 3 4") == Roll.of(DiceRolled.of(("d6", 3), ("d6", 4), source="typed"))
     assert parse_line(" OK ") == Press("OK")
     assert parse_line("hold back") == Hold("BACK")
     assert parse_line("quit") == Quit()
@@ -34,6 +34,6 @@ def test_reader_thread_feeds_the_queue_and_complains_once_per_bad_line():
     inbox, complaints = queue.Queue(), []
     thread = read_lines(io.StringIO("d8 2\nnonsense\nroll\n"), inbox.put, complaints.append)
     thread.join(timeout=5)
-    assert [inbox.get_nowait(), inbox.get_nowait()] == [Roll(DiceRolled.of(("d8", 2), source="typed")),
+    assert [inbox.get_nowait(), inbox.get_nowait()] == [Roll.of(DiceRolled.of(("d8", 2), source="typed")),
                                                         Press("ROLL")]
     assert len(complaints) == 1

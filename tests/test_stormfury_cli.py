@@ -94,7 +94,7 @@ def test_risk_hook_json(capsys):
 def test_risk_hook_text(capsys):
     assert cli_risk(risk_args("--at", "5,6", "--category", "1", "--forecast", "O3,O13,O5,O9,O14")) == 0
     out = capsys.readouterr().out
-    assert out.startswith("20 equally likely draws of 2") and "houston" in out
+    assert out.startswith("20 equally likely draws of 2") and "Houston" in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -34,7 +34,7 @@ def test_shipped_board_is_a_gulf_coast():
         assert city.infrastructure and city.population_centre in b.land
         assert any(n in b.ocean for s in city.spaces for n in s.hex.neighbours()) or city.id == "tallahassee"
     for road in b.roads:
-        assert road.middle in b.land
+        assert road.middle in b.land and road.middle in road.hexes
     ids = [c.id for c in b.cities]
     assert {"houston", "new_orleans", "tampa", "mobile"} <= set(ids)
     assert all(c.mark != "strengthen" for c in b.decks["land"])
@@ -48,7 +48,8 @@ def test_map_and_cards_json_shapes():
     assert data["start"] == {"q": game.board.start.q, "r": game.board.start.r}
     assert {h["terrain"] for h in data["hexes"]} == {"land", "ocean"}
     assert data["cities"][0]["spaces"][-1]["kind"] == "population"
-    assert all(set(r) == {"id", "ends", "middle"} for r in data["roads"])
+    assert all(set(r) == {"id", "name", "ends", "middle", "hexes"} for r in data["roads"])
+    assert all(r["middle"] in r["hexes"] for r in data["roads"])
     cards = game.cards_json()
     assert [len(cards["ocean"]), len(cards["land"])] == [15, 12]
     assert set(cards["ocean"][0]) == {"id", "deck", "steps", "mark"}
@@ -57,13 +58,25 @@ def test_map_and_cards_json_shapes():
 @pytest.mark.parametrize(("name", "old", "new", "message"), [
     ("stormfury.toml", 'both_marks = "net"', 'both_marks = "dice"', "rules.both_marks: expected one of"),
     ("stormfury.toml", "radius = [1, 2, 2, 2, 3]", "radius = [1, 2, 3]", "rules.radius: expected 5 integers"),
-    ("stormfury.toml", "start = { q = 11, r = 7 }", "start = { q = 11, r = -3 }", "board.start: 11,-3 is not a gulf"),
+    ("stormfury.toml", "start = { q = 11, r = 9 }", "start = { q = 11, r = -3 }", "board.start: 11,-3 is not a gulf"),
     ("stormfury.toml", 'id = "houston"', 'id = "brownsville"', "cities[2].id: duplicate city id"),
     ("stormfury.toml", 'ends = ["houston", "lake_charles"]', 'ends = ["houston", "atlantis"]', "roads[2].ends"),
     ("stormfury.toml", "population_centre = { q = 5, r = 4 }", "population_centre = { q = 5, r = 9 }",
      "cities[2].population_centre: 5,9 is not a land hex"),
     ("stormfury.toml", 'name = "Houston"', 'name = "Houston"\nmayor = "x"', "cities[2].mayor: unknown key"),
-    ("stormfury_cards.toml", 'steps = ["N", "N"]', 'steps = ["N", "E"]', "ocean[1].steps: expected directions"),
+    ("stormfury.toml", "hexes = [{ q = 6, r = 2 }]", "hexes = [{ q = 6, r = 1 }]",
+     "roads[2].hexes[0]: 6,1 is not next to a space of houston"),
+    ("stormfury.toml", "{ q = 19, r = -4 }, { q = 20, r = -4 }", "{ q = 19, r = -4 }, { q = 21, r = -4 }",
+     "roads[8].hexes[2]: 21,-4 is not next to 19,-4 (a road is a chain of hexes)"),
+    ("stormfury.toml", "hexes = [{ q = 8, r = 0 }]", "hexes = [{ q = 8, r = 0 }, { q = 8, r = -1 }]",
+     "roads[3].hexes: the last hex 8,-1 is not next to a space of new_orleans"),
+    ("stormfury.toml", "hexes = [{ q = 1, r = 11 }]", "hexes = [{ q = 1, r = 13 }]",
+     "roads[0].hexes[0]: 1,13 is not a land hex"),
+    ("stormfury.toml", "hexes = [{ q = 1, r = 11 }]", "hexes = []", "roads[0].hexes: a road needs at least one hex"),
+    ("stormfury.toml", 'damaged_population = "lost"', 'damaged_population = "gone"',
+     "rules.damaged_population: expected one of lost, stays"),
+    ("stormfury.toml", 'id = "relief_corps"', 'id = "mayor"', "roles[3].id: expected one of"),
+    ("stormfury_cards.toml", 'steps = ["NE", "N"]', 'steps = ["N", "E"]', "ocean[2].steps: expected directions"),
     ("stormfury_cards.toml", 'id = "O3"', 'id = "O1"', "ocean[2].id: duplicate card id"),
     ("stormfury_cards.toml", 'id = "L9"\nsteps = ["N"]', 'id = "L9"\nsteps = ["N"]\nmark = "strengthen"',
      "land[8].mark: a land card cannot strengthen"),

@@ -29,7 +29,8 @@ def outcome(s, order):
     covered = set()
     from companion.games.stormfury import storm
 
-    covered = storm.footprint(B, s.centre, log.path, s.category)
+    # a category 1 storm that weakens ends the game before any damage: it covers nothing
+    covered = storm.footprint(B, s.centre, log.path, s.category) if log.category_after else frozenset()
     city = {c.id: 0 for c in B.cities}
     for d in log.damage:
         if d.kind != "road":

@@ -65,7 +65,7 @@ def test_forecast_deals_the_first_five_of_the_shuffled_deck():
     s2 = GAME.apply(s, Shuffled(order))
     assert s2.forecast == tuple(B.decks["ocean"][i].id for i in order[:5])
     assert s2.phase == "players"
-    assert set(GAME.prompt(s2).actions) == {"move", "fortify", "dam", "evacuate", "end_player_phase"}
+    assert set(GAME.prompt(s2).actions) == {"move", "fortify", "dam", "evacuate", "end_turn", "end_player_phase"}
 
 
 def test_wrong_event_or_shuffle_size_is_refused_and_state_kept():
@@ -169,8 +169,11 @@ def test_off_board_step_stops_at_the_edge():
 
 def test_damage_undefended_city_and_road():
     houston = B.city("houston")
-    s = GAME.apply(at(NEAR_HOUSTON, 1, ("O14", "O1", "O2", "O3", "O4")), IDENT)
-    # O14 then O1: N onto Houston's population centre (5,4), then N again to (5,3)
+    # (a category 1 storm drawing O14, a weaken, now dissipates before any damage: see
+    # test_stormfury_rules_as_written; O5 moves the same way and its strengthen is dropped over land)
+    s = GAME.apply(at(NEAR_HOUSTON, 1, ("O5", "O1", "O2", "O3", "O4")), IDENT)
+    assert s.category == 1
+    # O5 then O1: N onto Houston's population centre (5,4), then N again to (5,3)
     assert s.log[-1].path == (Hex(5, 4), Hex(5, 3))
     kinds = {(d.target, d.kind, d.amount) for d in s.log[-1].damage}
     assert ("houston.population", "population", 2) in kinds
@@ -246,7 +249,7 @@ def test_fortify_only_in_your_city():
     s = players_phase()
     s2 = GAME.apply(s, Choice("fortify", {"player": "architect", "space": "houston.port", "count": 2}))
     assert s2.fortified("houston.port") == 2
-    with pytest.raises(RuleError, match="is in houston"):
+    with pytest.raises(RuleError, match="Architect is in Houston, not Tampa"):
         GAME.apply(s, Choice("fortify", {"player": "architect", "space": "tampa.port"}))
     with pytest.raises(RuleError, match="unknown space"):
         GAME.apply(s, Choice("fortify", {"player": "architect", "space": "houston.zoo"}))
@@ -292,7 +295,8 @@ def test_the_evac_specialist_evacuates_at_any_time_the_others_in_the_player_phas
     forecast = replace(hurricane, phase="forecast", forecast=())
     assert GAME.apply(forecast, Choice("evacuate", {"player": "evac_specialist", "count": 2})).people(
         "lake_charles") == 0
-    with pytest.raises(RuleError, match="only the evac specialist evacuates outside the player phase, not architect"):
+    with pytest.raises(RuleError,
+                       match="only the Evac Specialist evacuates outside the player phase, not the Architect"):
         GAME.apply(hurricane, Choice("evacuate", {"player": "architect"}))
     with pytest.raises(RuleError, match="cannot evacuate 3"):
         GAME.apply(hurricane, Choice("evacuate", {"player": "evac_specialist", "count": 3}))
@@ -375,7 +379,7 @@ def test_choices_list_what_the_rules_allow_each_with_its_hex():
     options = [(o.label, o.event, o.place) for o in game.choices(state)]
     assert options[0][:2] == ("End player phase", Choice("end_player_phase", {}))
     kinds = {event.action for _, event, _ in options}
-    assert kinds == {"end_player_phase", "move", "fortify", "dam", "evacuate"}
+    assert kinds == {"end_player_phase", "end_turn", "move", "fortify", "dam", "evacuate"}
     # every space of the architect's city, the population centre included: a fortification absorbs a hit there too
     houston = game.board.city("houston")
     fortified = {event.args["space"] for _, event, _ in options
@@ -408,8 +412,9 @@ def test_a_storm_that_cannot_move_still_damages_what_it_stands_over():
     hamlet = City("hamlet", "Hamlet", corner.neighbour("S"),
                   (Space("hamlet.mill", "hamlet", "Mill", corner.neighbour("NW"), "infrastructure"),))
     game = StormfuryGame(replace(B, cities=(hamlet,), roads=()))
+    # category 2 (radius 2): a category 1 storm drawing these weakens and ends the game before any damage
     state = replace(game.new_game({"players": [{"role": "architect", "city": "hamlet"}]}), centre=corner,
-                    category=1, deck="land", forecast=stuck, phase="hurricane")
+                    category=2, deck="land", forecast=stuck, phase="hurricane")
     after = game.apply(state, IDENT)
     assert after.log[-1].path == () and after.centre == corner
     assert {(d.target, d.amount) for d in after.log[-1].damage} == {("hamlet.mill", 1), ("hamlet.population", 2)}
@@ -438,7 +443,7 @@ def test_setup_each_player_places_her_token_in_any_city_in_table_order():
         GAME.apply(state, Shuffled(tuple(range(len(GAME.board.decks["ocean"])))))
     with pytest.raises(RuleError, match="unknown city 'atlantis'"):
         GAME.apply(state, Choice("place", {"city": "atlantis"}))
-    with pytest.raises(RuleError, match="Aquatic engineer's turn"):
+    with pytest.raises(RuleError, match="Aquatic Engineer's turn"):
         GAME.apply(state, Choice("place", {"player": "architect", "city": "houston"}))
     last = GAME.board.cities[-1].id
     for city in ("houston", last):

@@ -110,7 +110,8 @@ def main(args: argparse.Namespace) -> int:
         print(f"turn {t['turn']:>2} {t['deck']:<5} drew {' '.join(t['drawn']):<16} cat {t['category_before']}->"
               f"{t['category_after']}  {'sea ' if t['at_sea_after'] else 'land'}  damage {hits}")
     s = out["summary"]
+    worst = game.board.city(s["worst_city"]).name if s["worst_city"] else "nowhere"
     print(f"ended: {s['ended_by']} after {s['turns']} turns; damage {s['total']} "
           f"(infrastructure {s['by_kind']['infrastructure']}, population {s['by_kind']['population']}, "
-          f"roads {s['by_kind']['road']}); worst: {s['worst_city']}")
+          f"roads {s['by_kind']['road']}); worst: {worst}")
     return 0

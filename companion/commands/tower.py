@@ -122,7 +122,7 @@ def run_virtual(args: argparse.Namespace) -> int:
 
 
 def run_listen(args: argparse.Namespace) -> int:
-    from firmware_bridge.events import TowerFault, TowerRoll, TowerState
+    from firmware_bridge.events import SourceFault, SourceStatus, TowerRoll
     from firmware_bridge.link import TowerLink
 
     if args.port is not None and "://" in args.port:
@@ -151,14 +151,16 @@ def run_listen(args: argparse.Namespace) -> int:
         while True:
             event = events.get()
             if isinstance(event, TowerRoll):
-                dice = [{"die": d.kind, "value": d.value} for d in event.dice.dice]
+                dice = [{"die": d.kind, "value": d.value} for d in event.dice]
                 if args.json:
                     say(json.dumps({"seq": event.seq, "dice": dice}), sys.stdout)
                 else:
-                    say(f"#{event.seq} " + " ".join(str(d) for d in event.dice.dice), sys.stdout)
-            elif isinstance(event, TowerState):
+                    say(f"#{event.seq} " + " ".join(str(d) for d in event.dice), sys.stdout)
+                if event.settle is not None:
+                    event.settle()  # printed: now the tower may forget it
+            elif isinstance(event, SourceStatus):
                 say(f"tower {event.state}" + (f": {event.detail}" if event.detail else ""), sys.stderr)
-            elif isinstance(event, TowerFault):
+            elif isinstance(event, SourceFault):
                 say(f"tower fault {event.code}: {event.text}", sys.stderr)
     except KeyboardInterrupt:
         pass

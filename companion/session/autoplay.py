@@ -79,7 +79,7 @@ class AutoPlayer:
             return self._next_game()
         if panel.menu is not None and s.options() == []:
             return self._answer_menu()
-        wanted = s._wanted()
+        wanted = s.wanted()
         prompt = s.prompt()
         assert prompt is not None
         self._check_shown(wanted, prompt)
@@ -90,7 +90,7 @@ class AutoPlayer:
                 return "hold BACK (undo)"
             live = s.current.live if s.current else []
             if (self.reroll_every and self._rolls % self.reroll_every == 0 and live
-                    and isinstance(live[-1].event, DiceRolled) and not s._reroll_armed):
+                    and isinstance(live[-1].event, DiceRolled) and not s.rerolling()):
                 self.driver.hold("ROLL")
                 return "hold ROLL (re-roll)"
             if self.script[self._index].button_every and self._rolls % self.script[self._index].button_every == 0:

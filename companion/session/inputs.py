@@ -1,48 +1,23 @@
-"""What the session listens to: one small vocabulary for every input source.
+"""What the session listens to: the sources' vocabulary (:mod:`companion.inputs`) and the session's own few.
 
-The tower link, the buttons, the keys, a gamepad and typed dice each speak their own types;
-:mod:`companion.session.adapt` turns them into these, so the session's loop knows one language
-and can be driven by a test with no hardware at all.
+Every source (tower, buttons, keys, a gamepad, typed dice, smart dice) emits ``Roll``, ``Press``,
+``Hold``, ``SourceStatus`` and ``SourceFault``; the rest here come from the service itself (a decision
+made on the command line, a lasting notice, a passing message, a stop), so the session's loop knows one
+language and can be driven by a test with no hardware at all.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.dice import DiceRolled, Event
+from companion.dice import Event
+from companion.inputs import Hold, Press, Roll, SourceFault, SourceStatus
+
+__all__ = ["BUTTONS", "Decide", "Hold", "InputEvent", "Notice", "Press", "Quit", "Roll", "Say", "SourceFault",
+           "SourceStatus"]
 
 BUTTONS = ("ROLL", "UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "OVERLAY")
 """Button names, as on the box (OVERLAY toggles the projector's risk map)."""
-
-
-@dataclass(frozen=True)
-class Roll:
-    """Dice from the tower, a typed value or a test; ``seq`` is the tower's roll number when known."""
-
-    dice: DiceRolled
-    seq: int | None = None
-
-
-@dataclass(frozen=True)
-class Press:
-    """A button pressed (and released before the hold time)."""
-
-    button: str
-
-
-@dataclass(frozen=True)
-class Hold:
-    """A button held down: BACK held asks to undo, ROLL held asks to re-roll the last roll."""
-
-    button: str
-
-
-@dataclass(frozen=True)
-class TowerStatus:
-    """The tower link's state, one of companion.views.panel.TOWER_STATES."""
-
-    state: str
-    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -61,7 +36,7 @@ class Notice:
 
 @dataclass(frozen=True)
 class Say:
-    """A passing message from an adapter ("tower: die crooked, throw again"), shown until the next input."""
+    """A passing message from an adapter, shown until the next input."""
 
     text: str
 
@@ -71,4 +46,4 @@ class Quit:
     """Stop the loop (window closed, SIGTERM, end of a demo)."""
 
 
-InputEvent = Roll | Press | Hold | TowerStatus | Decide | Notice | Say | Quit
+InputEvent = Roll | Press | Hold | SourceStatus | SourceFault | Decide | Notice | Say | Quit

@@ -21,9 +21,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from companion.session.adapt import translate
 from companion.session.core import Frame, Session
-from companion.session.inputs import Decide, Hold, Press, Roll
+from companion.session.inputs import Decide, Hold, InputEvent, Press, Roll
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +43,7 @@ class Loop:
     """Owns the queue and the views; ``step()`` is one turn, ``run()`` turns until the session stops."""
 
     def __init__(self, session: Session, inbox: queue.Queue[Any], views: Sequence[View] = (), *,
-                 watchdog: Callable[[], None] | None = None, pumps: Sequence[Callable[[], object]] = (),
+                 watchdog: Callable[[], object] | None = None, pumps: Sequence[Callable[[], object]] = (),
                  on_shown: Callable[[Frame], None] | None = None, tick: float = 0.5,
                  idle_tick: float | None = None, quiet_after: float = QUIET_AFTER,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -61,6 +60,8 @@ class Loop:
         self._last_housekeeping = clock()
         self._last_activity = clock()
         self.frames_shown = 0
+        self.ignored = 0
+        """Items on the queue that are not inputs (counted, logged, never a crash)."""
         self.player_inputs = 0
         """Rolls, presses, holds and decisions handled so far, whether or not they changed what is shown (a
         die thrown again with the same message changes nothing): a script waits on this, not on a new frame."""
@@ -123,9 +124,11 @@ class Loop:
         return changed
 
     def _handle(self, item: Any) -> bool:
-        event = translate(item)
-        if event is None:
+        if not isinstance(item, InputEvent):  # every source speaks companion.inputs; anything else is a bug
+            self.ignored += 1
+            log.warning("ignored an input the session does not know: %s", type(item).__name__)
             return False
+        event = item
         if isinstance(event, Roll | Press | Hold | Decide):
             self.player_inputs += 1
         try:

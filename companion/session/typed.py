@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import IO, Any
 
-from companion.dice import DiceRolled, Die
+from companion.dice import Die
 from companion.errors import CompanionError
 from companion.session.inputs import BUTTONS, Hold, InputEvent, Press, Quit, Roll
 
@@ -37,7 +37,7 @@ def parse_line(line: str) -> InputEvent | None:
             values = [int(w) for w in rest]
         except ValueError:
             raise CompanionError(f"{line.strip()!r}: faces must be numbers") from None
-        return Roll(DiceRolled(tuple(Die(head, v) for v in values), "typed"))
+        return Roll(tuple(Die(head, v) for v in values), "typed")
     raise CompanionError(f"{line.strip()!r}: expected a die ('d8 5'), a button ({', '.join(BUTTONS).lower()}), "
                          "'hold BUTTON' or 'quit'")
 

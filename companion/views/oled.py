@@ -33,7 +33,7 @@ TOWER_WORDS = {
 
 
 @lru_cache(maxsize=16)
-def font(size: int) -> ImageFont.FreeTypeFont:
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's built-in scalable font at ``size`` px, cached (loading costs ~1 ms)."""
     return ImageFont.load_default(size=size)
 
@@ -71,18 +71,41 @@ def wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
     return [fit(line, size, width) for line in lines[:max_lines]]
 
 
-def _header(draw: ImageDraw.ImageDraw, left: str, tower: str) -> None:
+def sources_word(sources: tuple[tuple[str, str], ...]) -> tuple[str, bool]:
+    """One short tag for the dice sources beside the tower ("dice 2"; "dice?" when one is away or
+    refused) and whether it is a warning. Empty when none has spoken."""
+    live = [state for _name, state in sources if state != "off"]
+    if not live:
+        return "", False
+    if any(state in ("away", "mismatch", "waiting") for state in live):
+        return "dice?", True
+    return f"dice {len(live)}", False
+
+
+def _header(draw: ImageDraw.ImageDraw, left: str, tower: str, sources: tuple[tuple[str, str], ...] = ()) -> None:
     word = TOWER_WORDS.get(tower, tower)
     right_w = 0
-    if word:
-        # Tower status: an inverted tag in the top-right corner, never a pop-up.
-        right_w = text_width(word, 10) + 7
-        x0 = WIDTH - right_w
-        if tower in ("away", "mismatch", "waiting"):
+    extra, warn = sources_word(sources)
+    if extra:  # the other dice sources, in a tag left of the tower's
+        w = text_width(extra, 10) + 7
+        x0 = WIDTH - w
+        if warn:
             draw.rectangle((x0, 0, WIDTH - 1, HEADER_H - 2), outline=1, fill=0)
-            draw.text((x0 + 3, 0), word, font=font(10), fill=1)
+            draw.text((x0 + 3, 0), extra, font=font(10), fill=1)
         else:
             draw.rectangle((x0, 0, WIDTH - 1, HEADER_H - 2), fill=1)
+            draw.text((x0 + 3, 0), extra, font=font(10), fill=0)
+        right_w = w + 2
+    if word:
+        # Tower status: an inverted tag in the top-right corner, never a pop-up.
+        shift = right_w
+        right_w += text_width(word, 10) + 7
+        x0 = WIDTH - right_w
+        if tower in ("away", "mismatch", "waiting"):
+            draw.rectangle((x0, 0, WIDTH - 1 - shift, HEADER_H - 2), outline=1, fill=0)
+            draw.text((x0 + 3, 0), word, font=font(10), fill=1)
+        else:
+            draw.rectangle((x0, 0, WIDTH - 1 - shift, HEADER_H - 2), fill=1)
             draw.text((x0 + 3, 0), word, font=font(10), fill=0)
             if tower == "rolling":
                 draw.ellipse((x0 - 9, 2, x0 - 3, 8), fill=1)
@@ -182,16 +205,16 @@ def render(panel: Panel) -> Image.Image:
     kind = screen_kind(panel)
     if kind == "menu":
         assert panel.menu is not None
-        _header(draw, panel.menu.title, panel.tower)
+        _header(draw, panel.menu.title, panel.tower, panel.sources)
         _draw_menu(draw, panel.menu, _body_bottom(panel))
     elif kind == "dice":
-        _header(draw, _prompt_text(panel), panel.tower)
+        _header(draw, _prompt_text(panel), panel.tower, panel.sources)
         _draw_dice(draw, panel)
     elif kind == "result":
-        _header(draw, panel.status or panel.game, panel.tower)
+        _header(draw, panel.status or panel.game, panel.tower, panel.sources)
         _draw_result(draw, panel)
     else:
-        _header(draw, panel.game if panel.prompt else "", panel.tower)
+        _header(draw, panel.game if panel.prompt else "", panel.tower, panel.sources)
         _draw_prompt(draw, panel)
     if panel.message:
         _footer(draw, panel.message)

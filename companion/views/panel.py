@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.dice import Die, Prompt
+from companion.inputs import SOURCE_STATES
 
-TOWER_STATES = ("off", "waiting", "connected", "rolling", "away", "mismatch")
+TOWER_STATES = SOURCE_STATES
 """off: no tower configured; waiting: looking for it; away: it was there and vanished;
 mismatch: it speaks another protocol version."""
 
@@ -41,6 +42,8 @@ class Panel:
     """What just happened, a few short lines ("Start: Dodge City", "Path: NE N NE S")."""
     tower: str = "off"
     """One of TOWER_STATES, shown inline, never as a pop-up."""
+    sources: tuple[tuple[str, str], ...] = ()
+    """Every other dice source the box has heard from (smart dice, ...), as (name, state), shown beside the tower."""
     message: str = ""
     """The last refusal or fault, one line ("need D8, got D6=3"); empty when all is well."""
     menu: Menu | None = None

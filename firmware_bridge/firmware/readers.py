@@ -9,7 +9,7 @@ try:
     import os
     urandom = os.urandom
 except (ImportError, AttributeError):  # pragma: no cover - very small ports
-    urandom = None
+    urandom = None  # type: ignore[assignment]  # MicroPython fallback: no os.urandom on this port
 
 
 class RandomReader:

@@ -124,7 +124,7 @@ class KansasGame:
     def _line(self, state: KansasState, line: str, value: int) -> KansasState:
         t = state.current
         assert t is not None
-        t = replace(t, **{line: value})
+        t = replace(t, ns=value) if line == "ns" else replace(t, we=value)
         if t.ns is not None and t.we is not None:
             return self._start(state, t)
         said = f"{LINES[line].capitalize()} line {value}"
@@ -204,7 +204,7 @@ class KansasGame:
             raise RuleError(f"value: a grid line is 1..8, got {value!r}")
         number, line, _ = state.forecast
         state = replace(state, forecast=(number, line, value))
-        return self._start(state, replace(t, **{line: value}))
+        return self._start(state, replace(t, ns=value) if line == "ns" else replace(t, we=value))
 
     # -- after the tornadoes ---------------------------------------------------------------------
     def _action(self, state: KansasState, event: Choice) -> KansasState:

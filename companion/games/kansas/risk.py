@@ -11,17 +11,29 @@ multiplies the chances of being missed. Nothing is sampled; a test checks it aga
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import cached_property
+from typing import Any, Protocol
+
+import numpy as np
 
 from companion.games.kansas.data import Board
 from companion.games.kansas.state import LINES, KansasState
 from companion.hexgrid import Hex
 
-if TYPE_CHECKING:
-    from companion.games.kansas.engine import KansasGame
+
+class RiskSource(Protocol):
+    """What the risk needs of a game: its board, its Markov chain and its outbreak table (the engine
+    has all three; risk imports no engine, so engine and risk do not import each other)."""
+
+    board: Board
+
+    @property
+    def chain(self) -> TornadoChain: ...
+
+    def outbreak(self, players: int, turn: int) -> int: ...
 
 SUM_CHANCES: dict[int, float] = {s: (6 - abs(s - 7)) / 36 for s in range(2, 13)}
 """Chance of each 2D6 sum."""
@@ -75,22 +87,56 @@ class LineOption:
 
 
 class TornadoChain:
-    """The moves of one tornado on one board, with the re-roll rule, ready to be walked many times."""
+    """The moves of one tornado on one board, with the re-roll rule, ready to be walked many times.
+
+    Exact and vectorised (numpy): ``T[s, t]`` is the chance that a move from hex ``s`` lands on ``t``
+    (a move off the map is rolled again, so each row is renormalised over the moves that stay). The
+    chance that the next ``k`` positions of a walk from ``s`` all miss hex ``h`` is ``B[k][s, h]``, for
+    every start and every target at once: ``B[0] = 1`` and ``B[k] = T @ (M * B[k-1])`` with ``M[t, h] =
+    [t != h]``. P(hit) of any start distribution is then one vector-matrix product, and so are the
+    expected markers (``start @ T^k`` summed over the moves). The board's hexes index the matrices.
+    """
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.moves = board.moves_per_tornado
-        steps: dict[Hex, list[tuple[Hex, float]]] = {}
-        for h in board.terrain:
-            chance: Counter[Hex] = Counter()
-            for total, p in SUM_CHANCES.items():
-                to = h.neighbour(board.path_key[total])
-                if to in board.terrain:
-                    chance[to] += p
-            stay = sum(chance.values())
-            steps[h] = [(to, p / stay) for to, p in chance.items()]
-        self.steps = steps
+        self.hexes: list[Hex] = list(board.terrain)
+        self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
+        n = len(self.hexes)
+        # The chain is sparse (at most six moves a hex): kept as one (target, chance) column per
+        # direction, so a step is a few gathers, not a dense matrix product (no BLAS threads).
+        rows = np.arange(n)
+        targets, chances = [], []
+        for direction in sorted(set(board.path_key.values())):
+            chance = sum(p for total, p in SUM_CHANCES.items() if board.path_key[total] == direction)
+            to = np.array([self.index.get(h.neighbour(direction), -1) for h in self.hexes])
+            targets.append(np.where(to >= 0, to, rows))
+            chances.append(np.where(to >= 0, chance, 0.0))
+        stay = np.sum(chances, axis=0)
+        self._targets = targets
+        self._chances = [np.divide(c, stay, out=np.zeros(n), where=stay > 0)[:, None] for c in chances]
+        step = np.zeros((n, n))
+        for to, chance in zip(self._targets, self._chances, strict=True):
+            step[rows, to] += chance[:, 0]
+        self.step = step
+        miss = 1.0 - np.eye(n)
+        avoid = [np.ones((n, n))]
+        visits = [np.zeros((n, n))]
+        power = np.eye(n)
+        for _ in range(self.moves):
+            avoid.append(self._walk(miss * avoid[-1]))
+            power = self._walk(power)  # step^k = step @ step^(k-1)
+            visits.append(visits[-1] + power)
+        self._avoid = avoid
+        """``_avoid[k][s, h]``: the next k positions from s all miss h."""
+        self._miss = miss
+        self._visits = visits
+        """``_visits[k][s, h]``: expected visits to h in the next k moves from s (> 0 exactly where reachable)."""
         self._from_grid: dict[tuple[int | None, int | None], Risk] = {}
+
+    def _walk(self, after: Any) -> Any:
+        """``step @ after``: row s mixes the rows of the hexes a move from s can reach."""
+        return sum(chance * after[to] for to, chance in zip(self._targets, self._chances, strict=True))
 
     def from_grid(self, ns: int | None = None, we: int | None = None) -> Risk:
         """A whole tornado from the start grid, with none, one or both lines known; kept once computed
@@ -104,52 +150,40 @@ class TornadoChain:
     def start(self, ns: int | None, we: int | None) -> dict[Hex, float]:
         """Start chances with a line known (or fixed by a forecast) and the other rolled."""
         cells = [h for (n, w), h in self.board.grid.items() if ns in (None, n) and we in (None, w)]
-        dist: Counter[Hex] = Counter()
+        dist: defaultdict[Hex, float] = defaultdict(float)
         for h in cells:
             dist[h] += 1 / len(cells)
         return dict(dist)
 
+    def _vector(self, start: Mapping[Hex, float]) -> Any:
+        vec = np.zeros(len(self.hexes))
+        for h, p in start.items():
+            vec[self.index[h]] += p
+        return vec
+
+    def _reachable(self, vec: Any, moves: int) -> Any:
+        """Which hexes a walk of up to ``moves`` from the start can stand on (the start included)."""
+        return (vec > 0) | ((vec > 0) @ self._visits[moves] > 0)
+
+    @cached_property
+    def steps(self) -> dict[Hex, list[tuple[Hex, float]]]:
+        """Each hex's moves and their chances, as the engine and the tests read them."""
+        return {h: [(self.hexes[j], float(self.step[i, j])) for j in np.flatnonzero(self.step[i])]
+                for h, i in self.index.items()}
+
     def expected(self, start: Mapping[Hex, float], moves: int, count_start: bool = True) -> dict[Hex, float]:
         """Expected markers per hex for a tornado at ``start`` with ``moves`` to go."""
-        total: Counter[Hex] = Counter(start if count_start else {})
-        dist = dict(start)
-        for _ in range(moves):
-            nxt: Counter[Hex] = Counter()
-            for x, p in dist.items():
-                for y, q in self.steps[x]:
-                    nxt[y] += p * q
-            total.update(nxt)
-            dist = nxt
-        return dict(total)
+        vec = self._vector(start)
+        total = vec @ self._visits[moves] + (vec if count_start else 0.0)
+        return {self.hexes[i]: float(total[i]) for i in np.flatnonzero(total)}
 
     def p_hit(self, start: Mapping[Hex, float], moves: int, count_start: bool = True) -> dict[Hex, float]:
-        """P(at least one marker) per hex: 1 - P(the walk avoids it), the hex made a trap in turn."""
-        reach = self._reachable(start, moves)
-        out: dict[Hex, float] = {}
-        for h in reach:
-            memo: dict[tuple[Hex, int], float] = {}
-
-            def avoid(x: Hex, k: int, h: Hex = h, memo: dict[tuple[Hex, int], float] = memo) -> float:
-                if k == 0 or x.distance(h) > k:
-                    return 1.0
-                key = (x, k)
-                got = memo.get(key)
-                if got is None:
-                    got = sum(q * avoid(y, k - 1) for y, q in self.steps[x] if y != h)
-                    memo[key] = got
-                return got
-
-            missed = sum(p * avoid(x, moves) for x, p in start.items() if not (count_start and x == h))
-            out[h] = 1.0 - missed
-        return out
-
-    def _reachable(self, start: Mapping[Hex, float], moves: int) -> set[Hex]:
-        seen = set(start)
-        frontier = set(start)
-        for _ in range(moves):
-            frontier = {y for x in frontier for y, _ in self.steps[x]} - seen
-            seen |= frontier
-        return seen
+        """P(at least one marker) per hex: 1 - P(the walk avoids it), for every hex at once."""
+        vec = self._vector(start)
+        # A start hex that counts is a hit already: a walk misses h only if it does not start there.
+        avoid = self._avoid[moves] * self._miss if count_start else self._avoid[moves]
+        hit = 1.0 - vec @ avoid
+        return {self.hexes[i]: float(max(0.0, hit[i])) for i in np.flatnonzero(self._reachable(vec, moves))}
 
     def tornado(self, start: Mapping[Hex, float], moves: int | None = None, count_start: bool = True) -> Risk:
         moves = self.moves if moves is None else moves
@@ -159,11 +193,12 @@ class TornadoChain:
 def combine(risks: Iterable[Risk]) -> Risk:
     """Independent tornadoes: missed by all is the product of missed by each; expectations add."""
     missed: dict[Hex, float] = {}
-    expected: Counter[Hex] = Counter()
+    expected: defaultdict[Hex, float] = defaultdict(float)
     for r in risks:
         for h, p in r.p_hit.items():
             missed[h] = missed.get(h, 1.0) * (1.0 - p)
-        expected.update(r.expected)
+        for h, e in r.expected.items():
+            expected[h] += e
     return Risk({h: 1.0 - m for h, m in missed.items()}, dict(expected))
 
 
@@ -172,7 +207,7 @@ def phase_risk(chain: TornadoChain, count: int) -> Risk:
     return combine([chain.from_grid()] * count)
 
 
-def state_risk(game: KansasGame, state: KansasState) -> Risk:
+def state_risk(game: RiskSource, state: KansasState) -> Risk:
     """What is still to come: the rest of the tornado being rolled and the tornadoes after it; between
     phases, the next turn's phase. A forecast line whose place is not chosen yet counts every place alike."""
     chain = game.chain
@@ -195,7 +230,7 @@ def state_risk(game: KansasGame, state: KansasState) -> Risk:
     return combine([now] + [chain.from_grid()] * later)
 
 
-def forecast_options(game: KansasGame, state: KansasState) -> list[ForecastOption]:
+def forecast_options(game: RiskSource, state: KansasState) -> list[ForecastOption]:
     """Each choice the forecasting player could make, best (fewest expected markers on places) first.
 
     Before the forecast: 16 choices (a line and a place on it, the other line still to be rolled),
@@ -229,7 +264,7 @@ def forecast_options(game: KansasGame, state: KansasState) -> list[ForecastOptio
     return sorted(options, key=lambda o: (o.on_places, o.line, o.value))
 
 
-def forecast_lines(game: KansasGame, state: KansasState) -> list[LineOption]:
+def forecast_lines(game: RiskSource, state: KansasState) -> list[LineOption]:
     """The two lines the forecasting player can fix, best first, each played as the rules let it be:
     the other line is rolled (each value alike), then the place along the fixed line that spares the
     most is picked. Asked before the line is chosen; empty at any other time."""

@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from companion.datafile import Fields, load_toml
+from companion.games.stormfury.state import ROLES
 from companion.hexgrid import DIRECTION_NAMES, Hex
 from companion.paths import maps_dir
 
 BOTH_MARKS = ("net", "cancel", "strengthen", "weaken")
 OFF_BOARD = ("stop",)
+DAMAGED_POPULATION = ("lost", "stays")
 MARKS = ("strengthen", "weaken")
 DECKS = ("ocean", "land")
 
@@ -45,6 +47,16 @@ class Rules:
     """Safety bound: the game ends after this many turns even if the storm has not dissipated."""
     moves_per_turn: int
     """Cities a player may travel per turn along unflooded roads (2)."""
+    damaged_population: str = "lost"
+    """What becomes of a populace the storm damages: "lost" (it becomes a damage token and leaves the
+    city, so the centre is not damaged again for the same people) or "stays" (damaged again on every
+    later hit)."""
+
+    @property
+    def population_line(self) -> str:
+        """The rule choice in words, for the screens."""
+        return ("Damaged people are lost: a centre is not damaged twice for them"
+                if self.damaged_population == "lost" else "Damaged people stay: every hit counts them again")
 
 
 @dataclass(frozen=True)
@@ -87,17 +99,42 @@ class City:
 
 @dataclass(frozen=True)
 class Road:
-    """A road between two adjacent cities; the storm touching its middle hex floods it."""
+    """A road between two cities: the chain of hexes between them; the storm touching any of them floods it."""
 
     id: str
     """Short id ("houston-lake_charles")."""
     ends: tuple[str, str]
     """The two city ids it joins."""
-    middle: Hex
-    """The hex in the middle of the road, where the damage token goes."""
+    hexes: tuple[Hex, ...]
+    """The road's hexes in order from the first city to the second (the cities' own spaces excluded)."""
+    name: str
+    """Name shown to people ("Houston - Lake Charles")."""
+
+    @property
+    def middle(self) -> Hex:
+        """The road's central space, where its damage token goes (for an even count, the one nearer the
+        first city)."""
+        return self.hexes[(len(self.hexes) - 1) // 2]
 
     def other(self, city: str) -> str:
         return self.ends[1] if self.ends[0] == city else self.ends[0]
+
+
+@dataclass(frozen=True)
+class Role:
+    """An expert a player picks: the name and the power the box reminds her of."""
+
+    id: str
+    """Key used in commands and the journal ("aquatic_engineer")."""
+    name: str
+    """Name shown to people ("Aquatic Engineer")."""
+    power: str
+    """Her power in one line, shown at her turn."""
+
+    @property
+    def short(self) -> str:
+        """First word of the name, for the OLED ("Aquatic")."""
+        return self.name.split()[0]
 
 
 @dataclass(frozen=True)
@@ -135,6 +172,8 @@ class Board:
     """"ocean" and "land" decks in file order (the order a shuffle permutes)."""
     rules: Rules
     """Open rule choices."""
+    roles: tuple[Role, ...] = ()
+    """The experts in table order (state.ROLES), with their display names and powers."""
 
     @cached_property
     def hexes(self) -> frozenset[Hex]:
@@ -167,6 +206,24 @@ class Board:
     def roads_of(self, city_id: str) -> tuple[Road, ...]:
         return tuple(r for r in self.roads if city_id in r.ends)
 
+    def road(self, road_id: str) -> Road:
+        for r in self.roads:
+            if r.id == road_id:
+                return r
+        raise KeyError(road_id)
+
+    def role(self, role_id: str) -> Role:
+        """The expert with this key; an unknown key gets its key as a name (never shown by the engine)."""
+        for r in self.roles:
+            if r.id == role_id:
+                return r
+        return Role(role_id, role_id.replace("_", " ").title(), "")
+
+    def space_name(self, space_id: str) -> str:
+        """A space as people say it: "Houston Port", "Houston Population centre"."""
+        space = self.space(space_id)
+        return f"{self.city(space.city).name} {space.name}"
+
     def to_json(self) -> dict[str, Any]:
         """The board as ``companion map stormfury --json`` prints it."""
         return {
@@ -177,10 +234,13 @@ class Board:
             "cities": [{"id": c.id, "name": c.name, "population": self.rules.start_population,
                         "spaces": [{"id": s.id, "name": s.name, "kind": s.kind, **s.hex.to_dict()} for s in c.spaces]}
                        for c in self.cities],
-            "roads": [{"id": r.id, "ends": list(r.ends), "middle": r.middle.to_dict()} for r in self.roads],
+            "roads": [{"id": r.id, "name": r.name, "ends": list(r.ends), "middle": r.middle.to_dict(),
+                       "hexes": [h.to_dict() for h in r.hexes]} for r in self.roads],
+            "roles": [{"id": r.id, "name": r.name, "power": r.power} for r in self.roles],
             "rules": {"radius": list(self.rules.radius), "draws": list(self.rules.draws),
                       "forecast_size": self.rules.forecast_size, "both_marks": self.rules.both_marks,
-                      "off_board": self.rules.off_board, "max_turns": self.rules.max_turns},
+                      "off_board": self.rules.off_board, "max_turns": self.rules.max_turns,
+                      "damaged_population": self.rules.damaged_population},
         }
 
     def cards_json(self) -> dict[str, Any]:
@@ -207,7 +267,8 @@ def _rules(f: Fields) -> Rules:
         forecast_size=f.int_in("forecast_size", 1, 10), start_category=f.int_in("start_category", 1, 5),
         start_population=f.int_in("start_population", 0, 9), both_marks=f.choice("both_marks", BOTH_MARKS),
         off_board=f.choice("off_board", OFF_BOARD), count_start_hex=f.get("count_start_hex", bool),
-        max_turns=f.int_in("max_turns", 1, 1000), moves_per_turn=f.int_in("moves_per_turn", 0, 10))
+        max_turns=f.int_in("max_turns", 1, 1000), moves_per_turn=f.int_in("moves_per_turn", 0, 10),
+        damaged_population=f.choice("damaged_population", DAMAGED_POPULATION))
     if max(rules.draws) > rules.forecast_size:
         raise f.error(f"draws {list(rules.draws)} exceed forecast_size {rules.forecast_size}", "draws")
     f.reject_unknown()
@@ -223,7 +284,8 @@ def load_board(board_path: Path, cards_path: Path) -> Board:
     land_rows = grid.get("land_rows", list)
     if len(land_rows) != columns or not all(isinstance(n, int) and 0 <= n <= rows for n in land_rows):
         raise grid.error(f"expected {columns} integers 0..{rows}", "land_rows")
-    land, ocean = set(), set()
+    land: set[Hex] = set()
+    ocean: set[Hex] = set()
     for col, n in enumerate(land_rows):
         for row in range(rows):
             h = Hex(col, row - (col - col % 2) // 2)
@@ -268,20 +330,63 @@ def load_board(board_path: Path, cards_path: Path) -> Board:
         cf.reject_unknown()
     if not cities:
         raise top.error("no cities", "cities")
-    ids = {c.id for c in cities}
+    roads = _roads(top, {c.id: c for c in cities}, land, used)
+    roles = _roles(top)
+    top.reject_unknown()
+    decks = load_cards(cards_path)
+    return Board(frozenset(land), frozenset(ocean), start, tuple(cities), roads, decks, rules, roles)
+
+
+def _roads(top: Fields, cities: dict[str, City], land: set[Hex], used: dict[Hex, str]) -> tuple[Road, ...]:
+    """Each road is a chain of land hexes, each next to the one before, from a space of its first city
+    to a space of its second; a hex may carry several roads (a junction) but no city space."""
     roads: list[Road] = []
     for rf in top.tables("roads"):
         rid = rf.get("id", str)
         ends = rf.get("ends", list)
-        if len(ends) != 2 or not all(e in ids for e in ends) or ends[0] == ends[1]:
+        if len(ends) != 2 or not all(e in cities for e in ends) or ends[0] == ends[1]:
             raise rf.error(f"expected two different city ids, got {ends!r}", "ends")
         if any(r.id == rid for r in roads):
             raise rf.error(f"duplicate road id {rid!r}", "id")
-        roads.append(Road(rid, (ends[0], ends[1]), claim(rf, "middle", f"road {rid}")))
+        chain: list[Hex] = []
+        for hf in rf.tables("hexes"):
+            h = Hex(hf.get("q", int), hf.get("r", int))
+            hf.reject_unknown()
+            if h not in land:
+                raise hf.error(f"{h.q},{h.r} is not a land hex of the board")
+            if h in used:
+                raise hf.error(f"{h.q},{h.r} is already {used[h]}")
+            if h in chain:
+                raise hf.error(f"{h.q},{h.r} is already on this road")
+            before = chain[-1] if chain else None
+            if before is None and not any(h.distance(s.hex) == 1 for s in cities[ends[0]].spaces):
+                raise hf.error(f"{h.q},{h.r} is not next to a space of {ends[0]} (the road starts there)")
+            if before is not None and h.distance(before) != 1:
+                raise hf.error(f"{h.q},{h.r} is not next to {before.q},{before.r} (a road is a chain of hexes)")
+            chain.append(h)
+        if not chain:
+            raise rf.error("a road needs at least one hex between its cities", "hexes")
+        if not any(chain[-1].distance(s.hex) == 1 for s in cities[ends[1]].spaces):
+            raise rf.error(f"the last hex {chain[-1].q},{chain[-1].r} is not next to a space of {ends[1]}", "hexes")
+        default = f"{cities[ends[0]].name} - {cities[ends[1]].name}"
+        roads.append(Road(rid, (ends[0], ends[1]), tuple(chain), rf.get("name", str, default)))
         rf.reject_unknown()
-    top.reject_unknown()
-    decks = load_cards(cards_path)
-    return Board(frozenset(land), frozenset(ocean), start, tuple(cities), tuple(roads), decks, rules)
+    return tuple(roads)
+
+
+def _roles(top: Fields) -> tuple[Role, ...]:
+    """The four experts, in the table order the engine seats them (state.ROLES)."""
+    roles: list[Role] = []
+    for rf in top.tables("roles"):
+        rid = rf.choice("id", ROLES)
+        if any(r.id == rid for r in roles):
+            raise rf.error(f"duplicate role id {rid!r}", "id")
+        roles.append(Role(rid, rf.get("name", str), rf.get("power", str)))
+        rf.reject_unknown()
+    missing = [r for r in ROLES if r not in {x.id for x in roles}]
+    if missing:
+        raise top.error(f"missing role {', '.join(missing)}", "roles")
+    return tuple(sorted(roles, key=lambda r: ROLES.index(r.id)))
 
 
 def load_cards(path: Path) -> dict[str, tuple[Card, ...]]:

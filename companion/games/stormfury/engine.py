@@ -10,11 +10,18 @@ from companion.dice import Choice, Event, Prompt, Shuffled
 from companion.errors import RuleError
 from companion.games.base import Option
 from companion.games.stormfury import storm
-from companion.games.stormfury.data import Board
-from companion.games.stormfury.state import ROLES, Player, StormState, TurnLog
+from companion.games.stormfury.data import Board, Role
+from companion.games.stormfury.state import ROLES, Damage, Player, StormState, TurnLog
 from companion.hexgrid import Hex
 
-ACTIONS: tuple[str, ...] = ("move", "fortify", "dam", "evacuate", "end_player_phase")
+ACTIONS: tuple[str, ...] = ("move", "fortify", "dam", "evacuate", "end_turn", "end_player_phase")
+"""Player-phase decisions; "end_turn" passes the turn to the next player (the last one's ends the phase),
+"end_player_phase" ends the phase at once."""
+
+HAND_LIMIT = 5
+"""Cards a player keeps at the end of her turn ("discard until your hand has only 5 cards")."""
+DRAW = 2
+"""Resource cards drawn at the start of a turn, and again instead of playing."""
 
 
 class StormfuryGame:
@@ -91,18 +98,18 @@ class StormfuryGame:
         """Setup: the next player in table order puts her token in any city (several may share one)."""
         player = state.players[state.placed]
         if not isinstance(event, Choice) or event.action != "place":
-            raise RuleError(f"setup: {role_name(player.role)} places her token first (place)")
+            raise RuleError(f"setup: {self._who(player.role)} places her token first (place)")
         city = event.args.get("city")
         cities = {c.id: c for c in self.board.cities}
         if not isinstance(city, str) or city not in cities:
             raise RuleError(f"unknown city {city!r}")
         if event.args.get("player", player.role) != player.role:
-            raise RuleError(f"setup: it is {role_name(player.role)}'s turn to place her token")
+            raise RuleError(f"setup: it is {self._who(player.role)}'s turn to place her token")
         players = tuple(replace(p, city=city) if i == state.placed else p for i, p in enumerate(state.players))
         placed = state.placed + 1
         done = placed == len(players)
         return replace(state, players=players, placed=placed, phase="forecast" if done else "setup",
-                       recent=(f"{role_name(player.role)} in {cities[city].name}",))
+                       recent=(f"{self._who(player.role)} in {cities[city].name}",))
 
     @staticmethod
     def _shuffle(event: Event, n: int) -> tuple[int, ...]:
@@ -116,31 +123,47 @@ class StormfuryGame:
         deck = self.board.decks[state.deck]
         forecast = tuple(deck[i].id for i in order[: self.board.rules.forecast_size])
         players = tuple(replace(p, moves=0) for p in state.players)
-        return replace(state, phase="players", forecast=forecast, players=players,
+        return replace(state, phase="players", forecast=forecast, players=players, current=0,
                        recent=(f"Forecast: {' '.join(forecast)}",))
 
     def draws(self, category: int) -> int:
         return self.board.rules.draws[category - 1]
 
     def _hurricane(self, state: StormState, order: tuple[int, ...]) -> StormState:
+        """Move, then change category (a strengthen only at sea), then resolve the damage; a storm that
+        started the turn at category 1 and weakens ends the game "immediately", before any damage."""
         b = self.board
         cards = [b.card(state.forecast[i]) for i in order[: self.draws(state.category)]]
         path = storm.walk(b, state.centre, cards)
-        covered = storm.footprint(b, state.centre, path, state.category)
-        damage, absorbed, forts, destroyed, flooded = storm.resolve_damage(b, state, covered, state.turn)
-        after = storm.new_category(b, state.category, cards)
         centre = path[-1] if path else state.centre
         at_sea = centre in b.ocean
+        after = storm.new_category(b, state.category, cards, at_sea)
+        moved = f"Moved {' '.join(c.id for c in cards)}"
+        if after == 0:
+            log = TurnLog(state.turn, state.deck, state.forecast, tuple(c.id for c in cards), state.category, 0,
+                          path, at_sea, ())
+            return replace(state, phase="over", category=0, centre=centre, deck="ocean" if at_sea else "land",
+                           log=(*state.log, log), ended_by="dissipated",
+                           recent=(moved, f"Cat {state.category}->0: dissipated, game over"))
+        covered = storm.footprint(b, state.centre, path, state.category)
+        out = storm.resolve_damage(b, state, covered, state.turn)
         log = TurnLog(state.turn, state.deck, state.forecast, tuple(c.id for c in cards), state.category, after,
-                      path, at_sea, damage, absorbed)
-        ended = "dissipated" if after == 0 else "max_turns" if state.turn >= b.rules.max_turns else ""
-        hits = sum(d.amount for d in damage)
-        recent = (f"Moved {' '.join(c.id for c in cards)}", f"Cat {state.category}->{after}, {hits} damage")
+                      path, at_sea, out.damage, out.absorbed)
+        ended = "max_turns" if state.turn >= b.rules.max_turns else ""
+        hits = sum(d.amount for d in out.damage)
+        recent = (moved, f"Cat {state.category}->{after}, {hits} damage", *self._people_lost(out.damage))
         return replace(state, phase="over" if ended else "forecast", turn=state.turn + (0 if ended else 1),
                        category=after, centre=centre, deck="ocean" if at_sea else "land",
-                       forecast=() if not ended else state.forecast, fortifications=tuple(sorted(forts.items())),
-                       destroyed=destroyed, flooded=flooded, damage=state.damage + damage, log=(*state.log, log),
-                       ended_by=ended, recent=recent)
+                       forecast=() if not ended else state.forecast,
+                       fortifications=tuple(sorted(out.fortifications.items())), destroyed=out.destroyed,
+                       flooded=out.flooded, population=out.population, damage=state.damage + out.damage,
+                       log=(*state.log, log), ended_by=ended, recent=recent)
+
+    def _people_lost(self, damage: tuple[Damage, ...]) -> tuple[str, ...]:
+        """One recap line per damaged populace, saying whether the people are gone (the rules table)."""
+        fate = "lost" if self.board.rules.damaged_population == "lost" else "hit, still there"
+        return tuple(f"{self.board.city(d.city).name}: {d.amount} people {fate}" for d in damage
+                     if d.kind == "population")
 
     # -- the player phase -------------------------------------------------------------------
     def _player(self, state: StormState, args: Mapping[str, Any]) -> tuple[int, Player]:
@@ -148,7 +171,8 @@ class StormfuryGame:
         for i, p in enumerate(state.players):
             if p.role == role:
                 return i, p
-        raise RuleError(f"no player {role!r} at the table (players: {', '.join(p.role for p in state.players)})")
+        raise RuleError(f"no player {role!r} at the table "
+                        f"(players: {', '.join(self._who(p.role) for p in state.players)})")
 
     @staticmethod
     def _count(args: Mapping[str, Any]) -> int:
@@ -161,21 +185,27 @@ class StormfuryGame:
         b, a = self.board, event.args
         if event.action == "end_player_phase":
             return replace(state, phase="hurricane", recent=("Hurricane phase",))
+        if event.action == "end_turn":
+            nxt = state.current + 1
+            if nxt >= len(state.players):
+                return replace(state, phase="hurricane", recent=("Hurricane phase",))
+            return replace(state, current=nxt, recent=(f"{self._who(state.players[nxt].role)}'s turn",))
         if event.action not in ACTIONS:
             raise RuleError(f"unknown action {event.action!r} (one of {', '.join(ACTIONS)})")
         i, player = self._player(state, a)
+        who, here = self._who(player.role), self._city(player.city)
         if event.action == "move":
             to = a.get("to")
             road = next((r for r in b.roads_of(player.city) if r.other(player.city) == to), None)
             if road is None:
-                raise RuleError(f"no road from {player.city} to {to!r}")
+                raise RuleError(f"no road from {here} to {to!r}")
             if road.id in state.flooded:
-                raise RuleError(f"road {road.id} is flooded")
+                raise RuleError(f"the road {road.name} is flooded")
             if player.moves >= b.rules.moves_per_turn:
-                raise RuleError(f"{player.role} already travelled {player.moves} cities this turn")
+                raise RuleError(f"{who} already travelled {player.moves} cities this turn")
             players = list(state.players)
-            players[i] = Player(player.role, to, player.moves + 1)
-            return replace(state, players=tuple(players), recent=(f"{player.role} to {to}",))
+            players[i] = Player(player.role, str(to), player.moves + 1)
+            return replace(state, players=tuple(players), recent=(f"{who} to {self._city(str(to))}",))
         if event.action == "fortify":
             sid = a.get("space")
             try:
@@ -183,13 +213,13 @@ class StormfuryGame:
             except KeyError:
                 raise RuleError(f"unknown space {sid!r}") from None
             if space.city != player.city:
-                raise RuleError(f"{player.role} is in {player.city}, not {space.city}")
+                raise RuleError(f"{who} is in {here}, not {self._city(space.city)}")
             if space.id in state.destroyed:
-                raise RuleError(f"{space.id} is destroyed")
+                raise RuleError(f"{b.space_name(space.id)} is destroyed")
             forts = dict(state.fortifications)
             forts[space.id] = forts.get(space.id, 0) + self._count(a)
             return replace(state, fortifications=tuple(sorted(forts.items())),
-                           recent=(f"Fortified {space.id} ({forts[space.id]})",))
+                           recent=(f"Fortified {b.space_name(space.id)} ({forts[space.id]})",))
         if event.action == "dam":
             rid = a.get("road")
             road = next((r for r in b.roads if r.id == rid), None)
@@ -197,39 +227,52 @@ class StormfuryGame:
                 raise RuleError(f"unknown road {rid!r}")
             city = a.get("city", player.city)
             if city not in road.ends:
-                raise RuleError(f"road {road.id} does not end in {city!r}")
+                raise RuleError(f"the road {road.name} does not end in {city!r}")
             near = city == player.city or (player.role == "aquatic_engineer" and any(
                 r.other(player.city) == city for r in b.roads_of(player.city)))
             if not near:
-                raise RuleError(f"{player.role} is in {player.city} and cannot dam {city}")
+                raise RuleError(f"{who} is in {here} and cannot dam {self._city(city)}")
             if road.id in state.flooded:
-                raise RuleError(f"road {road.id} is already flooded")
+                raise RuleError(f"the road {road.name} is already flooded")
             if (road.id, city) in state.dams:
-                raise RuleError(f"road {road.id} is already dammed in {city}")
-            return replace(state, dams=state.dams | {(road.id, city)}, recent=(f"Dam {road.id} at {city}",))
+                raise RuleError(f"the road {road.name} is already dammed in {self._city(city)}")
+            return replace(state, dams=state.dams | {(road.id, city)},
+                           recent=(f"Dam {road.name} at {self._city(city)}",))
         return self._evacuate(state, player, a)
+
+    def _who(self, role: str) -> str:
+        """A role as people say it ("Aquatic Engineer"), from the data."""
+        return self.board.role(role).name
+
+    def _city(self, city_id: str) -> str:
+        """A city as people say it; an id that is no city is echoed as typed."""
+        try:
+            return self.board.city(city_id).name
+        except KeyError:
+            return repr(city_id)
 
     def _evacuate_any_time(self, state: StormState, event: Choice) -> StormState:
         """The evac specialist's power: she evacuates "at any time", so also between the player
         phases, before the hurricane's cards are drawn; the others evacuate in their own turn."""
         _, player = self._player(state, event.args)
         if player.role != "evac_specialist":
-            raise RuleError(f"only the evac specialist evacuates outside the player phase, not {player.role}")
+            raise RuleError(f"only the {self._who('evac_specialist')} evacuates outside the player phase, "
+                            f"not the {self._who(player.role)}")
         return self._evacuate(state, player, event.args)
 
     def _evacuate(self, state: StormState, player: Player, a: Mapping[str, Any]) -> StormState:
         n = self._count(a)
         left = state.people(player.city)
         if n > left:
-            raise RuleError(f"{player.city} has {left} population left, cannot evacuate {n}")
+            raise RuleError(f"{self._city(player.city)} has {left} population left, cannot evacuate {n}")
         pop = tuple((c, v - n if c == player.city else v) for c, v in state.population)
-        return replace(state, population=pop, recent=(f"Evacuated {n} from {player.city}",))
+        return replace(state, population=pop, recent=(f"Evacuated {n} from {self._city(player.city)}",))
 
     # -- what the table sees ----------------------------------------------------------------
     def prompt(self, state: StormState) -> Prompt:
         if state.phase == "setup":
-            role = role_name(state.players[state.placed].role)
-            return Prompt(f"Setup: {role}, place your token in any city", f"{role.split()[0]}: start city",
+            placing = self.board.role(state.players[state.placed].role)
+            return Prompt(f"Setup: {placing.name}, place your token in any city", f"{placing.short}: start city",
                           actions=("place",))
         if state.phase == "over":
             return Prompt(f"The storm is over ({state.ended_by}): {sum(d.amount for d in state.damage)} damage",
@@ -242,16 +285,40 @@ class StormfuryGame:
             k = self.draws(state.category)
             return Prompt(f"Hurricane phase: draw {k} of the {len(state.forecast)} forecast cards",
                           f"Draw {k} of {len(state.forecast)}", shuffle=len(state.forecast), deal=k)
-        return Prompt("Player phase: move, fortify, dam, evacuate, then end the player phase",
-                      "Player phase", actions=ACTIONS)
+        role = self.turn_of(state)
+        if role is None:
+            return Prompt("Player phase: move, fortify, dam, evacuate, then end the player phase",
+                          "Player phase", actions=ACTIONS)
+        return Prompt(f"{role.name}'s turn: {'; '.join(self.reminders(state))}", f"{role.short}: your turn",
+                      actions=ACTIONS)
+
+    def turn_of(self, state: StormState) -> Role | None:
+        """The expert whose turn it is in the player phase (None outside it or with nobody seated)."""
+        if state.phase != "players" or not 0 <= state.current < len(state.players):
+            return None
+        return self.board.role(state.players[state.current].role)
+
+    def reminders(self, state: StormState) -> tuple[str, ...]:
+        """What the player whose turn it is does with her cards, which the box leaves on the table: the
+        rules' turn in order, then her power, one line each."""
+        role = self.turn_of(state)
+        if role is None:
+            return ()
+        m = self.board.rules.moves_per_turn
+        return (f"Draw {DRAW} (or {DRAW} more instead of playing)",
+                f"Travel up to {m} cities along roads that are not flooded",
+                f"Discard to {HAND_LIMIT}", f"{role.short} power: {role.power}")
 
     def status(self, state: StormState) -> str:
         names = {"setup": "setup", "forecast": "forecast phase", "players": "player phase",
                  "hurricane": "hurricane phase", "over": "game over"}
-        return f"Turn {state.turn} - {names[state.phase]} - cat {state.category}"
+        role = self.turn_of(state)
+        phase = f"{role.name}'s turn" if role is not None else names[state.phase]
+        return f"Turn {state.turn} - {phase} - cat {state.category}"
 
     def recap(self, state: StormState) -> tuple[str, ...]:
-        return state.recent
+        """The last event's lines; in the player phase then the reminders for whose turn it is."""
+        return (*state.recent, *self.reminders(state))
 
     def risk_map(self, state: StormState) -> Mapping[Hex, float]:
         from companion.games.stormfury.risk import forecast_risk
@@ -262,7 +329,8 @@ class StormfuryGame:
 
     # -- the decisions open now, for the buttons and the projector's cursor --------------------
     def choices(self, state: StormState) -> list[Option]:
-        """Player phase: end the phase first, then for each player the moves along open roads, a
+        """Player phase: end the phase first, then pass the turn to the next player, then for each
+        player the moves along open roads, a
         fortification of each standing space of their city (its population centre too: the rules let a
         fortification absorb a hit there), a dam at each road end there (for the aquatic engineer also at
         each road end in the cities next to hers), one evacuation.
@@ -276,9 +344,15 @@ class StormfuryGame:
             return []
         b = self.board
         out: list[Option] = [Option("End player phase", Choice("end_player_phase", {}))]
+        turn = self.turn_of(state)
+        if turn is not None and state.current + 1 < len(state.players):
+            after = state.players[state.current + 1]
+            nxt = b.role(after.role)
+            home = next((c.population_centre for c in b.cities if c.id == after.city), None)
+            out.append(Option(f"{turn.short} done: {nxt.short}'s turn", Choice("end_turn", {}), home))
         cities = {c.id: c for c in b.cities}
         for player in state.players:
-            who = player.role.replace("_", " ").split()[0].capitalize()
+            who = b.role(player.role).short
             here = cities.get(player.city)
             for road in b.roads_of(player.city):
                 to = road.other(player.city)
@@ -291,14 +365,14 @@ class StormfuryGame:
                         for space in here.spaces if space.id not in state.destroyed]
             for road in b.roads_of(player.city):
                 if road.id not in state.flooded and (road.id, player.city) not in state.dams:
-                    out.append(Option(f"{who}: dam {road.id}",
+                    out.append(Option(f"{who}: dam {road.name}",
                                 Choice("dam", {"player": player.role, "road": road.id, "city": player.city}),
                                 road.middle))
             if player.role == "aquatic_engineer":  # her power: dams in the cities next to hers as well
                 for near in dict.fromkeys(r.other(player.city) for r in b.roads_of(player.city)):
                     for road in b.roads_of(near):
                         if road.id not in state.flooded and (road.id, near) not in state.dams and near in cities:
-                            out.append(Option(f"{who}: dam {road.id} at {cities[near].name}",
+                            out.append(Option(f"{who}: dam {road.name} at {cities[near].name}",
                                         Choice("dam", {"player": player.role, "road": road.id, "city": near}),
                                         road.middle))
             if here is not None and state.people(player.city) > 0:
@@ -322,8 +396,3 @@ class StormfuryGame:
         worst = max(by_city, key=lambda c: sum(by_city[c].values())) if state.damage else None
         return {"turns": len(state.log), "ended_by": state.ended_by, "category": state.category,
                 "total": sum(by_kind.values()), "by_kind": by_kind, "by_city": by_city, "worst_city": worst}
-
-
-def role_name(role: str) -> str:
-    """A role as people say it: "aquatic_engineer" -> "Aquatic engineer"."""
-    return role.replace("_", " ").capitalize()

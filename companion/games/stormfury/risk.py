@@ -1,7 +1,8 @@
 """Exact forecast risk: every ordered draw of k of the forecast cards, all equally likely.
 
 The walk is extended card by card in a depth-first search, so each shared prefix of a draw is
-walked once; damage is resolved by the same rules the engine uses.
+walked once; damage is resolved by the same rules the engine uses, so a draw that turns a category 1
+storm into a tropical depression counts as a draw that hits nothing (the game ends before the damage).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ class Risk:
     roads: dict[str, tuple[float, float]]
     """road id -> (P(storm touches it), expected damage = P(it floods))."""
     hexes: dict[Hex, float]
-    """hex -> P(under the footprint), for the projector overlay."""
+    """hex -> P(under the footprint when the damage is resolved), for the projector overlay."""
 
     def to_json(self) -> dict[str, object]:
         return {"draws": self.draws,
@@ -58,17 +59,19 @@ def forecast_risk(board: Board, state: StormState, forecast: Sequence[str]) -> R
     start_cover = storm.footprint(board, state.centre, (), state.category) if board.rules.count_start_hex \
         else frozenset()
 
-    def finish(covered: frozenset[Hex]) -> None:
+    def finish(covered: frozenset[Hex], drawn: tuple[Card, ...], end: Hex) -> None:
         nonlocal count
         count += 1
+        if storm.new_category(board, state.category, drawn, end in board.ocean) == 0:
+            return  # a category 1 storm that weakens ends the game before any damage
         for h in covered:
             hex_hit[h] = hex_hit.get(h, 0) + 1
-        damage = storm.resolve_damage(board, state, covered, state.turn)[0]
+        damage = storm.resolve_damage(board, state, covered, state.turn).damage
         hit_cities = {space_city[h] for h in covered if h in space_city}
         for c in hit_cities:
             city_hit[c] += 1
         for road in board.roads:
-            if road.middle in covered:
+            if storm.road_hit(road.hexes, covered):
                 road_hit[road.id] += 1
         for d in damage:
             if d.kind == "road":
@@ -80,7 +83,7 @@ def forecast_risk(board: Board, state: StormState, forecast: Sequence[str]) -> R
         if len(used) == k:
             # nothing covered yet means the storm could not move at all: it still stands over its hex
             # when the damage is resolved (storm.footprint)
-            finish(covered or ring(state.centre))
+            finish(covered or ring(state.centre), tuple(cards[i] for i in used), here)
             return
         for i, card in enumerate(cards):
             if i in used:

@@ -50,14 +50,21 @@ def cli_risk(args: argparse.Namespace) -> int:
     decks = sorted({deck_of[cid] for cid in ids})
     if len(decks) > 1:
         raise CompanionError(f"--forecast: a forecast is dealt from one deck, got cards from {' and '.join(decks)}")
-    state = replace(game.new_game({}), centre=at, category=category, phase="players", forecast=tuple(ids))
+    here = "at sea" if at in b.ocean else "over land"
+    wanted = "ocean" if at in b.ocean else "land"
+    if decks != [wanted]:
+        raise CompanionError(f"--forecast: the storm at {q},{r} is {here}, so its forecast is dealt from the {wanted} "
+                             f"deck, not {decks[0]} cards")
+    state = replace(game.new_game({}), centre=at, category=category, phase="players", forecast=tuple(ids),
+                    deck=wanted)
     risk = forecast_risk(b, state, ids)
     if args.json:
         print(json.dumps({"at": at.to_dict(), "category": category, "forecast": ids, **risk.to_json()}))
         return 0
     print(f"{risk.draws} equally likely draws of {b.rules.draws[category - 1]} from {' '.join(ids)}")
-    for name, rows in (("city", risk.cities), ("road", risk.roads)):
+    names = {**{c.id: c.name for c in b.cities}, **{r.id: r.name for r in b.roads}}
+    for kind, rows in (("city", risk.cities), ("road", risk.roads)):
         for key, (p, e) in rows.items():
             if p > 0:
-                print(f"{name:<5} {key:<28} p_hit {p:6.3f}  expected damage {e:6.3f}")
+                print(f"{kind:<5} {names[key]:<32} p_hit {p:6.3f}  expected damage {e:6.3f}")
     return 0

@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from companion.hexgrid import Hex
 
 ROLES: tuple[str, ...] = ("aquatic_engineer", "architect", "evac_specialist", "relief_corps")
-"""The four experts; the aquatic engineer may dam a city adjacent to hers and the evac specialist may
-evacuate at any time, also outside the player phase (the rest of the powers are about resource cards,
-which the box leaves on the table)."""
+"""The four experts (keys; names and powers are data in maps/stormfury.toml); the aquatic engineer may
+dam a city adjacent to hers and the evac specialist may evacuate at any time, also outside the player
+phase (the rest of the powers are about resource cards, which the box leaves on the table and only
+reminds)."""
 
 PHASES: tuple[str, ...] = ("forecast", "players", "hurricane", "over")
 
@@ -97,6 +98,9 @@ class StormState:
     """Player tokens, in table order."""
     placed: int = 0
     """In the setup phase: how many players have placed their token (the next one chooses)."""
+    current: int = 0
+    """In the player phase: whose turn it is (index into players), for the reminders; "end_turn" passes
+    it on around the table, and after the last player's turn the hurricane phase begins."""
     fortifications: tuple[tuple[str, int], ...] = ()
     """(space id, tokens) for spaces with fortification tokens, sorted by id."""
     dams: frozenset[tuple[str, str]] = frozenset()

@@ -19,7 +19,7 @@ from companion.games.kansas.risk import forecast_lines, forecast_options
 from companion.games.kansas.state import LINES, KansasState, Move, Tornado
 from companion.hexgrid import Hex
 from companion.views.projector import palette, text
-from companion.views.projector.board import MapData, Place
+from companion.views.projector.board import MapData, Spot
 from companion.views.projector.layout import Layout, Rect
 
 FORECAST = palette.OKABE_ITO[1]
@@ -40,8 +40,8 @@ class KansasPainter:
         self.board = game.board
 
     # -- the printed board ----------------------------------------------------------------------
-    def map_data(self) -> MapData:
-        places = tuple(Place(p.name, p.hex, "city" if p.kind == "city" else "town") for p in self.board.places)
+    def map_data(self, state: Any = None) -> MapData:
+        places = tuple(Spot(p.name, p.hex, "city" if p.kind == "city" else "town") for p in self.board.places)
         return MapData(dict(self.board.terrain), places, (), self.game.title)
 
     # -- what the state adds --------------------------------------------------------------------

@@ -17,6 +17,10 @@ from companion.views.projector.layout import Layout
 TOWER_LABELS = {"off": ("tower off", palette.TEXT_DIM), "waiting": ("tower: looking", palette.FORT),
                 "connected": ("tower ready", palette.DAM), "rolling": ("tower rolling", palette.FLOOD),
                 "away": ("tower away", palette.DAMAGE), "mismatch": ("tower: wrong version", palette.DAMAGE)}
+SOURCE_LABELS = {"waiting": ("looking", palette.FORT), "connected": ("ready", palette.DAM),
+                 "rolling": ("rolling", palette.FLOOD), "away": ("away", palette.DAMAGE),
+                 "mismatch": ("wrong version", palette.DAMAGE)}
+"""How another dice source's state reads after its name ("Blue D8 ready")."""
 
 
 def prompt_line(panel: Panel) -> str:
@@ -38,6 +42,10 @@ def paint_status(surface: Any, layout: Layout, panel: Panel) -> None:
     pad = max(6, r.h // 4)
     tower, colour = TOWER_LABELS.get(panel.tower, (f"tower {panel.tower}", palette.TEXT_DIM))
     right = text.draw(surface, tower, (r.x + r.w - pad, y), big, colour, anchor="midright", bold=True)
+    for name, state in reversed(panel.sources):  # the other dice sources, each named, left of the tower
+        label, colour = SOURCE_LABELS.get(state, (state, palette.TEXT_DIM))
+        right = text.draw(surface, f"{name} {label}", (right.left - 2 * pad, y), big, colour, anchor="midright",
+                          bold=True, max_width=r.w // 6)
     title = panel.game or "storm companion"
     left = text.draw(surface, title, (r.x + pad, y), big, palette.TEXT, anchor="midleft", bold=True,
                      max_width=r.w // 4)

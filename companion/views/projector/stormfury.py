@@ -3,7 +3,8 @@
 Everything is read from the engine's immutable StormState and its Board; the paths of the five
 forecast cards are walked with the engine's own ``storm.walk`` so the map shows exactly where each
 card would take the centre, edge rule included. Each mark has a shape as well as a colour:
-destroyed spaces a cross, population losses a numbered badge, forts a numbered square, dams a bar.
+destroyed spaces a cross, population losses a numbered badge, forts a numbered square, dams a bar,
+and in the player phase a chevron on each road a player can still travel from her city.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pygame
 from companion.games.stormfury import storm
 from companion.hexgrid import Hex
 from companion.views.projector import palette, text
-from companion.views.projector.board import MapData, Place
+from companion.views.projector.board import MapData, Spot
 from companion.views.projector.chart import paint_damage_chart
 from companion.views.projector.layout import Layout, Rect
 
@@ -34,18 +35,36 @@ class StormfuryPainter:
         self._centres = {c.id: c.population_centre for c in self.board.cities}
 
     # -- the printed board ----------------------------------------------------------------------
-    def map_data(self) -> MapData:
+    def map_data(self, state: Any = None) -> MapData:
         b = self.board
         terrain = {h: ("land" if h in b.land else "ocean") for h in b.hexes}
-        places: list[Place] = []
+        places: list[Spot] = []
         for city in b.cities:
-            places.append(Place(city.name, city.population_centre, "city"))
-            places.extend(Place(s.name, s.hex, "town", label=False) for s in city.infrastructure)
+            places.append(Spot(city.name, city.population_centre, "city"))
+            places.extend(Spot(s.name, s.hex, "town", label=False) for s in city.infrastructure)
         roads = tuple(self._road_line(r) for r in b.roads)
         return MapData(terrain, tuple(places), roads, self.game.title)
 
     def _road_line(self, road: Any) -> tuple[Hex, ...]:
-        return (self._centres[road.ends[0]], road.middle, self._centres[road.ends[1]])
+        """The road as printed: from one city through each of its hexes to the other."""
+        return (self._centres[road.ends[0]], *road.hexes, self._centres[road.ends[1]])
+
+    def passable_roads(self, state: Any) -> dict[str, tuple[Any, ...]]:
+        """In the player phase: for each city a player stands in, the roads out of it that are not
+        flooded ("travel along non-flooded roads"), the ones the map marks with a chevron."""
+        if state.phase != "players":
+            return {}
+        return {p.city: tuple(r for r in self.board.roads_of(p.city) if r.id not in state.flooded)
+                for p in state.players if p.city in self._centres}
+
+    def side_lines(self, state: Any) -> tuple[str, ...]:
+        """The text lines under the forecast in the side panel: whose turn it is and what she does
+        with her cards (the engine's reminders), then the population rule choice."""
+        lines: list[str] = []
+        role = self.game.turn_of(state)
+        if role is not None:
+            lines += [f"{role.name}'s turn", *self.game.reminders(state)]
+        return (*lines, self.board.rules.population_line)
 
     # -- the state on the map -------------------------------------------------------------------
     def footprint(self, state: Any) -> frozenset[Hex]:
@@ -80,6 +99,7 @@ class StormfuryPainter:
         for i, (cid, path) in enumerate(self.forecast_paths(state)):
             self._paint_path(surface, layout, path, palette.OKABE_ITO[i % len(palette.OKABE_ITO)], cid, i)
         self._paint_spaces(surface, layout, state)
+        self._paint_passable(surface, layout, state)
         self._paint_players(surface, layout, state)
         self._paint_centre(surface, layout, state)
 
@@ -93,9 +113,9 @@ class StormfuryPainter:
                 for dy in (-0.18, 0.08):  # two waves: flooded
                     pts = [(x + s * (t / 10 - 0.4), y + s * dy + s * 0.08 * math.sin(t * 1.1)) for t in range(9)]
                     pygame.draw.lines(surface, palette.CITY_EDGE, False, pts, max(2, round(s * 0.07)))
-            for end in road.ends:
+            for end, near in ((road.ends[0], road.hexes[0]), (road.ends[1], road.hexes[-1])):
                 if (road.id, end) in state.dams:
-                    (ax, ay), (bx, by) = layout.centre(self._centres[end]), layout.centre(road.middle)
+                    (ax, ay), (bx, by) = layout.centre(self._centres[end]), layout.centre(near)
                     mx, my = ax + (bx - ax) * 0.55, ay + (by - ay) * 0.55
                     nx, ny = -(by - ay), bx - ax
                     n = math.hypot(nx, ny) or 1
@@ -104,6 +124,24 @@ class StormfuryPainter:
                                      max(4, round(s * 0.2)))
                     pygame.draw.line(surface, palette.DAM, (mx - nx, my - ny), (mx + nx, my + ny),
                                      max(2, round(s * 0.12)))
+
+    def _paint_passable(self, surface: Any, layout: Layout, state: Any) -> None:
+        """A chevron on the first hex of every open road out of a city where a player stands, pointing
+        away from the city: the ways she can still travel (a flooded road shows waves instead)."""
+        s = layout.hex_size
+        for city, roads in self.passable_roads(state).items():
+            cx, cy = layout.centre(self._centres[city])
+            for road in roads:
+                first = road.hexes[0] if road.ends[0] == city else road.hexes[-1]
+                x, y = layout.centre(first)
+                a = math.atan2(y - cy, x - cx)
+                r = s * 0.42
+                tip = (x + math.cos(a) * r, y + math.sin(a) * r)
+                left = (x + math.cos(a + 2.4) * r, y + math.sin(a + 2.4) * r)
+                right = (x + math.cos(a - 2.4) * r, y + math.sin(a - 2.4) * r)
+                notch = (x + math.cos(a) * r * 0.1, y + math.sin(a) * r * 0.1)
+                pygame.draw.polygon(surface, palette.CITY, [tip, left, notch, right])
+                pygame.draw.polygon(surface, palette.CITY_EDGE, [tip, left, notch, right], max(1, round(s * 0.06)))
 
     def _paint_track(self, surface: Any, layout: Layout, state: Any) -> None:
         """The storm's way so far: one segment per turn, older turns fainter."""
@@ -226,6 +264,11 @@ class StormfuryPainter:
         for line in lines:
             text.draw(surface, line, (rect.x, y), body, palette.TEXT_DIM, max_width=rect.w)
             y += body + 2
+        y += 6
+        for line in self.side_lines(state):
+            for part in _wrap(line, body, rect.w):
+                text.draw(surface, part, (rect.x, y), body, palette.TEXT, max_width=rect.w)
+                y += body + 2
 
     def _paint_card(self, surface: Any, layout: Layout, r: Rect, card_id: str, index: int) -> int:
         """One forecast card: its colour (matching its path), id, mark and the steps as arrows."""
@@ -250,3 +293,15 @@ class StormfuryPainter:
             right = (tip[0] - math.cos(a + 0.5) * length * 0.7, tip[1] - math.sin(a + 0.5) * length * 0.7)
             pygame.draw.polygon(surface, colour, [tip, left, right])
         return r.y + r.h
+
+
+def _wrap(line: str, size: int, width: int) -> list[str]:
+    """Words of ``line`` broken into rows that fit ``width`` pixels at ``size`` (a reminder is read whole)."""
+    f = text.font(size)
+    rows: list[str] = []
+    for word in line.split():
+        if rows and f.size(f"{rows[-1]} {word}")[0] <= width:
+            rows[-1] = f"{rows[-1]} {word}"
+        else:
+            rows.append(word)
+    return rows

@@ -1,0 +1,38 @@
+"""The OLED's menus: a title, a few labels, what OK does on each, and what BACK does.
+
+A menu is the session's modal state (choose a game, answer a setup question, confirm an undo);
+while one is open the buttons move through it and nothing reaches the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from companion.views.panel import Menu
+
+
+@dataclass
+class MenuState:
+    title: str
+    labels: list[str]
+    actions: list[Callable[[], None]]
+    back: Callable[[], None] | None = None
+    selected: int = 0
+    holds_rolls: bool = False
+    """A question about the game in play ("Re-roll last?"): dice thrown meanwhile wait for its answer
+    instead of being refused, so a throw made while the table decides is neither lost nor misread."""
+
+    def press(self, button: str) -> None:
+        """UP/LEFT and DOWN/RIGHT move, OK runs the selected item, BACK runs ``back`` when there is one."""
+        if button in ("UP", "LEFT"):
+            self.selected = (self.selected - 1) % len(self.labels)
+        elif button in ("DOWN", "RIGHT"):
+            self.selected = (self.selected + 1) % len(self.labels)
+        elif button == "OK":
+            self.actions[self.selected]()
+        elif button == "BACK" and self.back is not None:
+            self.back()
+
+    def view(self) -> Menu:
+        return Menu(self.title, tuple(self.labels), self.selected)

@@ -1,0 +1,79 @@
+"""The panel as a pure function of the session's state: what the OLED and the projector's strip are told.
+
+Kept apart from the session so the words a player reads are decided in one place, from values only:
+the game run, the open request, the menu, the options, the sources and the footer line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.dice import DiceRolled, Die, Prompt
+from companion.dice_shuffle import DiceShuffle
+from companion.games.base import Option
+from companion.session.game_run import GameRun
+from companion.session.request import OpenRequest
+from companion.views.panel import Menu, Panel
+
+
+def asks_shuffle(prompt: Prompt) -> bool:
+    """The engine asks for a shuffle (and no dice): ROLL makes it at once, thrown dice deal it card by card."""
+    return bool(prompt.shuffle) and not prompt.dice
+
+
+def deal_for(prompt: Prompt, request: OpenRequest) -> DiceShuffle:
+    """The shuffle by dice under way, or a new one for ``prompt``."""
+    return request.dealing or DiceShuffle.start(prompt.shuffle, prompt.deal)
+
+
+def shown_prompt(run: GameRun, request: OpenRequest, wanted: tuple[str, ...]) -> Prompt:
+    """The engine's prompt, or what the open request turns it into (a re-roll, a deal by dice)."""
+    prompt = run.prompt()
+    kinds = " + ".join(k.upper() for k in wanted)
+    if request.reroll:
+        return Prompt(f"Re-roll {kinds}: the new roll replaces the last one", f"Re-roll {kinds}", dice=wanted)
+    if asks_shuffle(prompt) and (request.dealing is not None or request.partial):
+        deal = deal_for(prompt, request)  # a shuffle being answered with dice: say which card, which dice
+        card = f"card {deal.placed + 1} of {deal.deal}"
+        return Prompt(f"{prompt.text}: by dice, {card}: throw {kinds} (ROLL shuffles at once)",
+                      f"Card {deal.placed + 1}/{deal.deal}: {kinds}", dice=wanted, shuffle=prompt.shuffle,
+                      deal=prompt.deal)
+    return prompt
+
+
+def shown_dice(run: GameRun, request: OpenRequest) -> tuple[tuple[Die, ...], tuple[bool, ...]]:
+    """The dice on show: those of the request so far, else the last event's if it was a roll."""
+    if request.partial:
+        return request.partial, (request.reroll,) * len(request.partial)
+    last = run.live[-1] if run.live else None
+    if last is not None and isinstance(last.event, DiceRolled):
+        return last.event.dice, (last.rerolled,) * len(last.event.dice)
+    return (), ()
+
+
+def build_panel(run: GameRun | None, request: OpenRequest, *, menu: Menu | None, options: Sequence[Option],
+                wanted: tuple[str, ...], tower: str, sources: tuple[tuple[str, str], ...], message: str,
+                notices: tuple[str, ...]) -> Panel:
+    """The panel for this moment. ``menu`` is an open menu (it hides the prompt); without one, a decision's
+    options become the menu, the cursor on ``request.choice``."""
+    if run is None:
+        return Panel(tower=tower, sources=sources, message=message, menu=menu, notices=notices)
+    prompt = shown_prompt(run, request, wanted)
+    shown_menu = menu
+    if menu is None and not request.reroll and prompt.actions and options:
+        shown_menu = Menu(prompt.short or prompt.text, tuple(o.label for o in options),
+                          min(request.choice, len(options) - 1))
+    dice, rerolled = shown_dice(run, request)
+    return Panel(
+        game=run.game.title,
+        status=run.game.status(run.state),
+        prompt=None if menu is not None else prompt,
+        dice=dice,
+        rerolled=rerolled,
+        result=tuple(run.game.recap(run.state)),
+        tower=tower,
+        sources=sources,
+        message=message,
+        menu=shown_menu,
+        notices=notices,
+    )
