@@ -110,13 +110,16 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
 
 def _attach_smartdice(table: Table, *, sim: bool, config: Any) -> None:
     """Paired smart dice over Bluetooth, on the box only (the simulated table has no radio): one more source
-    on the same queue. Whatever keeps them off is said once by the source itself; the box runs on."""
+    on the same queue, and "Pair dice" in the main menu. Whatever keeps them off is said once by the source
+    itself; the box runs on."""
     if sim or config is None or not getattr(getattr(config, "dice", None), "enabled", False):
         return
+    from hardware.smartdice.menu import DiceSourceHolder, pair_action
     from hardware.smartdice.source import start_smartdice
 
-    dice = start_smartdice(config, table.inbox)
-    table.closers.append(dice.close)
+    holder = DiceSourceHolder(lambda: start_smartdice(config, table.inbox))
+    table.closers.append(holder.close)
+    table.session.extras.append(("Pair dice", pair_action(config.dice, table.inbox, holder)))
     table.parts["smartdice"] = "on"
 
 

@@ -53,7 +53,7 @@ def ring_top(layout: Layout, cell: Cell) -> tuple[int, int]:
 
 
 def roll(value: int) -> Roll:
-    return Roll(DiceRolled.of(("d6", value)))
+    return Roll.of(DiceRolled.of(("d6", value)))
 
 
 def test_a_toy_game_plays_through_session_oled_projector_and_journal(tmp_path, toy):

@@ -37,7 +37,19 @@ from companion.journal import GameRecord, Journal
 from companion.places import Place
 from companion.session.choices import options_for, setup_questions
 from companion.session.game_run import GameRun, state_digest
-from companion.session.inputs import Decide, Hold, InputEvent, Notice, Press, Quit, Roll, Say, SourceFault, SourceStatus
+from companion.session.inputs import (
+    Ask,
+    Decide,
+    Hold,
+    InputEvent,
+    Notice,
+    Press,
+    Quit,
+    Roll,
+    Say,
+    SourceFault,
+    SourceStatus,
+)
 from companion.session.menus import MenuState
 from companion.session.panel_build import asks_shuffle, build_panel, deal_for
 from companion.session.request import OpenRequest
@@ -86,6 +98,9 @@ class Session:
         self.overlay = False
         self.stopped = False
         self._menu: MenuState | None = None
+        self.extras: list[tuple[str, Callable[[], None]]] = []
+        """Entries the parts add to the main menu ("Pair dice"): each starts its work off the loop and answers
+        later with an input (an ``Ask``); the session only says it started."""
         self._waiting: list[Roll] = []
         """Rolls that arrived while a confirmation was open, taken once it is answered."""
         self._panel = Panel()
@@ -199,6 +214,8 @@ class Session:
             self.notice(event.text)
         elif isinstance(event, Say):
             self.message = event.text
+        elif isinstance(event, Ask):
+            self._ask(event)
         elif isinstance(event, Quit):
             self.stopped = True
 
@@ -444,6 +461,43 @@ class Session:
 
     # -- menus -------------------------------------------------------------------------------------
 
+    def _ask(self, ask: Ask) -> None:
+        """A part's questions as a menu, rebuilt after each answer; the game below is untouched."""
+        model = ask.model
+        labels = list(model.options())
+
+        def answer(index: int) -> None:
+            outcome = model.pick(index)
+            if outcome == "save":
+                self._close_menu()
+                self.message = ask.done(model)
+            elif outcome == "leave":
+                self._close_menu()
+            else:
+                self._ask(ask)
+
+        def back() -> None:
+            if model.back():
+                self._ask(ask)
+            else:
+                self._close_menu()
+
+        self._menu = MenuState(model.title(), labels or ["(nothing to choose)"],
+                               [partial(answer, i) for i in range(len(labels))] or [back], back=back)
+        if model.message:
+            self.message = model.message
+
+    def _extra(self, label: str, action: Callable[[], None]) -> None:
+        self._close_menu()
+        action()
+        self.message = f"{label}: working..."
+
+    def _close_menu(self) -> None:
+        """Back to the game on the table, or to the main menu when there is none."""
+        self._menu = None
+        if self.run is None:
+            self._main_menu()
+
     def _confirm(self, title: str, yes: Callable[[], None]) -> None:
         def do_yes() -> None:
             self._menu = None
@@ -480,6 +534,8 @@ class Session:
             offer(f"Resume #{record.id} {record.game}", partial(self.resume, record))
         if run is not None and run.live:
             offer("Undo last", lambda: self._confirm("Undo last?", self.undo))
+        for label, action in self.extras:
+            offer(label, partial(self._extra, label, action))
         self._menu = MenuState("Menu", labels, actions, back=close if run is not None else None)
 
     def _setup_menu(self, key: str, chosen: dict[str, Any]) -> None:

@@ -17,7 +17,6 @@ from typing import Any
 import pygame
 
 from companion.games.base import HasRiskMap
-from companion.hexgrid import Hex
 from companion.views.projector import palette, text
 from companion.views.projector.board import MapData, paint_board, paint_labels, paint_place
 from companion.views.projector.cursor import cursor_box, paint_cursor
@@ -128,8 +127,7 @@ class ProjectorRenderer:
             shade = pygame.Surface(self.size, pygame.SRCALPHA)
             shade.fill((*palette.BACKGROUND, 150))  # the terrain steps back so the heat reads alone
             self._map.blit(shade, (0, 0))
-            risk = game.risk_map(state) if isinstance(game, HasRiskMap) else {}
-            paint_risk(self._map, layout, {h: p for h, p in risk.items() if isinstance(h, Hex)})
+            paint_risk(self._map, layout, game.risk_map(state) if isinstance(game, HasRiskMap) else {})
             for place in board.data.places:  # places stay visible above the heat
                 paint_place(self._map, layout, place, board.data.mark(place.kind))
         board.painter.paint_state(self._map, layout, state, overlay)
