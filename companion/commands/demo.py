@@ -19,6 +19,7 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.games import load_game
 from companion.journal import Journal
+from companion.session import Session
 from companion.session.autoplay import AutoPlayer, ScriptedGame
 from companion.sim import build_table
 
@@ -144,5 +145,5 @@ def _installed(key: str) -> bool:
     return True
 
 
-def _gid(session) -> int | None:  # type: ignore[no-untyped-def]
+def _gid(session: Session) -> int | None:
     return session.current.game_id if session.current else None
