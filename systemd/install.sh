@@ -38,7 +38,8 @@ if [[ ! -x "$VENV/bin/python" ]]; then
     # --system-site-packages: gpiozero finds the distro's python3-lgpio on a Pi.
     run python3 -m venv --system-site-packages "$VENV"
 fi
-run "$VENV/bin/pip" install --quiet --upgrade "$SRC"
+# The [ble] extra: smart dice over Bluetooth (bleak); a box without them simply never pairs any.
+run "$VENV/bin/pip" install --quiet --upgrade "$SRC[ble]"
 run install -d -m 0755 "$PREFIX/docs"
 run cp -r "$SRC/docs/." "$PREFIX/docs/"
 
