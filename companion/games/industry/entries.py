@@ -210,9 +210,13 @@ def _build_industry(t: Table, a: dict[str, Any]) -> IndustryState:
     return replace(state, recent=tuple(lines))
 
 
+def _locations(t: Table, a: dict[str, Any]) -> list[Candidate]:
+    """Every location of the map, by name: where a counter or a link's first end may go."""
+    return [(s.name, s.key, Location(s.key)) for s in t.sorted_spots()]
+
+
 BUILD = Entry("industry", "Build industry", (
-    Step("location", "Where?", lambda t, a: [(s.name, s.key, Location(s.key)) for s in t.sorted_spots()],
-         _check_build_location),
+    Step("location", "Where?", _locations, _check_build_location),
     Step("kind", "Which industry?", _kinds, _check_build_kind),
     Step("owner", "Whose?", _players, _check_player),
 ), _build_industry)
@@ -276,8 +280,7 @@ def _build_link(t: Table, a: dict[str, Any]) -> IndustryState:
 
 
 LINK = Entry("link", "Build rail link", (
-    Step("from", "From where?", lambda t, a: [(s.name, s.key, Location(s.key)) for s in t.sorted_spots()],
-         _check_from),
+    Step("from", "From where?", _locations, _check_from),
     Step("to", "To where?", _link_to, _check_to),
     Step("owner", "Whose?", _players, _check_link_owner),
 ), _build_link)
@@ -617,8 +620,7 @@ def _connected(t: Table, a: dict[str, Any]) -> IndustryState:
 
 
 CONNECTED = Entry("connected", "Connected?", (
-    Step("location", "Which location?", lambda t, a: [(s.name, s.key, Location(s.key)) for s in t.sorted_spots()],
-         _check_spot),
+    Step("location", "Which location?", _locations, _check_spot),
 ), _connected)
 
 
