@@ -65,7 +65,7 @@ def request_words(run: GameRun, request: OpenRequest, prompt: Prompt, wanted: tu
     if prompt.done:
         return ""
     if request.reroll:
-        return f"Re-roll {kinds_words(wanted)}: it replaces the last roll"
+        return f"Re-roll {kinds_words(wanted)}: throw again"
     base = prompt.short or prompt.text
     if asks_shuffle(prompt):
         if request.dealing is not None or request.partial:

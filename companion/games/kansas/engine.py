@@ -277,10 +277,9 @@ class KansasGame:
         more than four players three to a line, as kept/points, so all fit the OLED."""
         scores = state.scores()
         if state.players <= 4:
-            return ("Points: 2 per kept marker",
-                    *(f"Player {p}: {state.kept_by(p)} kept, {s} pts" for p, s in scores.items()))
+            return tuple(f"P{p}: {state.kept_by(p)} kept, {s} points" for p, s in scores.items())
         cells = [f"P{p} {state.kept_by(p)}/{s}" for p, s in scores.items()]
-        return ("Kept/points per player", *("  ".join(cells[i:i + 3]) for i in range(0, len(cells), 3)))
+        return ("Kept/points per player", *(" ".join(cells[i:i + 3]) for i in range(0, len(cells), 3)))
 
     def markers_by_place(self, state: KansasState) -> list[tuple[Hex, int]]:
         """The hexes with markers as the removal menu lists them: grouped by the city or town they are named
@@ -345,7 +344,7 @@ class KansasGame:
         if need == "forecast_at":
             line = LINES[t.forecast_line]
             return Prompt(f"{head}: the forecaster chooses where along the {line} line it starts",
-                          f"Tornado {t.number}: start {line}", actions=("forecast_at",))
+                          f"Tornado {t.number}: pick start", actions=("forecast_at",))
         move = t.moves_made + 1
         again = t.moves and t.moves[-1].rerolled
         text = f"{head}, move {move} of {self.board.moves_per_tornado}: roll 2D6 for the path"
