@@ -42,7 +42,9 @@ def shown_prompt(run: GameRun, request: OpenRequest, wanted: tuple[str, ...]) ->
     prompt = run.prompt()
     kinds = " + ".join(k.upper() for k in wanted)
     if request.reroll:
-        return Prompt(f"Re-roll {kinds}: the new roll replaces the last one", f"Re-roll {kinds}", dice=wanted)
+        last = run.last_roll()
+        whole = tuple(d.kind for d in last.dice) if last is not None else wanted  # the dice a re-roll takes in all
+        return Prompt(f"Re-roll {kinds}: the new roll replaces the last one", f"Re-roll {kinds}", dice=whole)
     if asks_shuffle(prompt) and (request.dealing is not None or request.partial):
         deal = deal_for(prompt, request)  # a shuffle being answered with dice: say which card, which dice
         card = f"card {deal.placed + 1} of {deal.deal}"
@@ -65,13 +67,14 @@ def request_words(run: GameRun, request: OpenRequest, prompt: Prompt, wanted: tu
     if prompt.done:
         return ""
     if request.reroll:
-        return f"Re-roll {kinds_words(wanted)}: throw again"
+        last = run.last_roll()
+        return f"Re-roll {kinds_words([d.kind for d in last.dice] if last else wanted)}: throw again"
     base = prompt.short or prompt.text
     if asks_shuffle(prompt):
         if request.dealing is not None or request.partial:
             deal = deal_for(prompt, request)
             return f"Card {deal.placed + 1} of {deal.deal}: throw {kinds_words(deal.need())}"
-        return f"{base}: press ROLL"
+        return f"{base}: ROLL"
     return base
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
-from companion.views.oled_fonts import BIG, BODY, SMALL, fit_label, fit_words, font, text_width, wrap
+from companion.views.oled_fonts import BIG, BODY, SMALL, fit_label, fit_words, fits, font, text_width, wrap
 from companion.views.panel import Menu, Panel
 
 __all__ = ["HEADER_H", "FOOTER_H", "Screen", "Text", "die_boxes", "fit", "layout", "oled_lines", "render",
@@ -94,28 +94,39 @@ def _header(screen: Screen, left: str, tower: str, sources: tuple[tuple[str, str
     if word:
         tags.append((word, tower in WARN_STATES))
     for tag, outlined in tags:  # right to left: the sources' tag in the corner, the tower's left of it
-        w = text_width(tag, SMALL) + 5
+        w = text_width(tag, SMALL) + 4
         x1 = WIDTH - 1 - right_w
         x0 = x1 - w + 1
-        screen.texts.append(Text(tag, x0 + 3, 0, SMALL, inverted=not outlined, bar=(x0, 0, x1, HEADER_H - 1),
+        screen.texts.append(Text(tag, x0 + 2, 0, SMALL, inverted=not outlined, bar=(x0, 0, x1, HEADER_H - 1),
                                  outlined=outlined))
-        right_w += w + 2
+        right_w += w + 1
     if tower == "rolling":
         x0 = WIDTH - right_w
         screen.dots.append((x0 - 7, 3, x0 - 2, 8))
         right_w += 8
     if left:
-        screen.texts.append(Text(fit(left, SMALL, WIDTH - right_w - 2), 0, 0, SMALL))
+        room = WIDTH - right_w - 1
+        if not fits(left, SMALL, room) and ": " in left and fits(left.split(": ")[0], SMALL, room):
+            left = left.split(": ")[0]  # "Aquatic: your turn" -> "Aquatic": who, the options say what
+        screen.texts.append(Text(fit(left, SMALL, room), 0, 0, SMALL))
+
+
+def footer_lines(message: str) -> list[str]:
+    """The message in one line, or two when it needs them (a refusal is read whole: "need D6 + D6, got D8=3")."""
+    return wrap(message, SMALL, WIDTH - 4, max_lines=2) if message else []
 
 
 def _footer(screen: Screen, message: str) -> None:
-    screen.texts.append(Text(fit(message, SMALL, WIDTH - 4), 2, HEIGHT - FOOTER_H, SMALL, inverted=True,
-                             bar=(0, HEIGHT - FOOTER_H, WIDTH - 1, HEIGHT - 1)))
+    lines = footer_lines(message)
+    top = HEIGHT - FOOTER_H * len(lines)
+    for n, line in enumerate(lines):
+        screen.texts.append(Text(line, 2, top + n * FOOTER_H, SMALL, inverted=True,
+                                 bar=(0, top, WIDTH - 1, HEIGHT - 1) if n == 0 else None))
 
 
 def _body_bottom(panel: Panel) -> int:
-    """Last body row + 1: the footer takes the bottom strip when there is a message."""
-    return HEIGHT - FOOTER_H if panel.message else HEIGHT
+    """Last body row + 1: the footer takes the bottom strip (one or two lines) when there is a message."""
+    return HEIGHT - FOOTER_H * len(footer_lines(panel.message))
 
 
 def _lines(screen: Screen, lines: list[str], size: int, y: int, step: int | None = None) -> int:
@@ -139,15 +150,22 @@ def _small_lines(screen: Screen, lines: tuple[str, ...] | list[str], y: int, bot
 
 # -- the screens of play ----------------------------------------------------------------------------
 
+def split_request(request: str) -> tuple[str, str]:
+    """(for whom, what) of a request "Tornado 2 of 3: north-south D8": the header names whom it is for
+    when that fits there, and the body says what, big; otherwise ("", the whole request)."""
+    who, sep, what = request.partition(": ")
+    if sep and what and fits(who, SMALL, WIDTH - 40):
+        return who, what
+    return "", request
+
+
 def _request_screen(screen: Screen, panel: Panel) -> None:
-    """The request in 16 px type, then the last result in 12 px on the lines left."""
-    _header(screen, panel.status or panel.game, panel.tower, panel.sources)
+    """For whom on top, what in 16 px type, then the last result in 12 px on the lines left."""
+    who, what = split_request(panel.request)
+    _header(screen, who or panel.status or panel.game, panel.tower, panel.sources)
     bottom = _body_bottom(panel)
-    room = (bottom - TOP) // BODY
-    keep_result = 1 if panel.last else 0
-    body = wrap(panel.request, BODY, WIDTH, max_lines=max(1, room))
-    if len(body) > max(1, room - keep_result) and keep_result:  # the result yields only what the words need
-        body = wrap(panel.request, BODY, WIDTH, max_lines=room)
+    room = max(1, (bottom - TOP) // BODY)
+    body = wrap(what, BODY, WIDTH, max_lines=room)
     y = _lines(screen, body, BODY, TOP)
     _small_lines(screen, panel.last, y + 1, bottom)
 
@@ -277,7 +295,7 @@ def layout(panel: Panel) -> Screen:
     elif screen.kind == "request":
         _request_screen(screen, panel)
     elif screen.kind == "dice":
-        _dice_screen(screen, panel, panel.request or _prompt_text(panel))
+        _dice_screen(screen, panel, split_request(panel.request)[0] or panel.request or _prompt_text(panel))
     elif screen.kind == "result":
         _result_screen(screen, panel)
     else:

@@ -54,7 +54,7 @@ def fit_words(text: str, size: int, width: int) -> str:
         return text
     words = text.split()
     for k in range(len(words) - 1, 0, -1):
-        trial = " ".join(words[:k]).rstrip(",:;-") + ELLIPSIS
+        trial = " ".join(words[:k]).rstrip(",:;- ") + ELLIPSIS
         if fits(trial, size, width):
             return trial
     return _chars(words[0] if words else text, size, width)
@@ -85,7 +85,7 @@ def wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
 def _cut(words: Sequence[str], head: int, tail: int) -> str:
     if head + tail >= len(words):
         return " ".join(words)
-    left = " ".join(words[:head]).rstrip(",:;-")
+    left = " ".join(words[:head]).rstrip(",:;- ")
     right = " ".join(words[len(words) - tail:]) if tail else ""
     return f"{left}{ELLIPSIS}{right}" if right else f"{left}{ELLIPSIS}"
 
@@ -97,14 +97,14 @@ def fit_label(label: str, siblings: Sequence[str], size: int, width: int) -> str
         return label
     words = label.split()
     others = [s.split() for s in siblings if s != label]
-    best: tuple[bool, int, str] | None = None
+    best: tuple[bool, bool, int, str] | None = None
     for head in range(len(words) - 1, 0, -1):
         for tail in range(0, len(words) - head):
             text = _cut(words, head, tail)
             if not fits(text, size, width):
                 continue
             same = any(o[:head] == words[:head] and (tail == 0 or o[-tail:] == words[-tail:]) for o in others)
-            key = (not same, len(text), text)
-            if best is None or key[:2] > best[:2]:
+            key = (not same, tail == 0, len(text), text)
+            if best is None or key[:3] > best[:3]:
                 best = key
-    return best[2] if best is not None else _chars(words[0] if words else label, size, width)
+    return best[3] if best is not None else _chars(words[0] if words else label, size, width)
