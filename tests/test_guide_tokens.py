@@ -63,7 +63,8 @@ def test_a_third_move_is_not_offered(game):
         option = next(o for o in game.choices(state) if o.event.action == "move"
                       and o.event.args["player"] == "aquatic_engineer")
         state = game.apply(state, option.event)
-    offered = [o for o in game.choices(state) if o.event.action == "move" and o.event.args["player"] == "aquatic_engineer"]
+    offered = [o for o in game.choices(state)
+               if o.event.action == "move" and o.event.args["player"] == "aquatic_engineer"]
     assert offered == []
     with pytest.raises(Exception, match="already travelled"):
         road = game.board.roads_of(state.players[0].city)[0]

@@ -99,7 +99,7 @@ def _stormfury(folder: Path, shots: dict[str, Panel]) -> None:
     shots["oled-deal"] = t.panel  # the card picked is named, the next throw asked
     t.feed(Press("ROLL"))
     shots["oled-menu-turn"] = t.panel
-    t.until(lambda s: s.prompt() is not None and bool(s.prompt().done), limit=2000)
+    t.until(lambda s: bool((p := s.prompt()) and p.done), limit=2000)
     shots["oled-over-stormfury"] = t.panel
     t.close()
 

@@ -21,8 +21,19 @@ from PIL import Image, ImageDraw
 from companion.views.oled_fonts import BIG, BODY, SMALL, fit_label, fit_words, fits, font, text_width, wrap
 from companion.views.panel import Menu, Panel
 
-__all__ = ["HEADER_H", "FOOTER_H", "Screen", "Text", "die_boxes", "fit", "layout", "oled_lines", "render",
-           "screen_kind", "text_width"]
+__all__ = [
+    "FOOTER_H",
+    "HEADER_H",
+    "Screen",
+    "Text",
+    "die_boxes",
+    "fit",
+    "layout",
+    "oled_lines",
+    "render",
+    "screen_kind",
+    "text_width",
+]
 
 WIDTH, HEIGHT = 128, 64
 HEADER_H = 12

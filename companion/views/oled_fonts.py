@@ -34,7 +34,7 @@ def font(size: int) -> ImageFont.FreeTypeFont:
 
 
 def text_width(text: str, size: int) -> int:
-    return int(round(font(size).getlength(text)))
+    return round(font(size).getlength(text))
 
 
 def fits(text: str, size: int, width: int) -> bool:
