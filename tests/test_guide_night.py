@@ -15,7 +15,7 @@ from companion.journal import Journal
 from companion.session.core import Session
 from companion.session.inputs import Hold, Press, Roll
 from companion.views import projector
-from companion.views.oled import oled_lines, render, screen_kind
+from companion.views.oled import oled_lines, render, screen_kind, split_request
 from companion.views.projector import ProjectorRenderer
 
 COORDINATE = re.compile(r"\b-?\d+,-?\d+\b")
@@ -82,10 +82,11 @@ class Night:
             return
         assert panel.request, f"no request on the panel at step {self.steps}"
         text = squash(lines)
-        if screen_kind(panel) == "dice":
-            assert panel.request in lines[0] or lines[0].rstrip("…") in panel.request
-        else:
-            assert panel.request in text, f"the OLED says {lines!r}, not the request {panel.request!r}"
+        who, what = split_request(panel.request)
+        if who:  # "Tornado 2 of 3: north-south D8": for whom on top, what in the body
+            assert lines[0] == who, f"the OLED's top line is {lines[0]!r}, not {who!r}"
+        if screen_kind(panel) != "dice":
+            assert what in text, f"the OLED says {lines!r}, not the request {panel.request!r}"
         wanted = s.wanted()
         if wanted and not s.rerolling() and not prompt.shuffle:
             who = (prompt.short or prompt.text).split(":")[0]

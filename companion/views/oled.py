@@ -32,6 +32,7 @@ __all__ = [
     "oled_lines",
     "render",
     "screen_kind",
+    "split_request",
     "text_width",
 ]
 
