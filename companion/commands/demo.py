@@ -1,6 +1,7 @@
 """``companion demo``: a scripted game night through the whole box, start to end.
 
-A Kansas game of several tornado phases, then a Stormfury game played until the storm dies:
+A Kansas game to its last turn and score, then a Stormfury game played until the storm dies, each
+final result left on the screens a moment before the next game:
 dice go into the virtual tower and over the pty through the real link, buttons are pressed on
 gpiozero's mock pins, every event is journaled and drawn by the views. Exits 0 when the night
 is over; a stall (an input the box did not take within seconds) is an error, not a hang.
@@ -24,11 +25,11 @@ from companion.session.autoplay import AutoPlayer, ScriptedGame
 from companion.sim import build_table
 
 NIGHT = (
-    ScriptedGame("kansas", {"players": 4}, max_events=60),
+    ScriptedGame("kansas", {"players": 4}),
     ScriptedGame("stormfury", {"players": 4}),
 )
-"""The demo's game night: several Kansas tornado phases, then Stormfury to the end (its four players
-place their tokens first, as the rules' setup says)."""
+"""The demo's game night: Kansas to its last turn and its score, then Stormfury until the storm dies (its
+four players place their tokens first, as the rules' setup says)."""
 
 STALL_SECONDS = 10.0
 MAX_ACTIONS = 3_000
@@ -38,6 +39,8 @@ the night moves on): one line naming the options, exit 2, not an endless loop.""
 LEAST_EVERY = 3
 """--undo-every and --reroll-every below this take back as many rolls as are thrown, so nothing would move
 on (1: every roll undone; 2: every other roll undone or thrown again): 0 (never) or 3 and up."""
+FINAL_SECONDS = 4.0
+"""In a window, the final result of each game stays on the OLED and the projector this long."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -112,6 +115,10 @@ def play_night(journal: Journal, script: Sequence[ScriptedGame], *, seed: int = 
             what = player.act()
             if player.done:
                 break
+            if what.startswith("game over") and not headless:  # let the table read the final result
+                until = time.monotonic() + FINAL_SECONDS
+                while time.monotonic() < until:
+                    table.loop.step(timeout=0.1)
             if not player.awaiting:
                 table.loop.show()
                 continue

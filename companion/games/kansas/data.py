@@ -8,6 +8,7 @@ are axial :class:`~companion.hexgrid.Hex` like every other board.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
@@ -24,6 +25,19 @@ COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "purple", "black")
 """Age of Steam goods colours."""
 PLAYER_COUNTS: tuple[int, ...] = (4, 5, 6)
 DICE_SUMS: tuple[int, ...] = tuple(range(2, 13))
+
+
+NEAR = 2
+"""Up to this many hexes from a city or town, an unnamed hex is named from it ("2 NE of Hays")."""
+
+
+def bearing(a: Hex, b: Hex) -> str:
+    """The hex direction (N, NE, SE, S, SW, NW) closest to the way from ``a`` to ``b``."""
+    dq, dr = b.q - a.q, b.r - a.r
+    x, y = 1.5 * dq, math.sqrt(3) * (dr + dq / 2)  # flat-topped hexes, y grows to the south
+    angle = math.degrees(math.atan2(y, x))
+    names = {-90: "N", -30: "NE", 30: "SE", 90: "S", 150: "SW", -150: "NW"}
+    return min(names.items(), key=lambda kv: abs((angle - kv[0] + 180) % 360 - 180))[1]
 
 
 def axial(col: int, row: int) -> Hex:
@@ -81,10 +95,27 @@ class Board:
     def place_at(self, h: Hex) -> Place | None:
         return self.by_hex.get(h)
 
+    @cached_property
+    def grid_lines(self) -> dict[Hex, tuple[int, int]]:
+        """Start-grid hex -> (north-south line, west-east line), the numbers printed along the board."""
+        return {h: lines for lines, h in self.grid.items()}
+
     def name_of(self, h: Hex) -> str:
-        """A hex as people say it: a place's name, or its coordinates."""
+        """A hex as people say it, never by coordinates: a place's name; next to one (up to
+        ``NEAR`` hexes) where it lies from it ("2 NE of Hays"); on the start grid the two grid lines that
+        reach it ("N-S 3, W-E 5", as printed along the board's edges); else where it lies from the nearest."""
         place = self.by_hex.get(h)
-        return place.name if place else f"hex {h.q},{h.r}"
+        if place is not None:
+            return place.name
+        near = self.nearest_place(h)
+        if h.distance(near.hex) <= NEAR or h not in self.grid_lines:
+            return f"{h.distance(near.hex)} {bearing(near.hex, h)} of {near.name}"
+        ns, we = self.grid_lines[h]
+        return f"N-S {ns}, W-E {we}"
+
+    def nearest_place(self, h: Hex) -> Place:
+        """The city or town closest to ``h`` (ties: the first in file order)."""
+        return min(self.places, key=lambda p: p.hex.distance(h))
 
     def turns(self, players: int) -> int:
         return len(self.outbreak[players])

@@ -17,11 +17,18 @@ import pygame
 from companion.games.stormfury import storm
 from companion.hexgrid import Hex
 from companion.views.projector import palette, text
-from companion.views.projector.board import MapData, Spot
+from companion.views.projector.board import MapData, Spot, label_place
 from companion.views.projector.chart import paint_damage_chart
 from companion.views.projector.layout import Layout, Rect
+from companion.views.projector.palette import Colour
 
 KINDS = ("infrastructure", "population", "road")
+TOKEN_SHARE = 0.45
+"""A player token's radius, at least this share of the hex's."""
+TOKEN_SCREEN = 0.016
+"""... and at least this share of the screen height (11 px at 720p, 17 px at 1080p)."""
+PLAYER_COLOURS: tuple[Colour, ...] = ((0, 114, 178), (230, 159, 0), (204, 121, 167), (86, 180, 233))
+"""One Okabe-Ito colour per seat (blue, orange, reddish purple, sky blue); the initials tell them apart too."""
 STEP_ANGLE = {"N": -90, "NE": -30, "SE": 30, "S": 90, "SW": 150, "NW": 210}
 """Screen angle in degrees of each hex direction (flat-topped hexes, y down)."""
 
@@ -33,6 +40,7 @@ class StormfuryPainter:
         self.game = game
         self.board = game.board
         self._centres = {c.id: c.population_centre for c in self.board.cities}
+        self._labels: dict[tuple[int, int, float], list[Any]] = {}
 
     # -- the printed board ----------------------------------------------------------------------
     def map_data(self, state: Any = None) -> MapData:
@@ -189,11 +197,13 @@ class StormfuryPainter:
                         pygame.draw.line(surface, colour, (x - a, y + a), (x + a, y - a), w)
                 forts = state.fortified(space.id)
                 if forts:
-                    box = pygame.Rect(0, 0, round(s * 0.42), round(s * 0.42))
+                    side = max(round(s * 0.5), round(layout.height * 0.02))
+                    box = pygame.Rect(0, 0, side, side)
                     box.center = (round(x - s * 0.42), round(y + s * 0.42))
                     pygame.draw.rect(surface, palette.FORT, box)
                     pygame.draw.rect(surface, palette.CITY_EDGE, box, max(1, round(s * 0.05)))
-                    text.draw(surface, str(forts), box.center, small, palette.CITY_EDGE, anchor="center", bold=True)
+                    text.draw(surface, str(forts), box.center, max(small, round(side * 0.9)), palette.CITY_EDGE,
+                              anchor="center", bold=True)
             x, y = layout.centre(city.population_centre)
             people = state.people(city.id)
             text.draw(surface, str(people), (x, y), text.px(0.022, layout.height), palette.CITY_EDGE,
@@ -204,21 +214,70 @@ class StormfuryPainter:
                 pygame.draw.circle(surface, palette.CITY_EDGE, centre, round(s * 0.26), max(1, round(s * 0.05)))
                 text.draw(surface, f"-{lost[city.id]}", centre, small, palette.CITY_EDGE, anchor="center", bold=True)
 
-    def _paint_players(self, surface: Any, layout: Layout, state: Any) -> None:
-        s = layout.hex_size
-        by_city: dict[str, list[str]] = {}
-        for p in state.players:
-            by_city.setdefault(p.city, []).append(p.role)
-        for city, roles in by_city.items():
-            if city not in self._centres:
+    def token_radius(self, layout: Layout) -> int:
+        """A player token's radius: at least TOKEN_SHARE of the hex and TOKEN_SCREEN of the screen height, so
+        a token reads from across a room at 720p as at 1080p (about as tall as a city's name)."""
+        return max(round(layout.hex_size * TOKEN_SHARE), round(layout.height * TOKEN_SCREEN))
+
+    def _label_rects(self, layout: Layout) -> list[Any]:
+        """Where the board's names are drawn (by the board painter's own code, on a scratch surface, once
+        per screen size): the tokens keep clear of them, since names are drawn last, over the marks."""
+        key = (layout.width, layout.height, layout.hex_size)
+        if key not in self._labels:
+            scratch = pygame.Surface((layout.width, layout.height))
+            taken: list[Any] = []
+            for place in self.map_data().places:
+                if place.label:
+                    taken.append(label_place(scratch, layout, place, taken))
+            self._labels = {key: taken}
+        return self._labels[key]
+
+    def token_spots(self, layout: Layout, state: Any) -> list[tuple[str, tuple[int, int], int, Colour]]:
+        """(role, centre, radius, colour) of each player's token: a cluster by her city, on the first side
+        (right, left, below, above) where no name and no other cluster is, inside the map."""
+        r = self.token_radius(layout)
+        gap = max(2, r // 5)
+        labels = [rect.inflate(4, 4) for rect in self._label_rects(layout)]
+        by_city: dict[str, list[int]] = {}
+        for i, p in enumerate(state.players):
+            if state.phase == "setup" and i >= state.placed:  # not placed yet: no token on the board
                 continue
+            if p.city in self._centres:
+                by_city.setdefault(p.city, []).append(i)
+        spots: list[tuple[str, tuple[int, int], int, Colour]] = []
+        used: list[Any] = []
+        area = pygame.Rect(layout.map.as_tuple())
+        s = layout.hex_size
+        for city, seats in by_city.items():
             x, y = layout.centre(self._centres[city])
-            for i, role in enumerate(roles):
-                centre = (round(x - s * 0.55 + i * s * 0.3), round(y - s * 0.62))
-                pygame.draw.circle(surface, palette.OKABE_ITO[6], centre, round(s * 0.16))
-                pygame.draw.circle(surface, palette.CITY, centre, round(s * 0.16), 1)
-                text.draw(surface, role[0].upper(), centre, text.px(0.014, layout.height), palette.CITY,
-                          anchor="center", bold=True)
+            cols = 1 if len(seats) == 1 else 2
+            rows = (len(seats) + cols - 1) // cols
+            w, h = cols * 2 * r + (cols - 1) * gap, rows * 2 * r + (rows - 1) * gap
+            sides = ((x + s * 0.5, y - h / 2), (x - s * 0.5 - w, y - h / 2), (x - w / 2, y + s * 0.55),
+                     (x - w / 2, y - s * 0.55 - h))
+            boxes = [pygame.Rect(round(bx), round(by), w, h) for bx, by in sides]
+            free = [b for b in boxes if area.contains(b) and b.collidelist(labels) < 0 and b.collidelist(used) < 0]
+            box = (free or boxes)[0]
+            used.append(box.inflate(gap, gap))
+            for n, seat in enumerate(seats):
+                cx = box.x + r + (n % cols) * (2 * r + gap)
+                cy = box.y + r + (n // cols) * (2 * r + gap)
+                spots.append((state.players[seat].role, (cx, cy), r, PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]))
+        return spots
+
+    def initials(self, role: str) -> str:
+        """A role's mark on its token: the initials of its name, or the first two letters of a one-word name
+        ("AE", "Ar", "ES", "RC"), so no two experts share one."""
+        words = self.board.role(role).name.split()
+        return "".join(w[0] for w in words[:2]).upper() if len(words) > 1 else words[0][:2]
+
+    def _paint_players(self, surface: Any, layout: Layout, state: Any) -> None:
+        for role, centre, r, colour in self.token_spots(layout, state):
+            pygame.draw.circle(surface, palette.CITY_EDGE, centre, r + max(2, r // 6))
+            pygame.draw.circle(surface, colour, centre, r)
+            pygame.draw.circle(surface, palette.CITY, centre, r, max(1, r // 8))
+            ink = palette.CITY_EDGE if sum(colour) > 420 else palette.CITY
+            text.draw(surface, self.initials(role), centre, round(r * 1.3), ink, anchor="center", bold=True)
 
     def _paint_centre(self, surface: Any, layout: Layout, state: Any) -> None:
         if state.phase == "over" and state.category <= 0:
@@ -235,9 +294,15 @@ class StormfuryPainter:
     def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:
         if state.phase == "over":
             summary = self.game.summary(state)
-            rows = [(self.board.city(cid).name, values) for cid, values in summary["by_city"].items()]
-            title = f"Damage: {summary['total']} ({state.ended_by})"
-            paint_damage_chart(surface, rect, title, rows, KINDS, layout.height, summary["by_kind"])
+            rows = sorted(((self.board.city(cid).name, values) for cid, values in summary["by_city"].items()),
+                          key=lambda row: -sum(row[1].values()))  # the worst cities first
+            title = f"Damage: {summary['total']} ({self.game.ending(state)})"
+            drawn = paint_damage_chart(surface, rect, title, rows, KINDS, layout.height, summary["by_kind"])
+            body = text.px(text.BODY, layout.height)
+            y = drawn.y + drawn.h + body // 2
+            for line in self.game.final_lines(state)[1:]:
+                text.draw(surface, line, (rect.x, y), body, palette.TEXT, bold=True, max_width=rect.w)
+                y += body + 2
             return
         head = text.px(text.BODY, layout.height)
         body = text.px(text.SMALL, layout.height)
@@ -245,6 +310,7 @@ class StormfuryPainter:
         text.draw(surface, f"Category {state.category} - deck: {state.deck}", (rect.x, y), head, palette.TEXT,
                   bold=True, max_width=rect.w)
         y += head + 4
+        y = self._paint_legend(surface, layout, rect, state, y)
         if not state.forecast or state.phase not in ("players", "hurricane"):
             text.draw(surface, "Forecast: not dealt yet", (rect.x, y), body, palette.TEXT_DIM, max_width=rect.w)
             y += body + 8
@@ -269,6 +335,24 @@ class StormfuryPainter:
             for part in _wrap(line, body, rect.w):
                 text.draw(surface, part, (rect.x, y), body, palette.TEXT, max_width=rect.w)
                 y += body + 2
+
+    def _paint_legend(self, surface: Any, layout: Layout, rect: Rect, state: Any, y: int) -> int:
+        """Who is who: each token as on the map, with the expert's name and her city."""
+        body = text.px(text.SMALL, layout.height)
+        r = max(body // 2 + 2, 6)
+        cities = {c.id: c.name for c in self.board.cities}
+        for seat, player in enumerate(state.players):
+            colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+            centre = (rect.x + r, y + r)
+            pygame.draw.circle(surface, colour, centre, r)
+            ink = palette.CITY_EDGE if sum(colour) > 420 else palette.CITY
+            text.draw(surface, self.initials(player.role), centre, round(r * 1.2), ink, anchor="center", bold=True)
+            where = cities.get(player.city, "not placed yet") if state.phase != "setup" or seat < state.placed \
+                else "not placed yet"
+            text.draw(surface, f"{self.board.role(player.role).name}: {where}", (rect.x + 2 * r + 6, y + r), body,
+                      palette.TEXT, anchor="midleft", max_width=rect.w - 2 * r - 6)
+            y += 2 * r + 3
+        return y + 4
 
     def _paint_card(self, surface: Any, layout: Layout, r: Rect, card_id: str, index: int) -> int:
         """One forecast card: its colour (matching its path), id, mark and the steps as arrows."""
