@@ -7,24 +7,13 @@ the game run, the open request, the menu, the options, the sources and the foote
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
 
 from companion.dice import DiceRolled, Die, Prompt
 from companion.dice_shuffle import DiceShuffle
-from companion.games.base import Option
+from companion.games.base import NamesShuffledItems, Option
 from companion.session.game_run import GameRun
 from companion.session.request import OpenRequest
 from companion.views.panel import Menu, Panel
-
-
-@runtime_checkable
-class NamesShuffledItems(Protocol):
-    """An engine that can name the items its shuffle prompt orders (Stormfury: the cards of the deck), so a
-    deal by dice says which card each throw picked ("Card 1: O3"), not only that one was picked."""
-
-    def shuffled_items(self, state: Any) -> Sequence[str]:
-        """The names of the items the current shuffle orders, in their index order."""
-        ...
 
 
 def asks_shuffle(prompt: Prompt) -> bool:
