@@ -26,7 +26,9 @@ from companion.journal import parse_export
 
 DECISIONS_IN_A_ROW = 3
 """After this many decisions in a row the seeded player takes the first option (which ends a phase
-in the games that have phases), so a seeded game always moves on."""
+in the games that have phases), so a seeded game always moves on. Until a game first asks for dice
+(Carcassonne and Allegheny never do) every decision is picked at random: there the first option is no
+phase's end (an auction's first option is the lowest raise), and random picks move such a game on."""
 
 
 DOCS_SCREENS: dict[str, list[str]] = {
@@ -69,12 +71,15 @@ def seeded_state(game: Game[Any], seed: int, events: int, options: Mapping[str, 
     rng = random.Random(seed)
     state = game.new_game(dict(options or {}))
     played = in_a_row = 0
+    rolled = False
     while not game.prompt(state).done and (events <= 0 or played < events) and played < 10_000:
         prompt = game.prompt(state)
         event = dice.answer(prompt)
         if event is not None:
-            state, in_a_row = game.apply(state, event), 0
+            state, in_a_row, rolled = game.apply(state, event), 0, True
         else:
+            if not rolled:
+                in_a_row = 0
             offered = options_for(game, state, prompt)
             if not offered:
                 raise CompanionError(f"{game.key}: no decision to take at {game.status(state)!r}")
