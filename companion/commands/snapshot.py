@@ -20,9 +20,10 @@ from typing import Any
 from companion.dice import DiceSource, Event
 from companion.errors import CompanionError, DataError, RuleError
 from companion.games import game_keys, load_game
-from companion.games.base import Game
+from companion.games.base import Game, HasBoard
 from companion.hexgrid import Hex
 from companion.journal import parse_export
+from companion.places import Board, Cell, GraphBoard, Link, Location, Place, SquareBoard
 
 DECISIONS_IN_A_ROW = 3
 """After this many decisions in a row the seeded player takes the first option (which ends a phase
@@ -58,7 +59,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="an option of the seeded game, as its journal header holds them (players=5, "
                              "forecaster=2); repeatable")
     parser.add_argument("--overlay", action="store_true", help="show the risk overlay")
-    parser.add_argument("--cursor", default=None, metavar="Q,R", help="put the cursor on this hex")
+    parser.add_argument("--cursor", default=None, metavar="PLACE",
+                        help="put the cursor on this place: a hex Q,R, a square cell X,Y, a location by its name "
+                             "(\"Pittsburgh\") or a link \"Erie - Cleveland\"")
     parser.add_argument("--size", default="1920x1080", metavar="WxH", help="resolution (1920x1080)")
     parser.set_defaults(func=main)
 
@@ -175,7 +178,34 @@ def parse_hex(text: str) -> Hex:
     return Hex(q, r)
 
 
-def frame_for(game: Game[Any], state: Any, *, overlay: bool = False, cursor: Hex | None = None,
+def parse_place(text: str, board: Board | None) -> Place:
+    """``--cursor`` on the game's board: a hex "Q,R", a cell "X,Y" (x east, y south of the start), or on a
+    graph a location by its name or key, or a link as "Name - Name"."""
+    if isinstance(board, GraphBoard):
+        def location(words: str) -> str:
+            wanted = words.strip().lower()
+            for key, site in board.sites.items():
+                if wanted in (key.lower(), site.name.lower()):
+                    return key
+            raise CompanionError(f"--cursor: no location {words.strip()!r} on this map")
+
+        ends = text.split(" - ")
+        if len(ends) == 2:
+            link = Link(location(ends[0]), location(ends[1]))
+            if link not in board.links:
+                raise CompanionError(f"--cursor: no link {text!r} on this map")
+            return link
+        return Location(location(text))
+    if isinstance(board, SquareBoard):
+        try:
+            x, y = (int(v) for v in text.split(","))
+        except ValueError:
+            raise CompanionError(f"--cursor: expected X,Y like 2,-1 (east, south of the start), got {text!r}") from None
+        return Cell(x, y)
+    return parse_hex(text)
+
+
+def frame_for(game: Game[Any], state: Any, *, overlay: bool = False, cursor: Place | None = None,
               tower: str = "connected") -> Any:
     """The Frame the session would show for ``state`` (panel from the engine's own words)."""
     from companion.session.core import Frame
@@ -188,10 +218,11 @@ def frame_for(game: Game[Any], state: Any, *, overlay: bool = False, cursor: Hex
 
 def main(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
-    cursor = parse_hex(args.cursor) if args.cursor else None
     game = load_game(args.game, getattr(args, "maps", None))
     state = state_from_file(game, args.state) if args.state else seeded_state(game, args.seed, args.events,
                                                                                   parse_options(args.option))
+    board = game.board_for(state) if isinstance(game, HasBoard) else None
+    cursor = parse_place(args.cursor, board) if args.cursor else None
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # no window: drawing happens on a plain surface
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame

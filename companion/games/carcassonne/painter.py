@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pygame
 
@@ -27,7 +27,7 @@ from companion.games.carcassonne.features import Analysis, around, neighbour
 from companion.games.carcassonne.scoring import cities_hit
 from companion.games.carcassonne.state import CarcState, Follower, Laid
 from companion.games.carcassonne.tiles import HALVES, SIDES, Segment, TileType
-from companion.places import Cell, SquareBoard
+from companion.places import Board, Cell, SquareBoard
 from companion.views.projector import palette, text
 from companion.views.projector.board import MapData
 from companion.views.projector.layout import Layout, Rect
@@ -283,7 +283,7 @@ class Painter(BoardPainter):
         """The laid spaces and the open ones; the tiles' art is drawn from the state (``paint_state``)."""
         if state is None:
             return super().map_data(state)
-        board = SquareBoard({c: "tile" for c, _ in state.board})
+        board = cast(Board, SquareBoard({c: "tile" for c, _ in state.board}))
         return MapData({c: "tile" for c, _ in state.board}, (), (), self.game.title, board=board,
                        symbols=Symbols(fills={"tile": palette.GRID}))
 
