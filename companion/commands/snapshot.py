@@ -41,6 +41,18 @@ DOCS_SCREENS: dict[str, list[str]] = {
     "projector-kansas-forecast": ["kansas", "--events", "20", "--option", "forecaster=2"],
     "projector-kansas-risk": ["kansas", "--events", "11", "--overlay"],
     "projector-kansas-over": ["kansas", "--events", "0", "--size", "1280x720"],
+    "projector-carcassonne-tornado": ["carcassonne", "--seed", "11", "--events", "148", "--option", "players=3",
+                                      "--option", "river=yes"],
+    "projector-carcassonne-earthquake": ["carcassonne", "--seed", "38", "--events", "131", "--option", "players=3",
+                                         "--option", "river=yes", "--size", "1280x720"],
+    "projector-carcassonne-flood": ["carcassonne", "--seed", "62", "--events", "149", "--option", "players=3",
+                                    "--option", "river=yes"],
+    "projector-carcassonne-meteor": ["carcassonne", "--seed", "11", "--events", "91", "--option", "players=3",
+                                     "--option", "river=yes", "--size", "1280x720"],
+    "projector-allegheny-auction": ["allegheny", "--seed", "1", "--events", "20", "--option", "players=4",
+                                    "--size", "1280x720"],
+    "projector-allegheny-ple": ["allegheny", "--seed", "12", "--events", "154", "--option", "players=4",
+                                "--cursor", "Pittsburgh - Youngstown"],
 }
 """The pictures in docs/screens, by file name (without .png): ``companion snapshot ARGS --out FILE``.
 A test renders each one and compares it with the file, so the docs stay true to the code."""

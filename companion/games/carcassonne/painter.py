@@ -549,7 +549,8 @@ class Painter(BoardPainter):
                      f"Inside: {g.who(t.inside)}'s follower" if t.inside is not None else "Inside: nobody"]
             out.append(("Tornado", [*lines, readings[0]]))
         if m is not None and state.phase in ("meteor_aim", "meteor_move"):
-            out.append(("Meteor", [g.prompt(state).short, f"{len(self.meteor_targets(state))} tiles it may go to",
+            n = len(self.meteor_targets(state))
+            out.append(("Meteor", [g.prompt(state).short, f"{n} tile{'' if n == 1 else 's'} it may go to",
                                    readings[1]]))
         if f is not None or state.phase == "flood_aim":
             if f is None:
