@@ -8,6 +8,7 @@ Age of Rail's Allegheny is one; an Age of Industry map in the same form is anoth
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -132,11 +133,14 @@ class GraphSheet:
         self._set_links(doc, [pair for pair in self.links(doc) if key not in pair])
         return doc
 
-    def rename(self, doc: Doc, selected: Any, name: str) -> Doc:
+    def rename(self, doc: Doc, selected: Any, name: str) -> tuple[Doc, Any]:
         if any(s["name"] == name and s["key"] != selected for s in self.sites(doc)):
             raise Refused(f"{name} is already on the map")
-        self._site(doc, selected)["name"] = name
-        return doc
+        site = self._site(doc, selected)
+        site["name"] = name
+        if json.dumps(doc).count(json.dumps(selected)) == 1:  # nothing names its key yet: the key follows the name
+            site["key"] = slug(name, {s["key"] for s in self.sites(doc) if s is not site})
+        return doc, site["key"]
 
     def toggle_link(self, doc: Doc, a: str, b: str) -> Doc:
         links = self.links(doc)

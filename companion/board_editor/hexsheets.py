@@ -152,14 +152,14 @@ class KansasSheet:
         del doc[found[0]][found[1]]
         return doc
 
-    def rename(self, doc: Doc, selected: Any, name: str) -> Doc:
+    def rename(self, doc: Doc, selected: Any, name: str) -> tuple[Doc, Any]:
         found = self._find(doc, selected)
         if found is None:
             raise Refused("that place is gone")
         if any(p["name"] == name for k in ("cities", "towns") for p in doc.get(k, [])):
             raise Refused(f"{name} is already on the map")
         doc[found[0]][found[1]]["name"] = name
-        return doc
+        return doc, selected
 
     def toggle_line(self, doc: Doc, key: str, number: int) -> Doc:
         grid = doc.setdefault("grid", {})
@@ -336,7 +336,7 @@ class StormfurySheet:
                 return doc
         raise Refused("nothing to remove there")
 
-    def rename(self, doc: Doc, selected: Any, name: str) -> Doc:
+    def rename(self, doc: Doc, selected: Any, name: str) -> tuple[Doc, Any]:
         at = self.spaces(doc).get(selected)
         if at is None:
             raise Refused("that place is gone")
@@ -344,10 +344,13 @@ class StormfurySheet:
         if j is None:
             if any(c["name"] == name for c in doc["cities"]):
                 raise Refused(f"{name} is already on the map")
-            doc["cities"][i]["name"] = name
+            city = doc["cities"][i]
+            city["name"] = name
+            if not any(city["id"] in r["ends"] for r in doc.get("roads", [])):  # no road names it yet
+                city["id"] = slug(name, {c["id"] for c in doc["cities"] if c is not city})
         else:
             doc["cities"][i]["infrastructure"][j]["name"] = name
-        return doc
+        return doc, selected
 
     def add_road(self, doc: Doc, first: int, chain: list[Hex], second: int) -> Doc:
         a, b = doc["cities"][first]["id"], doc["cities"][second]["id"]

@@ -59,7 +59,9 @@ class Sheet(Protocol):
         """Arrow keys, for tools that have a list (the path key)."""
         ...
 
-    def rename(self, doc: Doc, selected: Any, name: str) -> Doc: ...
+    def rename(self, doc: Doc, selected: Any, name: str) -> tuple[Doc, Any]:
+        """The document with the place renamed, and how the place is selected now (a key may follow its name)."""
+        ...
 
     def name_of(self, doc: Doc, selected: Any) -> str: ...
 
@@ -213,7 +215,11 @@ class Editor:
             return
         name, self.typing = self.typing.strip(), None
         if name and self.selected is not None:
-            self._act(lambda: self.commit(self.sheet.rename(self.edit(), self.selected, name)))
+            self._act(lambda: self._rename(name))
+
+    def _rename(self, name: str) -> None:
+        doc, self.selected = self.sheet.rename(self.edit(), self.selected, name)
+        self.commit(doc)
 
     def escape(self) -> bool:
         """Esc drops the name being typed or the road under way; False when there was nothing to drop."""

@@ -258,7 +258,7 @@ class EditorWindow:
         return isinstance(place, Hex) or place in pic.points
 
     def _unit(self) -> float:
-        return self.hexes.unit if self.editor.sheet.shape == "hex" else 14.0
+        return self.hexes.unit if self.editor.sheet.shape == "hex" else 22.0
 
     def _draw_marks(self, pic: Picture) -> None:
         unit = self._unit()
