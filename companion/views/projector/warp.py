@@ -46,7 +46,8 @@ def fit_homography(src: Sequence[Sequence[float]], dst: Sequence[Sequence[float]
         p = np.asarray(points, dtype=float)
         for i in range(4):
             q = np.delete(p, i, axis=0)
-            if abs(np.cross(q[1] - q[0], q[2] - q[0])) < 1e-6 * max(1.0, float(np.ptp(p)) ** 2):
+            (ax, ay), (bx, by) = q[1] - q[0], q[2] - q[0]
+            if abs(ax * by - ay * bx) < 1e-6 * max(1.0, float(np.ptp(p)) ** 2):
                 raise ValueError("three of the four points lie on one line")
     h = np.linalg.solve(a, b)
     return np.append(h, 1.0).reshape(3, 3)
