@@ -78,6 +78,9 @@ class ProjectorConfig:
     height: int = 1080
     fullscreen: bool = True
     display: int = 0
+    calibration: str | tuple[tuple[float, float, float, float], ...] = ""
+    """Drawing onto the printed board: "" (no), a file ``companion calibrate`` writes, or four
+    [frame x, frame y, projector x, projector y] pairs for every game."""
 
 
 @dataclass(frozen=True)
@@ -181,7 +184,17 @@ def _projector(f: Fields) -> ProjectorConfig:
         height=f.int_in("height", 120, 4320, d.height),
         fullscreen=f.get("fullscreen", bool, d.fullscreen),
         display=f.int_in("display", 0, 7, d.display),
+        calibration=_calibration(f, d.calibration),
     )
+
+
+def _calibration(f: Fields, default: Any) -> str | tuple[tuple[float, float, float, float], ...]:
+    """A file name, or four point pairs checked here (numbers, no three points in a line)."""
+    if not f.has("calibration") or isinstance(f.data["calibration"], str):
+        return f.get("calibration", str, default)
+    from companion.views.projector.warp import read_pairs  # numpy and the projector package: only for pairs
+
+    return read_pairs(f, "calibration")
 
 
 def _journal(f: Fields) -> JournalConfig:
@@ -246,6 +259,8 @@ def _toml_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     return repr(value)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.datafile import Fields, load_toml
-from companion.paths import maps_dir
+from companion.paths import map_file
 from companion.places import GraphBoard, Link, Site
 
 KINDS: tuple[str, ...] = ("metro", "settlement", "external")
@@ -305,4 +305,4 @@ def load_board(path: Path) -> Board:
 
 
 def default_path(maps: Path | None) -> Path:
-    return (maps if maps is not None else maps_dir()) / "allegheny.toml"
+    return map_file("allegheny.toml", maps)

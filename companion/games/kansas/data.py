@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.datafile import Fields, load_toml
 from companion.hexgrid import DIRECTION_NAMES, Hex
-from companion.paths import maps_dir
+from companion.paths import map_file
 
 TERRAIN_LETTERS: dict[str, str] = {"p": "plain", "h": "hill", "r": "river"}
 """Picture letters; "." marks a hex that is not part of the map."""
@@ -258,4 +258,4 @@ def load_board(path: Path) -> Board:
 
 
 def default_path(maps: Path | None) -> Path:
-    return (maps if maps is not None else maps_dir()) / "kansas.toml"
+    return map_file("kansas.toml", maps)
