@@ -76,7 +76,7 @@ class GraphSheet:
     def _site(self, doc: Doc, key: str) -> dict[str, Any]:
         for s in doc.get(self.fmt.sites, []):
             if s["key"] == key:
-                return s  # type: ignore[no-any-return]
+                return s
         raise Refused("that location is gone")
 
     def name_of(self, doc: Doc, selected: Any) -> str:
@@ -93,7 +93,7 @@ class GraphSheet:
         spacing = min((math.dist((a["x"], a["y"]), (b["x"], b["y"])) for i, a in enumerate(sites)
                        for b in sites[i + 1:]), default=20.0) or 20.0
         best = min(sites, key=lambda s: math.dist((s["x"], s["y"]), (x, y)))
-        return best["key"] if math.dist((best["x"], best["y"]), (x, y)) <= HIT * spacing else None  # type: ignore[no-any-return]
+        return best["key"] if math.dist((best["x"], best["y"]), (x, y)) <= HIT * spacing else None
 
     def picture(self, ed: Editor) -> Picture:
         doc = ed.doc
