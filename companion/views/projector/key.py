@@ -22,6 +22,8 @@ from companion.views.projector.layout import Layout, Rect
 from companion.views.projector.marks import draw_line, draw_mark
 from companion.views.projector.symbols import words
 
+AREA_LABELS = {"river": "river hex"}
+"""Area kinds whose word alone would name another row too (a river hex beside the river's line)."""
 SAMPLE_WIDTH = 1.6
 """A sample's width in row heights (a line needs some length to show its pattern)."""
 
@@ -38,7 +40,8 @@ class KeyEntry:
 def key_rows(data: MapData) -> list[tuple[str, str, str]]:
     """(what, kind, label) for each symbol on the map, in the order the key shows them:
     areas, the shallows and the coast, open cells, rivers, roads, locations, links."""
-    rows: list[tuple[str, str, str]] = [("area", k, words(k)) for k in sorted(set(data.terrain.values()))]
+    rows: list[tuple[str, str, str]] = [("area", k, AREA_LABELS.get(k, words(k)))
+                                        for k in sorted(set(data.terrain.values()))]
     if textures.has_coast(data.terrain):
         sea = next(k for k in sorted(set(data.terrain.values())) if textures.is_sea(k))
         rows += [("shallows", sea, "shallows"), ("coast", sea, "coast")]

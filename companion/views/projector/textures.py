@@ -45,6 +45,8 @@ SLOTS: tuple[tuple[float, float], ...] = ((-0.02, -0.42), (-0.42, 0.1), (0.14, 0
 (+0.62 units east) keeps the plain fill."""
 DEEP = 4
 """Sea this many areas or more from land is open ocean: a long swell instead of ripples."""
+MEANDER = 0.2
+"""How far a river bends off the straight line between two area centres, in units."""
 SURF_DEPTH = 0.2
 """How far the surf band reaches into a coastal sea area, as a share of the way to its centre."""
 
@@ -209,7 +211,19 @@ def river_line(layout: Layout, places: Sequence[Any]) -> list[Point]:
     head = (ax - (bx - ax) * 0.5, ay - (by - ay) * 0.5)
     (yx, yy), (zx, zy) = pts[-2], pts[-1]
     tail = (zx + (zx - yx) * 0.5, zy + (zy - yy) * 0.5)
-    return smooth([head, *pts, tail])
+    return smooth(meander([head, *pts, tail], layout.unit * MEANDER))
+
+
+def meander(points: Sequence[Point], amount: float) -> list[Point]:
+    """A bend between each two points, to alternate sides by ``amount`` pixels: a river that winds
+    rather than a ruled line (it still passes through every area's centre)."""
+    out = [points[0]]
+    for i, (a, b) in enumerate(pairwise(points)):
+        length = math.dist(a, b) or 1.0
+        nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
+        side = amount if i % 2 == 0 else -amount
+        out += [((a[0] + b[0]) / 2 + nx * side, (a[1] + b[1]) / 2 + ny * side), b]
+    return out
 
 
 def smooth(points: Sequence[Point], rounds: int = 2) -> list[Point]:
