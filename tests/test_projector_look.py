@@ -19,8 +19,8 @@ from companion.games.kansas import load as load_kansas
 from companion.hexgrid import Hex
 from companion.views.panel import Panel
 from companion.views.projector import Layout, ProjectorRenderer, palette, text, textures
-from companion.views.projector.key import key_rows
 from companion.views.projector.kansas import KansasPainter
+from companion.views.projector.key import key_rows
 from companion.views.projector.layout import PANEL_SHARE, regions
 from companion.views.projector.shapes import HexShape
 from companion.views.projector.stormfury import StormfuryPainter

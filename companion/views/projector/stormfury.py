@@ -299,24 +299,24 @@ class StormfuryPainter:
         """Top to bottom: the category, what just happened and what is asked, the forecast cards, the
         damage (the score) and the turn's reminders; the key to every symbol at the foot. At the end
         of the game, the damage chart."""
+        above = paint_key_foot(surface, layout, rect, self.map_data(state), self.key_entries(layout))
         if state.phase == "over":
             summary = self.game.summary(state)
             rows = [(self.board.city(cid).name, values) for cid, values in summary["by_city"].items()]
             title = f"Damage: {summary['total']} ({state.ended_by})"
-            paint_damage_chart(surface, rect, title, rows, KINDS, layout.height, summary["by_kind"])
+            paint_damage_chart(surface, above, title, rows, KINDS, layout.height, summary["by_kind"])
             return
-        above = paint_key_foot(surface, layout, rect, self.map_data(state), self.key_entries(layout))
         col = text.Column(surface, above, layout.height)
         col.line(f"Category {state.category} - deck: {state.deck}", text.TITLE, palette.TEXT, bold=True)
         col.gap()
         role = self.game.turn_of(state)
-        paint_turn(col, self.game, state, (f"{role.name}'s turn", *self.game.reminders(state)) if role else ())
+        paint_turn(col, self.game, state, (f"{role.name}'s turn",) if role else ())
         if not state.forecast or state.phase not in ("players", "hurricane"):
             col.line("Forecast: not dealt yet", text.BODY, palette.TEXT_DIM)
         else:
             k = self.board.rules.draws[state.category - 1]
             col.line(f"Forecast: the storm follows {k} of these", text.SMALL, palette.TEXT_DIM, wrap_lines=True)
-            card_h = round(text.px(text.BODY, layout.height) * 1.4)
+            card_h = round(text.px(text.BODY, layout.height) * 1.25)
             for i, cid in enumerate(state.forecast):
                 if not col.room(card_h):
                     col.full = True
@@ -330,6 +330,8 @@ class StormfuryPainter:
         col.line(f"forts {sum(n for _, n in state.fortifications)}, dams {len(state.dams)}", text.SMALL,
                  palette.TEXT_DIM)
         col.gap()
+        for line in self.game.reminders(state):  # what she does with her cards: read if there is room
+            col.line(line, text.SMALL, palette.TEXT, wrap_lines=True)
         col.line(self.board.rules.population_line, text.SMALL, palette.TEXT_DIM, wrap_lines=True)
 
     def _paint_card(self, surface: Any, layout: Layout, r: Rect, card_id: str, index: int) -> int:
