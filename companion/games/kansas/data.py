@@ -60,6 +60,15 @@ class Place:
 
 
 @dataclass(frozen=True)
+class River:
+    """A river as drawn on the board: the river hexes it runs through, source to mouth (the projector
+    draws it as a line through them; the rules know only that those hexes are river hexes)."""
+
+    name: str
+    hexes: tuple[Hex, ...]
+
+
+@dataclass(frozen=True)
 class Board:
     """Everything the tornado rules need from the printed board."""
 
@@ -74,6 +83,8 @@ class Board:
     outbreak: dict[int, tuple[int, ...]]
     """Player count -> tornadoes per turn (its length is the number of turns)."""
     markers_per_tornado: int
+    rivers: tuple[River, ...] = ()
+    """The rivers through the river hexes (empty: the file names none)."""
 
     @property
     def moves_per_tornado(self) -> int:
@@ -135,7 +146,8 @@ class Board:
         towns = [{"name": p.name, "q": p.hex.q, "r": p.hex.r} for p in self.places if p.kind == "town"]
         return {"hexes": hexes, "grid": grid, "path_key": {str(k): v for k, v in sorted(self.path_key.items())},
                 "markers_per_tornado": self.markers_per_tornado, "cities": cities, "towns": towns,
-                "outbreak": {str(k): list(v) for k, v in sorted(self.outbreak.items())}}
+                "outbreak": {str(k): list(v) for k, v in sorted(self.outbreak.items())},
+                "rivers": [{"name": r.name, "hexes": [{"q": h.q, "r": h.r} for h in r.hexes]} for r in self.rivers]}
 
 
 def _picture(f: Fields) -> dict[Hex, str]:
@@ -231,6 +243,43 @@ def _outbreak(f: Fields) -> dict[int, tuple[int, ...]]:
     return table
 
 
+def _rivers(top: Fields, terrain: dict[Hex, str]) -> tuple[River, ...]:
+    """[[rivers]]: each a name and its hexes as [col, row] pairs, source to mouth, every one a river hex
+    next to the one before; given any, every river hex must lie on one (the map and the picture agree)."""
+    rivers: list[River] = []
+    for f in top.tables("rivers", []):
+        name = f.get("name", str)
+        course = f.get("hexes", list)
+        if not course:
+            raise f.error("expected at least one [col, row]", "hexes")
+        hexes: list[Hex] = []
+        for i, pair in enumerate(course):
+            where = f"hexes[{i}]"
+            if not (isinstance(pair, list) and len(pair) == 2
+                    and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in pair)):
+                raise f.error(f"expected [col, row], got {pair!r}", where)
+            col, row = pair
+            h = axial(col, row)
+            if h not in terrain:
+                raise f.error(f"col {col}, row {row} is not on the map", where)
+            if terrain[h] != "river":
+                raise f.error(f"col {col}, row {row} is {terrain[h]}, not a river hex (r in the picture)", where)
+            if hexes and h not in hexes[-1].neighbours():
+                raise f.error(f"col {col}, row {row} is not next to the hex before it", where)
+            if h in hexes:
+                raise f.error(f"col {col}, row {row} is already on this river", where)
+            hexes.append(h)
+        f.reject_unknown()
+        rivers.append(River(name, tuple(hexes)))
+    if rivers:
+        on = {h for r in rivers for h in r.hexes}
+        for h, kind in sorted(terrain.items()):
+            if kind == "river" and h not in on:
+                col, row = h.q, h.r + (h.q - h.q % 2) // 2
+                raise top.error(f"col {col}, row {row} is a river hex that no river runs through", "rivers")
+    return tuple(rivers)
+
+
 def _check_key_leaves_a_way(f: Fields, terrain: dict[Hex, str], key: dict[int, str]) -> None:
     """Every hex needs one key direction that stays on the map, or the re-roll rule never ends."""
     directions = set(key.values())
@@ -253,8 +302,9 @@ def load_board(path: Path) -> Board:
     key = _path_key(top.table("path_key"))
     _check_key_leaves_a_way(top, terrain, key)
     outbreak = _outbreak(top.table("outbreak"))
+    rivers = _rivers(top, terrain)
     top.reject_unknown()
-    return Board(terrain, places, grid, key, outbreak, markers)
+    return Board(terrain, places, grid, key, outbreak, markers, rivers)
 
 
 def default_path(maps: Path | None) -> Path:

@@ -16,7 +16,7 @@ import pygame
 
 from companion.hexgrid import Hex
 from companion.places import Board, Cell, GraphBoard, HexBoard, Location, Place, SquareBoard
-from companion.views.projector import palette, text
+from companion.views.projector import palette, text, textures
 from companion.views.projector.layout import Layout
 from companion.views.projector.marks import draw_line, draw_mark
 from companion.views.projector.shapes import GraphShape
@@ -55,6 +55,8 @@ class MapData:
     """The board of any shape; None: a hex board made of ``terrain``."""
     symbols: Symbols | None = None
     """Kinds -> symbols (and a key in the side panel); None: the hex boards' terrain colours, no letters."""
+    rivers: tuple[tuple[Any, ...], ...] = ()
+    """Each river as the areas it runs through, source to mouth (drawn as a line through them)."""
 
     @property
     def hexes(self) -> list[Hex]:
@@ -87,33 +89,29 @@ class MapData:
 
 
 def paint_board(surface: Any, layout: Layout, data: MapData) -> None:
-    """Open cells, areas, links, roads and spot marks onto ``surface`` (names come last, see :func:`paint_labels`)."""
+    """Open cells, areas (textured, with coasts and rivers), links, roads and spot marks onto ``surface``
+    (names come last, see :func:`paint_labels`)."""
     surface.fill(palette.BACKGROUND)
     edge = max(1, round(layout.unit * 0.05))
     if isinstance(data.board, SquareBoard):
         for cell in data.board.open_cells():
             pygame.draw.polygon(surface, palette.GRID, layout.outline(cell, OPEN_SCALE), edge)
     symbols = data.symbols
-    for place, kind in data.terrain.items():
-        pts = layout.outline(place)
-        pygame.draw.polygon(surface, symbols.fill(kind) if symbols else palette.terrain(kind), pts)
-        pygame.draw.polygon(surface, palette.GRID, pts, edge)
+    fill = symbols.fill if symbols is not None else palette.terrain
+    textures.paint_terrain(surface, layout, data.terrain, fill, data.rivers, edge)
     if symbols is not None and symbols.letters:
         paint_letters(surface, layout, data.terrain, symbols)
     if isinstance(data.board, GraphBoard):
         paint_links(surface, layout, data.board, symbols or Symbols())
-    road_w = max(2, round(layout.unit * 0.16))
     for road in data.roads:
-        pts = [layout.centre(h) for h in road]
-        if len(pts) >= 2:
-            pygame.draw.lines(surface, palette.ROAD, False, pts, road_w)
+        textures.paint_road(surface, [layout.centre(h) for h in road], layout.unit)
     for place in data.places:
         paint_place(surface, layout, place, data.mark(place.kind))
 
 
 def paint_letters(surface: Any, layout: Layout, terrain: Mapping[Any, str], symbols: Symbols) -> None:
     """Each area's kind letter in its top-left corner, so kinds read without their colours."""
-    size = max(10, round(layout.unit * 0.45))
+    size = max(text.minimum(layout.height), round(layout.unit * 0.45))
     for place, kind in terrain.items():
         letter = symbols.letters.get(kind)
         if letter:

@@ -7,31 +7,43 @@ graph, fitted into the map area at any resolution. ``Layout`` speaks of places, 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from companion.hexgrid import Hex
-from companion.places import Board, Place
+from companion.hexgrid import Hex, pixel_centre
+from companion.places import Board, HexBoard, Place
 from companion.views.projector.shapes import GraphShape, HexShape, Point, Rect, SquareShape, fit
 
 __all__ = ["DEFAULT_SIZE", "Layout", "Rect", "regions"]
 
 DEFAULT_SIZE = (1920, 1080)
-STATUS_SHARE = 0.065
+STATUS_SHARE = 0.08
 """Height of the status strip as a share of the screen height."""
-PANEL_SHARE = 0.24
-"""Width of the side panel (forecast cards, chart, legend) as a share of the screen width."""
+PANEL_SHARE = 0.27
+"""Least width of the side panel (what happened, what is asked, the forecast, the score, the key) as a
+share of the screen width; a hex board that fills the height first leaves the panel its spare width."""
+PANEL_MAX_SHARE = 0.36
+"""The side panel never takes more than this share of the width (the map stays the larger part)."""
 
 
-def regions(width: int, height: int) -> tuple[Rect, Rect, Rect]:
-    """The status strip, the map area and the side panel at ``width`` x ``height``."""
+def regions(width: int, height: int, side_w: int | None = None) -> tuple[Rect, Rect, Rect]:
+    """The status strip, the map area and the side panel at ``width`` x ``height`` (the panel
+    ``side_w`` wide, by default its least share)."""
     status_h = max(24, round(height * STATUS_SHARE))
-    side_w = max(160, round(width * PANEL_SHARE))
+    side_w = max(160, round(width * PANEL_SHARE)) if side_w is None else side_w
     pad = max(4, round(min(width, height) * 0.01))
     status = Rect(0, 0, width, status_h)
     side = Rect(width - side_w, status_h, side_w, height - status_h)
     area = Rect(pad, status_h + pad, width - side_w - 2 * pad, height - status_h - 2 * pad)
     return status, area, side
+
+
+def hex_span(hexes: list[Hex]) -> float:
+    """Width of ``hexes`` at unit circumradius (centres plus one circumradius either side), as
+    ``HexShape.fit`` measures it."""
+    xs = [pixel_centre(h, 1.0)[0] for h in hexes or [Hex(0, 0)]]
+    return max(xs) - min(xs) + 2.0
 
 
 @dataclass(frozen=True)
@@ -48,12 +60,26 @@ class Layout:
     @classmethod
     def fit(cls, hexes: Iterable[Hex], width: int = DEFAULT_SIZE[0], height: int = DEFAULT_SIZE[1]) -> Layout:
         """The largest hexes that fit ``hexes`` into the map area, centred."""
+        return cls._hexes(list(hexes), width, height)
+
+    @classmethod
+    def _hexes(cls, hexes: list[Hex], width: int, height: int) -> Layout:
+        """Hexes fitted at the panel's least width; a board the height limits gives the width it
+        leaves over to the side panel (up to PANEL_MAX_SHARE), at the same hex size."""
         status, area, side = regions(width, height)
-        return cls(width, height, status, area, side, HexShape.fit(hexes, area))
+        shape = HexShape.fit(hexes, area)
+        spare = area.w - hex_span(hexes) * shape.unit
+        if spare >= 2:
+            wider = min(round(width * PANEL_MAX_SHARE), side.w + math.floor(spare))
+            status, area, side = regions(width, height, wider)
+            shape = HexShape.fit(hexes, area)
+        return cls(width, height, status, area, side, shape)
 
     @classmethod
     def for_board(cls, board: Board, width: int = DEFAULT_SIZE[0], height: int = DEFAULT_SIZE[1]) -> Layout:
         """``board`` of any shape fitted into the map area (a square grid: what is laid and a margin)."""
+        if isinstance(board, HexBoard):
+            return cls._hexes(list(board.terrain), width, height)
         status, area, side = regions(width, height)
         return cls(width, height, status, area, side, fit(board, area))
 

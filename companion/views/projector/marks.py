@@ -68,3 +68,40 @@ def draw_line(surface: Any, a: Point, b: Point, colour: Colour, width: int, dash
                              width)
         at += step
         k += 1
+
+
+def shadow_offset(r: float) -> int:
+    """How far a mark's drop shadow falls (down and right), for a mark of radius ``r``."""
+    return max(1, round(r * 0.18))
+
+
+def draw_shadow(surface: Any, shape: str, centre: Point, r: float) -> None:
+    """A soft dark copy of a mark, offset down and right, drawn first so the mark stands off any terrain."""
+    d = shadow_offset(r)
+    size = math.ceil(2 * r) + 2 * d + 4
+    layer = pygame.Surface((size, size), pygame.SRCALPHA)
+    local = (size / 2, size / 2)
+    if shape == "circle":
+        pygame.draw.circle(layer, palette.SHADOW, (round(local[0]), round(local[1])), round(r))
+    else:
+        pygame.draw.polygon(layer, palette.SHADOW, mark_points(shape, local, r))
+    surface.blit(layer, (round(centre[0] - size / 2 + d), round(centre[1] - size / 2 + d)))
+
+
+def draw_token(surface: Any, shape: str, centre: Point, r: float, fill: Colour = palette.CITY,
+               edge: Colour = palette.CITY_EDGE, width: int = 2) -> None:
+    """A mark standing on the board: its drop shadow, then the mark with its dark edge."""
+    draw_shadow(surface, shape, centre, r)
+    draw_mark(surface, shape, centre, r, fill, edge, width)
+
+
+def draw_polyline(surface: Any, points: list[Point], colour: Colour, width: int,
+                  casing: Colour | None = palette.CITY_EDGE) -> None:
+    """A track over a dark casing, round at every bend, so it holds on plains, sea and heat alike."""
+    if len(points) < 2:
+        return
+    layers = ((casing, width + 4), (colour, width)) if casing is not None else ((colour, width),)
+    for c, w in layers:
+        pygame.draw.lines(surface, c, False, points, w)
+        for x, y in points:
+            pygame.draw.circle(surface, c, (round(x), round(y)), max(1, w // 2))
