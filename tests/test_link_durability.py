@@ -21,6 +21,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 import tty
 from collections.abc import Callable, Iterator
@@ -33,6 +34,7 @@ from companion.dice import DiceRolled, Prompt, take_dice
 from companion.journal import Journal
 from companion.session import Session
 from companion.session.loop import Loop
+from companion.sim import journaled_rolls
 from firmware_bridge.events import TowerRoll
 from firmware_bridge.link import TowerLink
 from firmware_bridge.virtual import VirtualTower
@@ -43,7 +45,8 @@ RESTARTS = 15
 BOOTING = 0.1
 """Seconds a restarted tower is deaf while it boots (a real board: a few hundred ms)."""
 """Per protocol version and HELLO fault: restarts in place."""
-KILL_POINTS = 100
+KILL_POINTS = 150
+"""SIGKILLs of a box while rolls flow, a third of each kind."""
 FUZZED = 3000
 """Fuzzed lines sent to one link."""
 
@@ -553,49 +556,78 @@ def test_killed_between_delivery_and_ack_the_roll_arrives_after_the_restart_once
     assert journal_values(journal) == [4]
 
 
-def align(journaled: list[int], thrown: list[int]) -> tuple[int, list[int]]:
-    """How many thrown rolls the journal holds (it must hold a prefix, in order), and the seqs it holds twice.
-    Consecutive thrown values differ, so a repeat of the previous value can only be that roll again."""
-    kept, doubled = 0, []
-    for value in journaled:
-        if kept < len(thrown) and value == thrown[kept]:
-            kept += 1
-        else:
-            assert kept > 0 and value == thrown[kept - 1], f"journal {journaled} is not thrown {thrown} in order"
-            doubled.append(kept)
-    return kept, doubled
+def journal_rolls(path: Path) -> list[tuple[str, int]]:
+    """The tower rolls (boot, seq) the tally game's entries say their dice came from, in journal order."""
+    with Journal(path, readonly=True) as j:
+        games = j.games()
+        return [(r.boot, r.seq) for e in j.entries(games[-1].id) for r in e.rolls] if games else []
 
 
-def test_kill_9_while_rolls_flow_loses_no_acknowledged_roll(tmp_path: Path, boxes: Boxes) -> None:
-    """A child box (real link, session, loop, journal) is killed at a random moment while rolls flow: half the
-    time just after the tower hears an ACK (where the kill fell when the ACK went out before the commit), half
-    the time at a random instant after the throws. After each kill every roll the tower has dropped from its
-    outbox (it heard the ACK) must be in the journal; and nothing is journaled twice but a roll that the kill
-    caught after its commit and before its ACK (the tower rightly sends it again)."""
+@pytest.mark.parametrize("version", [1, 2])
+def test_killed_between_the_commit_and_the_ack_the_roll_is_journaled_once(tmp_path: Path, boxes: Boxes,
+                                                                          version: int) -> None:
+    """The box journals the roll and is killed before the ACK goes out (its settle held): the tower still holds
+    the roll and resends it to the restarted box, whose link, primed from the journal, ACKs it without playing it
+    again. Version 1's ROLL names no boot: the HELLO's is the one journaled and matched."""
+    journal = tmp_path / "journal.sqlite"
+    with VirtualTower(heartbeat=0.2, retry=0.2, version=version) as tower:
+        boot = tower.protocol.boot
+        pid = boxes.start(journal, tower.path, "hold-ack")
+        try:
+            tower.roll([("d6", 4)])
+            assert boxes.said(pid) == "journaled"  # committed; the ACK is never sent
+            assert journal_values(journal) == [4] and outbox(tower) == [1]
+        finally:
+            assert boxes.kill(pid) == signal.SIGKILL
+        pid = boxes.start(journal, tower.path)
+        try:
+            until(lambda: not outbox(tower))  # the resend ACKed by the new box
+            assert journal_values(journal) == [4]
+            tower.roll([("d6", 2)])  # and the next roll is played as usual
+            until(lambda: not outbox(tower))
+        finally:
+            boxes.kill(pid)
+    assert journal_values(journal) == [4, 2]
+    assert journal_rolls(journal) == [(boot, 1), (boot, 2)]
+
+
+def test_kill_9_while_rolls_flow_loses_no_acknowledged_roll_and_journals_none_twice(tmp_path: Path,
+                                                                                   boxes: Boxes) -> None:
+    """A child box (real link, session, loop, journal) is killed while rolls flow, a third of the time at a random
+    instant after the throws, a third just after the tower hears an ACK (where the kill fell when the ACK went out
+    before the commit), a third just after a commit whose ACK it holds back (where a restarted box played the roll
+    again before it was primed from the journal). After each kill every roll the tower has dropped from its outbox
+    (it heard the ACK) is in the journal, and no roll is in it twice: the entries' (boot, seq) are the tower's
+    numbers 1, 2, 3... each once."""
     rng = random.Random(20240611)
     journal = tmp_path / "journal.sqlite"
     thrown: list[int] = []
     caught: set[int] = set()
-    kills = after_ack = 0
+    kinds = {"random": 0, "after ACK": 0, "before ACK": 0}
     with VirtualTower(heartbeat=0.2, retry=0.2) as tower:
+        boot = tower.protocol.boot
 
         def throw() -> None:
-            value = rng.choice([v for v in range(1, 7) if not thrown or v != thrown[-1]])
+            value = rng.randint(1, 6)
             thrown.append(value)
             assert tower.roll([("d6", value)]) == len(thrown)
 
         for point in range(KILL_POINTS + 1):
-            pid = boxes.start(journal, tower.path)
+            kind = list(kinds)[point % 3]
+            pid = boxes.start(journal, tower.path, "hold-ack" if kind == "before ACK" and point < KILL_POINTS else "run")
             try:
                 if point == KILL_POINTS:  # the last box lives until the tower's outbox is empty
                     until(lambda: not outbox(tower))
-                elif point % 2:
+                elif kind == "after ACK":
                     heard = tower.protocol.acked
                     for _ in range(rng.randint(1, 3)):
                         throw()
                     target = heard + rng.randint(1, max(1, len(outbox(tower))))
                     until(lambda target=target: tower.protocol.acked >= target)
-                    after_ack += 1
+                elif kind == "before ACK":
+                    for _ in range(rng.randint(1, 3)):
+                        throw()
+                    assert boxes.said(pid) == "journaled"
                 else:
                     for _ in range(rng.randint(1, 3)):
                         throw()
@@ -603,18 +635,24 @@ def test_kill_9_while_rolls_flow_loses_no_acknowledged_roll(tmp_path: Path, boxe
                     time.sleep(rng.uniform(0, 0.012))  # a random kill instant
             finally:
                 assert boxes.kill(pid) == signal.SIGKILL
-            kills += 1
+            if point == KILL_POINTS:
+                break
+            kinds[kind] += 1
             held = set(outbox(tower))
             assert len(held) < 32  # the outbox never overflowed: no roll dropped by the tower itself
-            kept, doubled = align(journal_values(journal), thrown)
+            journaled = journal_rolls(journal)
+            kept = len(journaled)
+            assert journaled == [(boot, seq) for seq in range(1, kept + 1)], f"kill point {point}: {journaled}"
+            assert journal_values(journal) == thrown[:kept]
             acked = [seq for seq in range(1, len(thrown) + 1) if seq not in held]
             assert all(seq <= kept for seq in acked), f"kill point {point}: ACKed {acked}, journaled {kept}"
-            assert set(doubled) <= caught, f"kill point {point}: doubled {doubled}"
             caught |= {seq for seq in held if seq <= kept}  # journaled, not ACKed: the tower will resend it
-    kept, doubled = align(journal_values(journal), thrown)
-    assert kept == len(thrown) and not outbox(tower)
-    print(f"\nkill points {kills - 1} ({after_ack} just after an ACK), rolls {len(thrown)}, acknowledged and lost 0, "
-          f"journaled-not-ACKed at a kill {len(caught)}, journaled twice {len(doubled)}")
+    assert journal_rolls(journal) == [(boot, seq) for seq in range(1, len(thrown) + 1)]
+    assert journal_values(journal) == thrown and not outbox(tower)
+    assert kinds["before ACK"] and len(caught) >= kinds["before ACK"]
+    print(f"\nkill points {sum(kinds.values())} ({kinds['after ACK']} just after an ACK, {kinds['before ACK']} between "
+          f"a commit and its ACK), rolls {len(thrown)}, acknowledged and lost 0, journaled-not-ACKed at a kill "
+          f"{len(caught)}, journaled twice 0")
 
 
 def _box(journal: str, port: str, mode: str) -> int:
@@ -627,13 +665,21 @@ def _box(journal: str, port: str, mode: str) -> int:
             session.start("tally", {})
         inbox: queue.Queue[Any] = queue.Queue()
         loop = Loop(session, inbox, tick=0.01)
-        link = TowerLink(inbox, port, retry=0.02, silence=1.0).start()
+        link = TowerLink(inbox, port, retry=0.02, silence=1.0).prime(journaled_rolls(j)).start()  # as build_table
+
+        def hold(boot: str, seq: int) -> None:
+            """The commit done, the ACK never sent: say so and wait for the kill."""
+            print(os.getpid(), "journaled", flush=True)
+            threading.Event().wait()
+
         ready = in_memory = False
         while True:
             loop.step()
             if not ready and link.state == "connected":
                 if mode == "readonly":
                     j._db.execute("PRAGMA query_only=ON")
+                if mode == "hold-ack":  # rolls delivered from now on (a roll's settle is bound at its delivery)
+                    link._settle = hold  # type: ignore[method-assign]
                 print(os.getpid(), "ready", flush=True)
                 ready = True
             if ready and not in_memory and j.degraded:
