@@ -31,10 +31,12 @@ from typing import Any
 import pytest
 
 from companion.dice import DiceRolled, Prompt, take_dice
-from companion.journal import Journal
-from companion.session import Session
+from companion.inputs import RollRef
+from companion.config import load_config
+from companion.journal import Entry, Journal
+from companion.session import Hold, Press, Session
 from companion.session.loop import Loop
-from companion.sim import journaled_rolls
+from companion.sim import build_table, journaled_rolls
 from firmware_bridge.events import TowerRoll
 from firmware_bridge.link import TowerLink
 from firmware_bridge.virtual import VirtualTower
@@ -377,6 +379,65 @@ def test_fuzzed_lines_are_counted_by_reason_and_never_stop_the_link(hand: Any) -
     assert take(q).seq == good + 1  # still reading
 
 
+def journaled(boot: str, *rolls: tuple[int, int]) -> list[RollRef]:
+    """What a journal holds of the tower's rolls ``(seq, d6 face)`` of power-up ``boot``."""
+    return [RollRef("tower", boot, seq, (("d6", value),)) for seq, value in rolls]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_resend_of_a_journaled_roll_is_acked_and_not_delivered_again(hand: Any, version: int) -> None:
+    """The box restarted after journaling rolls 1 and 2 without the tower hearing their ACKs: primed with them, the
+    link ACKs their resend, in order, and delivers only roll 3; a later resend of 2 (its ACK lost) is ACKed again."""
+    far, lk, q = hand
+    lk.prime(journaled("a1b2c3d4", (1, 3), (2, 5)))
+    far.send(hello("a1b2c3d4", version), version)
+    for seq, value in ((1, 3), (2, 5), (3, 1)):
+        far.send(roll("a1b2c3d4", seq, value), version)
+    assert [far.next(), far.next()] == [ack("a1b2c3d4", 1, version), ack("a1b2c3d4", 2, version)]
+    new = take(q)
+    assert (new.seq, new.dice[0].value) == (3, 1) and rolls_in(q) == []
+    far.send(hello("a1b2c3d4", version, first=2), version)  # version 1 trusts a duplicate in a HELLO's resend
+    far.send(roll("a1b2c3d4", 2, 5), version)
+    assert far.next() == ack("a1b2c3d4", 2, version)
+    new.settle()
+    assert far.next() == ack("a1b2c3d4", 3, version)
+    assert lk.counts["journaled_resends"] == 2 and lk.counts["accepted"] == 1 and lk.counts["duplicates"] == 1
+
+
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("other", ["boot", "dice"])
+def test_a_roll_that_is_not_on_disk_is_delivered_and_acked_only_once_settled(hand: Any, version: int,
+                                                                             other: str) -> None:
+    """Priming is matched on boot, number and dice: a roll 1 of another power-up (in version 1 the boot is the
+    HELLO's), or under other dice, is a roll the journal does not hold."""
+    far, lk, q = hand
+    lk.prime(journaled("a1b2c3d4", (1, 3)))
+    boot, value = ("e5f6a7b8", 3) if other == "boot" else ("a1b2c3d4", 4)
+    far.send(hello(boot, version), version)
+    far.send(roll(boot, 1, value), version)
+    got = take(q)
+    assert (got.boot, got.seq, got.dice[0].value) == (boot, 1, value)
+    far.send(roll(boot, 3, 1), version)  # a gap: the box asks for the outbox, which ends what it sent
+    assert [f.kind for f in far.upto("SYNC")] == ["SYNC"]  # no ACK before the settle
+    got.settle()
+    assert far.next() == ack(boot, 1, version)
+    assert lk.counts["journaled_resends"] == 0
+
+
+def test_a_journaled_roll_that_comes_before_its_turn_waits_for_the_rolls_before_it(hand: Any) -> None:
+    """Rolls go in order even when one is on disk: roll 2, journaled, arriving before roll 1 (lost on the wire) is
+    held back like any roll after a gap, and ACKed once roll 1 has been delivered."""
+    far, lk, q = hand
+    lk.prime(journaled("a1b2c3d4", (2, 5)))
+    far.send(hello("a1b2c3d4", 2), 2)
+    far.send(roll("a1b2c3d4", 2, 5), 2)
+    assert [f.kind for f in far.upto("SYNC")] == ["SYNC"] and lk.counts["out_of_order"] == 1
+    far.send(roll("a1b2c3d4", 1, 6), 2)
+    far.send(roll("a1b2c3d4", 2, 5), 2)
+    assert far.next() == ack("a1b2c3d4", 2, 2)
+    assert [(r.seq, r.dice[0].value) for r in [take(q)]] == [(1, 6)] and rolls_in(q) == []
+
+
 # -- 3. the ACK means "on disk" ----------------------------------------------------------------------------------------
 
 
@@ -466,6 +527,61 @@ def test_dice_waiting_for_the_rest_of_a_request_are_settled_with_it(tmp_path: Pa
             until(lambda: not tower.protocol.outbox)
         assert [x.event for x in journal.events(session.current.game_id)][-1] == \
             DiceRolled.of(("d6", 2), ("d6", 5), source="tower")
+
+
+def test_each_entry_keeps_the_tower_rolls_its_dice_came_from(tmp_path: Path) -> None:
+    """A D6 now and a D6 later make one event from two rolls; a re-roll's entry keeps its own; an undo takes back the
+    event, not the rolls (they were taken: a resend must not be played); dice cleared with BACK were never on disk."""
+    from tests.test_session import loader as race_loader
+
+    def tower(seq: int, *dice: tuple[str, int]) -> TowerRoll:
+        return TowerRoll(DiceRolled.of(*dice).dice, "tower", seq, None, "a1b2c3d4")
+
+    with Journal(tmp_path / "j.sqlite") as journal:
+        session = Session(journal, loader=race_loader, game_keys=("race",))
+        session.start("race", {"players": 2})
+        for item in [tower(1, ("d8", 4)), tower(2, ("d6", 2)), tower(3, ("d6", 5), ("d8", 7)),
+                     Hold("ROLL"), Press("OK"), tower(4, ("d6", 6), ("d6", 6)),
+                     Hold("BACK"), Press("OK"), tower(5, ("d6", 1)), Press("BACK"), tower(6, ("d6", 3), ("d6", 3))]:
+            session.handle(item)
+        entries = journal.entries(session.current.game_id)
+        assert [(e.kind, [r.seq for r in e.rolls]) for e in entries] == [
+            ("event", [1]), ("event", [2, 3]), ("reroll", [4]), ("undo", []), ("event", [6])]
+        assert entries[1].rolls[1] == RollRef("tower", "a1b2c3d4", 3, (("d6", 5), ("d8", 7)))  # as the tower sent it
+        assert [r.seq for r in journaled_rolls(journal)] == [6, 4, 2, 3, 1]
+        for button in ("OK", "ROLL", "ROLL"):  # a lane chosen, a shuffle and a D8 from the box's generator
+            session.handle(Press(button))
+        after = journal.entries(session.current.game_id)[5:]
+        assert [type(e.event).__name__ for e in after] == ["Choice", "Shuffled", "DiceRolled"]
+        assert all(not e.rolls for e in after)  # no source roll in them
+
+
+def test_the_box_primes_its_tower_link_from_the_journal(tmp_path: Path) -> None:
+    """``build_table`` (the box as ``companion run`` assembles it) gives the link the rolls on disk: the resend of
+    the last one is ACKed, and the next roll is played."""
+    config_file = tmp_path / "config.toml"
+    far = HandTower()
+    config_file.write_text(f'[tower]\nport = "{far.path}"\n[oled]\nenabled = false\n[projector]\nenabled = false\n'
+                           "[buttons]\nenabled = false\n")
+    try:
+        with Journal(tmp_path / "j.sqlite") as journal:
+            gid = journal.new_game("tally", {})
+            journal.append(gid, Entry("event", DiceRolled.of(("d6", 3), source="tower"),
+                                      tuple(journaled("a1b2c3d4", (1, 3)))))
+            with build_table(journal, sim=False, headless=True, config=load_config(config_file), views=[],
+                             loader=loader, game_keys=("tally",)) as table:
+                table.session.start()
+                assert far.asked() == [Frame("SYNC")]
+                far.send(hello("a1b2c3d4", 2), 2)
+                far.send(roll("a1b2c3d4", 1, 3), 2)
+                far.send(roll("a1b2c3d4", 2, 5), 2)
+                assert far.next() == ack("a1b2c3d4", 1, 2)
+                until(lambda: table.parts["link"].counts["accepted"] == 1)
+                table.loop.step(0)
+                assert far.upto("ACK")[-1] == ack("a1b2c3d4", 2, 2)
+            assert [x.event.dice[0].value for x in journal.events(gid)] == [3, 5]
+    finally:
+        far.close()
 
 
 # -- killed with SIGKILL -----------------------------------------------------------------------------------------------
