@@ -143,7 +143,8 @@ class TowerLink:
     def prime(self, rolls: Iterable[RollRef]) -> TowerLink:
         """Rolls already on disk (the journal's, from before a restart): a resend of one of them is ACKed, not
         delivered. Only the tower's, and only a resend naming the same boot, number and dice is taken for one.
-        Call before :meth:`start`; the last :data:`DICE_KEPT` per boot are enough (the tower's outbox holds 32)."""
+        Call before the tower can resend them (before :meth:`start`); the last :data:`DICE_KEPT` per boot are kept
+        (the tower's outbox holds 32)."""
         with self._lock:
             for ref in rolls:
                 if ref.source == SOURCE and ref.boot:

@@ -5,8 +5,12 @@
 - Wire-level rules on a pty the test plays by hand: a "duplicate" under other dice, or running backwards, is
   not ACKed but answered with SYNC; a roll of another boot waits for its HELLO; an unsettled roll is neither
   ACKed nor delivered twice; each tower is answered in its own version; fuzzed lines are counted, never fatal.
+- A box that restarts knows what it journaled: each entry names the tower rolls (boot, seq, dice) its dice came
+  from, the link is primed with them at start, and a resend of one is ACKed, not played again; a roll that is not
+  on disk (another boot, other dice) is delivered and ACKed only once journaled.
 - The ACK means "on disk": the real link, session, loop and journal, in this process and in a child killed
-  with SIGKILL while rolls flow; every roll the tower saw acknowledged is in the journal afterwards.
+  with SIGKILL while rolls flow (some kills aimed between a commit and its ACK); every roll the tower saw
+  acknowledged is in the journal afterwards, and none is in it twice.
 
 This file is also the child: ``python tests/test_link_durability.py JOURNAL PORT MODE`` runs one box, and
 ``--boxes`` a parent that forks one per line it reads (see :class:`Boxes`).
@@ -30,9 +34,9 @@ from typing import Any
 
 import pytest
 
+from companion.config import load_config
 from companion.dice import DiceRolled, Prompt, take_dice
 from companion.inputs import RollRef
-from companion.config import load_config
 from companion.journal import Entry, Journal
 from companion.session import Hold, Press, Session
 from companion.session.loop import Loop
@@ -730,7 +734,8 @@ def test_kill_9_while_rolls_flow_loses_no_acknowledged_roll_and_journals_none_tw
 
         for point in range(KILL_POINTS + 1):
             kind = list(kinds)[point % 3]
-            pid = boxes.start(journal, tower.path, "hold-ack" if kind == "before ACK" and point < KILL_POINTS else "run")
+            aimed = kind == "before ACK" and point < KILL_POINTS
+            pid = boxes.start(journal, tower.path, "hold-ack" if aimed else "run")
             try:
                 if point == KILL_POINTS:  # the last box lives until the tower's outbox is empty
                     until(lambda: not outbox(tower))
