@@ -51,8 +51,8 @@ RESTARTS = 15
 BOOTING = 0.1
 """Seconds a restarted tower is deaf while it boots (a real board: a few hundred ms)."""
 """Per protocol version and HELLO fault: restarts in place."""
-KILL_POINTS = 150
-"""SIGKILLs of a box while rolls flow, a third of each kind."""
+KILL_POINTS = 120
+"""SIGKILLs of a box while rolls flow, a third of each kind (about 15 s; under 60 s with both cores busy)."""
 FUZZED = 3000
 """Fuzzed lines sent to one link."""
 
