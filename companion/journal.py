@@ -8,7 +8,10 @@ Layout (schema version in ``PRAGMA user_version``, currently :data:`SCHEMA_VERSI
 - ``games(id, game, options, created, updated, finished)`` -- one row per game; ``options`` is JSON.
 - ``entries(game_id, idx, kind, event, accepted_at)`` -- the game's history, in order (exported as is). ``kind`` is
   ``event`` (an accepted event, JSON from :func:`companion.dice.event_to_dict`), ``undo`` (takes back
-  the last live event) or ``reroll`` (replaces the last live event, a dice roll, by ``event``).
+  the last live event) or ``reroll`` (replaces the last live event, a dice roll, by ``event``). An event or
+  re-roll made from a source's rolls also keeps, under ``"rolls"`` in the same JSON, which rolls its dice came from
+  (:class:`companion.inputs.RollRef`: the tower's boot, number and dice), so the tower link can be told at start
+  which rolls are on disk already; the game's history ignores it, and an export leaves it out.
 
 Undo and re-roll are journaled as rows of their own, never by rewriting history: the live events are
 a fold over the rows (:func:`live_events`), and replaying them gives the same state every time.
@@ -42,7 +45,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -50,6 +53,7 @@ from urllib.parse import quote
 
 from companion.dice import Event, event_from_dict, event_to_dict
 from companion.errors import CompanionError, DataError, UnavailableError
+from companion.inputs import RollRef
 from companion.journal_lock import JournalLock
 from companion.journal_recovery import read as read_recovery
 from companion.journal_recovery import recovery_path
@@ -111,15 +115,20 @@ class Entry:
 
     kind: str
     event: Event | None = None
+    rolls: tuple[RollRef, ...] = ()
+    """The source rolls whose dice went into ``event`` (a D8 now and a D6 later: two), written in the same
+    commit; bookkeeping for the tower link, never part of the game's history (an export leaves it out)."""
 
     def to_dict(self) -> dict[str, Any]:
-        if self.kind == "event":
-            assert self.event is not None
-            return event_to_dict(self.event)
         if self.kind == "undo":
             return {"type": "undo"}
         assert self.event is not None
-        return {"type": "reroll", "event": event_to_dict(self.event)}
+        data = event_to_dict(self.event)
+        if self.kind == "reroll":
+            data = {"type": "reroll", "event": data}
+        if self.rolls:
+            data["rolls"] = [r.to_dict() for r in self.rolls]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Entry:
@@ -130,10 +139,20 @@ class Entry:
             inner = data.get("event")
             if not isinstance(inner, Mapping):
                 raise CompanionError("a reroll entry needs an 'event' object")
-            return cls("reroll", event_from_dict(inner))
+            return cls("reroll", event_from_dict(inner), _rolls(data))
         if not isinstance(data, Mapping):
             raise CompanionError(f"an entry must be an object, got {data!r}")
-        return cls("event", event_from_dict(data))
+        return cls("event", event_from_dict(data), _rolls(data))
+
+
+def _rolls(data: Mapping[str, Any]) -> tuple[RollRef, ...]:
+    """The entry's roll references; an entry written before they were kept has none, and one that does not read
+    counts as none (the worst that can come of it is a roll the tower resends being played again, never a game
+    that will not resume)."""
+    try:
+        return tuple(RollRef.from_dict(r) for r in data.get("rolls") or ())
+    except (*BAD_DATA, AttributeError):
+        return ()
 
 
 @dataclass(frozen=True)
@@ -677,7 +696,7 @@ class Journal:
                   "finished": record.finished}
         yield json.dumps(header, sort_keys=True)
         for entry in self.entries(game_id):
-            yield json.dumps(entry.to_dict(), sort_keys=True)
+            yield json.dumps(replace(entry, rolls=()).to_dict(), sort_keys=True)  # this box's tower's bookkeeping
 
     def import_lines(self, lines: Iterable[str], name: str = "<input>") -> int:
         """A new game from exported lines; returns its id. Errors name the file and line."""
@@ -724,7 +743,7 @@ def parse_export(lines: Iterable[str], name: str = "<input>") -> tuple[dict[str,
             header = {**data, "options": options}
             continue
         try:
-            entries.append(Entry.from_dict(data))
+            entries.append(replace(Entry.from_dict(data), rolls=()))  # another box's tower's rolls: not ours
         except (*BAD_DATA, CompanionError) as exc:
             raise DataError(f"{name}: line {number}: {reason(exc)}") from None
     if header is None:

@@ -19,6 +19,8 @@ from typing import Any
 
 from companion.config_hardware import button_options, button_pins, oled_settings
 from companion.dice import DiceRolled
+from companion.errors import CompanionError
+from companion.inputs import RollRef
 from companion.journal import Journal
 from companion.session.core import Session
 from companion.session.inputs import Hold, Press, Roll
@@ -350,10 +352,35 @@ def _attach_tower(table: Table, *, sim: bool, config: Any) -> None:
         table.parts["tower-device"] = tower
         driver = table.driver
         table.driver = TowerDriver(driver, tower)
-    link = TowerLink(table.inbox, port, read_timeout=0.25, **options).start()  # returns at the first byte anyway
+    link = TowerLink(table.inbox, port, read_timeout=0.25, **options)  # returns at the first byte anyway
+    link.prime(journaled_rolls(table.session.journal)).start()
     table.closers.append(link.stop)
     table.parts["tower"] = port or "auto"
     table.parts["link"] = link
+
+
+PRIMED_ROLLS = 256
+"""Roll references the tower link is primed with at start: the tower resends at most its outbox (32)."""
+PRIMED_SCAN = 4096
+"""Journal entries read at most to find them (a long night of button rolls holds none)."""
+
+
+def journaled_rolls(journal: Journal, limit: int = PRIMED_ROLLS, scan: int = PRIMED_SCAN) -> list[RollRef]:
+    """The source rolls of the latest journal entries, most recently played games first: the link is primed
+    with them, so a roll journaled just before a stop, whose ACK the tower never heard, is not played again.
+    A game whose entries do not read is passed over (its resume says why)."""
+    found: list[RollRef] = []
+    for record in sorted(journal.games(), key=lambda g: (g.updated, g.id), reverse=True):
+        try:
+            entries = journal.entries(record.id)
+        except CompanionError:
+            continue
+        for entry in reversed(entries):
+            found.extend(entry.rolls)
+            scan -= 1
+            if len(found) >= limit or scan <= 0:
+                return found
+    return found
 
 
 class TowerDriver:

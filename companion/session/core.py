@@ -32,7 +32,7 @@ from companion.errors import CompanionError
 from companion.games import game_keys as registered_keys
 from companion.games import load_game
 from companion.games.base import Game, Option
-from companion.inputs import source_name
+from companion.inputs import RollRef, source_name
 from companion.journal import GameRecord, Journal
 from companion.places import Place
 from companion.session.choices import options_for, setup_questions
@@ -109,6 +109,9 @@ class Session:
         """Called with the digest of the state about to be journaled (crash tests log it)."""
         self._unsettled: list[Callable[[], object]] = []
         """Rolls handled but not yet settled: their source keeps each until it is (see _settle_rolls)."""
+        self._taken: list[RollRef] = []
+        """The source rolls whose dice are in the open request: journaled with the event they make (so the
+        tower, resending one after a restart, is told it is on disk), dropped with the dice otherwise."""
 
     @property
     def current(self) -> GameRun | None:
@@ -178,6 +181,8 @@ class Session:
             self.message = str(exc)
             if isinstance(event, Roll) and event.settle is not None:
                 log.info("%s roll refused: %s", event.source, exc)
+        if not self.request.partial and self.request.dealing is None:
+            self._taken.clear()  # journaled, or dropped with their dice (BACK, an undo, a refused event)
         self._settle_rolls()
         return self._refresh()
 
@@ -222,7 +227,7 @@ class Session:
     def _take_roll(self, roll: Roll) -> None:
         if roll.settle is not None:  # settled by _settle_rolls once on disk, or refused for good and said
             self._unsettled.append(roll.settle)
-        self._on_roll(roll.rolled)
+        self._on_roll(roll.rolled, roll.ref())
 
     def _take_waiting(self) -> None:
         """The rolls that waited for a question's answer, now answered, in the order they came."""
@@ -295,7 +300,7 @@ class Session:
             return deal_for(prompt, self.request).need()
         return prompt.dice
 
-    def _on_roll(self, roll: DiceRolled) -> None:
+    def _on_roll(self, roll: DiceRolled, ref: RollRef | None = None) -> None:
         if self.run is None or self._menu is not None:
             raise CompanionError(f"roll ignored ({', '.join(str(d) for d in roll.dice)}): a menu is open")
         wanted = self.wanted()
@@ -312,6 +317,8 @@ class Session:
         if match.extra:
             notes.append(f"extra ignored: {', '.join(str(d) for d in match.extra)}")
         self.request = self.request.with_(partial=(*self.request.partial, *match.taken), entry=None)
+        if ref is not None:
+            self._taken.append(ref)
         if match.missing:
             self.message = "; ".join(notes)
             return
@@ -321,12 +328,12 @@ class Session:
             notes.append(self._deal_pick(prompt, complete, roll.source))
         elif self.request.reroll:
             try:
-                self.run.replace_last(DiceRolled(complete, roll.source))
+                self.run.replace_last(DiceRolled(complete, roll.source), self._taken)
             finally:
                 self.request = OpenRequest()
         else:
             self.request = self.request.with_(partial=())
-            self._accept(DiceRolled(complete, roll.source))
+            self._accept(DiceRolled(complete, roll.source), self._taken)
         self.message = "; ".join(n for n in notes if n)
 
     def _deal_pick(self, prompt: Prompt, dice: tuple[Die, ...], source: str) -> str:
@@ -335,17 +342,19 @@ class Session:
         after = before.feed(dice)
         if after.done:
             self.request = self.request.with_(partial=())
-            self._accept(after.result(source))
+            self._accept(after.result(source), self._taken)
             return ""
         self.request = self.request.with_(partial=(), dealing=after)
         if after.thrown_again > before.thrown_again:
             return f"{' '.join(str(d) for d in dice)} cannot pick evenly among {after.choices}: throw again"
         return f"card {after.placed} of {after.deal} picked"
 
-    def _accept(self, event: Event) -> None:
-        """Apply, journal, then (by returning) let the panel show it: never the other way round."""
-        self._require_game().accept(event)  # RuleError: nothing changed
+    def _accept(self, event: Event, rolls: Sequence[RollRef] = ()) -> None:
+        """Apply, journal, then (by returning) let the panel show it: never the other way round. ``rolls``: the
+        source rolls the event's dice came from, journaled with it."""
+        self._require_game().accept(event, tuple(rolls))  # RuleError: nothing changed
         self.request = OpenRequest()
+        self._taken.clear()
 
     def undo(self) -> None:
         self._require_game().undo()
