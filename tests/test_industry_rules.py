@@ -116,6 +116,17 @@ def test_the_display_is_not_refilled_until_the_end_of_the_turn_then_slides_and_i
     assert [s.card for s in state.display] == ["at:osaka", "ship", "port", "coal", "cotton", "at:kobe"]
 
 
+def test_a_full_display_with_nothing_to_discard_needs_no_deal_at_the_end_of_the_turn():
+    """"Then refill the display to six cards, if possible": with no card taken and no coal or ironworks card
+    on display, the six stay as they are and the next turn begins (there is nothing to deal)."""
+    state = japan(cards=("cotton", "at:osaka", "ship", "goods", "port", "cotton"))
+    deck = state.deck
+    state = do(state, "end_turn")
+    assert state.turn == 2 and state.phase == "play" and state.deck == deck
+    assert GAME.prompt(state).short == "Turn 2: entry?"
+    assert state.recent == ("Turn 2: the display is full, nothing to deal",)
+
+
 def test_the_game_ends_when_the_deck_is_exhausted_even_with_cards_on_display():
     """Second edition, point 3: "The game ends when the deck has been exhausted, even if there are still cards on
     display." Reading in force: the turn the deck runs out in is played to its end."""

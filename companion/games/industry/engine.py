@@ -172,10 +172,13 @@ class IndustryGame:
         kept = [s.card for s in state.display if s.card and not s.taken and s.card not in board.display_discard]
         gone = [s.card for s in state.display if s.card and not s.taken and s.card in board.display_discard]
         display = tuple(Slot(c) for c in kept) + tuple(Slot() for _ in range(len(board.display_costs) - len(kept)))
-        lines = [f"Turn {state.turn + 1}: display slides, {len(board.display_costs) - len(kept)} to deal"]
+        to_deal = len(board.display_costs) - len(kept)
+        lines = [f"Turn {state.turn + 1}: display slides, {to_deal} to deal" if to_deal
+                 else f"Turn {state.turn + 1}: the display is full, nothing to deal"]
         if gone:
             lines.append("Discarded: " + ", ".join(card_label(board, self.rules, c) for c in gone))
-        return replace(state, turn=state.turn + 1, display=display, phase="deal", recent=tuple(lines))
+        return replace(state, turn=state.turn + 1, display=display, phase="deal" if to_deal else "play",
+                       recent=tuple(lines))
 
     def _over(self, state: IndustryState) -> IndustryState:
         sums = ledger.totals(self.board(state), self.rules, state)
