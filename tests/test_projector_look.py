@@ -47,11 +47,14 @@ def drawn(monkeypatch):
 
 
 def frames():
-    """Kansas and Stormfury at the points the docs show, with and without the overlay, a lasting
-    notice in the strip, and the end of the game."""
+    """Every game at the points the docs show, with and without the overlay, a lasting notice in the strip,
+    and the end of the game."""
     out = []
     for key, events, options in (("kansas", 11, {}), ("kansas", 20, {"forecaster": 2}), ("kansas", 0, {}),
-                                 ("stormfury", 8, {}), ("stormfury", 14, {}), ("stormfury", 0, {})):
+                                 ("stormfury", 8, {}), ("stormfury", 14, {}), ("stormfury", 0, {}),
+                                 ("carcassonne", 130, {"players": 3, "river": "yes"}),
+                                 ("allegheny", 20, {"players": 4}), ("allegheny", 154, {"players": 4}),
+                                 ("industry", 120, {}), ("industry", 60, {"map": "Minnesota"})):
         game = load_game(key)
         state = seeded_state(game, 7, events, options)
         frame = frame_for(game, state)

@@ -203,7 +203,8 @@ def draw_house(surface: Any, at: Point, size: float) -> None:
 
 def draw_badge(surface: Any, at: Point, r: float, letter: str, fill: palette.Colour) -> None:
     draw_mark(surface, "circle", at, r, fill, width=max(1, round(r * 0.15)))
-    text.draw(surface, letter, at, max(10, round(r * 1.5)), ink_on(fill), anchor="center", bold=True)
+    text.draw(surface, letter, at, max(text.minimum(surface.get_height()), round(r * 1.5)), ink_on(fill),
+              anchor="center", bold=True)
 
 
 def draw_tile(surface: Any, centre: Point, r: float, tile: TileType | None, quarters: int) -> None:
@@ -528,7 +529,8 @@ class Painter(BoardPainter):
             centre = (rect.x + body * 0.6, y + body * 0.6)
             draw_mark(surface, "circle", centre, body * 0.55, fill,
                       edge=palette.CITY if sum(fill) < 120 else palette.CITY_EDGE)
-            text.draw(surface, marks[seat], centre, round(body * 0.8), ink_on(fill), anchor="center", bold=True)
+            letters = max(text.minimum(surface.get_height()), round(body * 0.8))
+            text.draw(surface, marks[seat], centre, letters, ink_on(fill), anchor="center", bold=True)
             now = seat == state.current and state.phase != "over"
             words = f"{name}: {state.scores[seat]} pts, {state.supply[seat]} left" + ("  < turn" if now else "")
             text.draw(surface, words, (rect.x + body * 1.6, y), body, palette.TEXT if now else palette.TEXT_DIM,
@@ -665,7 +667,8 @@ class Painter(BoardPainter):
             seat = state.current
             fill = player_colour(self.game.who(seat), seat)
             draw_mark(surface, "circle", c, r * 0.8, fill, edge=palette.CITY if sum(fill) < 120 else palette.CITY_EDGE)
-            text.draw(surface, initials([self.game.who(i) for i in range(state.players)])[seat], c, round(r * 1.2),
+            text.draw(surface, initials([self.game.who(i) for i in range(state.players)])[seat], c,
+                      max(text.minimum(surface.get_height()), round(r * 1.2)),
                       ink_on(fill), anchor="center", bold=True)
         elif row == "tornado":
             funnel = [(c[0] - r * 0.8, c[1] - r * 0.6), (c[0] + r * 0.8, c[1] - r * 0.6), (c[0], c[1] + r * 0.8)]
@@ -696,7 +699,8 @@ class Painter(BoardPainter):
             pygame.draw.rect(surface, QUAKE, box, 3)
         elif row == "meteor_aim":
             draw_mark(surface, "circle", c, r * 0.8, METEOR)
-            text.draw(surface, "M", c, round(r * 1.2), ink_on(METEOR), anchor="center", bold=True)
+            text.draw(surface, "M", c, max(text.minimum(surface.get_height()), round(r * 1.2)), ink_on(METEOR),
+                      anchor="center", bold=True)
         elif row == "meteor_end":
             pygame.draw.rect(surface, CITY, box)
             pygame.draw.line(surface, ENDED, (box.right - 4, box.y + 2), (box.right - 4, box.bottom - 2), 4)
