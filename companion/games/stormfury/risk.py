@@ -56,7 +56,6 @@ def forecast_risk(board: Board, state: StormState, forecast: Sequence[str]) -> R
         relevant |= m
     relevant_hexes = [h for h in order if relevant & bit[h]]
     rings: dict[Hex, int] = {}
-    walks: dict[tuple[Hex, int], tuple[Hex, ...]] = {}
     leaves: Counter[int] = Counter()
     """Covers (bit masks) of the draws that do damage, each with how many draws end with it."""
     count = 0
@@ -79,30 +78,61 @@ def forecast_risk(board: Board, state: StormState, forecast: Sequence[str]) -> R
     start_cover = _mask(bit, storm.footprint(board, state.centre, (), state.category)) \
         if board.rules.count_start_hex else 0
 
-    def go(here: Hex, used: tuple[int, ...], covered: int) -> None:
+    moves: dict[tuple[Hex, int], tuple[Hex, int]] = {}
+    """(hex, card) -> where the centre ends and the mask of what it covers on the way."""
+    zero: dict[tuple[frozenset[int], bool], bool] = {}
+    """(cards drawn, ends at sea) -> the storm weakens to nothing (the game ends before the damage)."""
+
+    fresh: Counter[int] = Counter()
+    """Hexes newly covered by a move (a mask), with how many damaging draws follow that move: a hex's hit
+    count is the sum over the moves that first cover it, so a prefix shared by many draws counts once."""
+
+    def go(here: Hex, used: tuple[int, ...], covered: int) -> int:
+        """Walk every draw that starts with ``used``; the number of them that do damage."""
         nonlocal count
         if len(used) == k:
             count += 1
-            if storm.new_category(board, state.category, [cards[i] for i in used], here in board.ocean) == 0:
-                return  # a category 1 storm that weakens ends the game before any damage
-            # nothing covered yet means the storm could not move at all: it still stands over its hex
-            # when the damage is resolved (storm.footprint)
-            leaves[covered or ring(state.centre)] += 1
-            return
+            key = (frozenset(used), here in board.ocean)
+            ends = zero.get(key)
+            if ends is None:
+                ends = zero[key] = storm.new_category(board, state.category, [cards[i] for i in sorted(used)],
+                                                      key[1]) == 0
+            if ends:
+                return 0  # a category 1 storm that weakens ends the game before any damage
+            if not covered:
+                # the storm could not move at all: it still stands over its hex when the damage is
+                # resolved (storm.footprint)
+                covered = ring(state.centre)
+                fresh[covered] += 1
+            leaves[covered] += 1
+            return 1
+        damaging = 0
         for i, card in enumerate(cards):
             if i in used:
                 continue
-            path = walks.get((here, i))
-            if path is None:
-                path = walks[here, i] = storm.walk(board, here, (card,))
-            extra = covered
-            for h in path:
-                extra |= ring(h)
-            go(path[-1] if path else here, (*used, i), extra)
+            move = moves.get((here, i))
+            if move is None:
+                path = storm.walk(board, here, (card,))
+                mask = 0
+                for h in path:
+                    mask |= ring(h)
+                move = moves[here, i] = (path[-1] if path else here, mask)
+            below = go(move[0], (*used, i), covered | move[1])
+            if below and (new := move[1] & ~covered):
+                fresh[new] += below
+            damaging += below
+        return damaging
 
-    go(state.centre, (), start_cover)
+    damaging = go(state.centre, (), start_cover)
+    if start_cover and damaging:
+        fresh[start_cover] += damaging
+    hex_hit = _bit_counts(fresh, len(order))
 
-    hex_hit = _bit_counts(leaves, len(order))
+    by_damage: Counter[int] = Counter()
+    for covered, n in leaves.items():
+        by_damage[covered & relevant] += n
+    leaves = by_damage  # only the spaces and road hexes matter from here on
+
     # Damage is resolved per city (its spaces, fortifications and people) and per road, each
     # independently of the others, so the covers that differ are regrouped: per city, each distinct
     # cover of its spaces with its count of draws; then one resolve_damage call takes the j-th such
@@ -159,20 +189,11 @@ def _hexes(mask: int, candidates: Iterable[Hex], bit: dict[Hex, int]) -> frozens
 
 
 def _bit_counts(masks: Counter[int], bits: int) -> list[int]:
-    """For each bit, the summed counts of the masks that have it. Masks are counted byte by byte
-    first (covers along nearby paths share most bytes), then each distinct byte is spread to its bits."""
-    width = (bits + 7) // 8
-    per_byte: Counter[tuple[int, int]] = Counter()
-    for m, n in masks.items():
-        for j, b in enumerate(m.to_bytes(width, "little")):
-            if b:
-                per_byte[j, b] += n
+    """For each bit, the summed counts of the masks that have it (masks here are small: a move's new hexes)."""
     counts = [0] * bits
-    for (j, b), n in per_byte.items():
-        for i in _BITS[b]:
-            counts[8 * j + i] += n
+    for m, n in masks.items():
+        while m:
+            low = m & -m
+            counts[low.bit_length() - 1] += n
+            m ^= low
     return counts
-
-
-_BITS = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
-"""The set bits of each byte value."""
