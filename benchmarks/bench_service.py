@@ -39,7 +39,7 @@ from companion.session.loop import SLEEP_AFTER
 
 AREA = "service"
 SIZE = (1920, 1080)
-ROLLS = 150
+ROLLS = int(os.environ.get("BENCH_ROLLS", "150"))
 """Samples per stimulus (tower, button) and overlay setting."""
 IDLE_SECONDS = 4.0
 STALL = 10.0
@@ -48,6 +48,35 @@ os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
 """The offscreen driver's software framebuffer: its default streams the picture through Mesa's software
 OpenGL here (about 35 ms a 1080p update on this machine), which is neither the Pi's GPU nor its KMSDRM
 presentation; that presentation is not measured here (docs/performance.md)."""
+
+
+def _Counting(driver: Any) -> Any:
+    """luma's driver class, counting the bytes it hands its serial interface (the I2C wire is not timed
+    here: its time is computed from these counts)."""
+
+    class Counting(driver):  # type: ignore[misc, valid-type]
+        counted = 0
+
+        def command(self, *cmd: int) -> None:
+            super().command(*cmd)
+            type(self).counted += len(cmd)
+
+        def data(self, data: Any) -> None:
+            super().data(data)
+            type(self).counted += len(data)
+
+        def take(self) -> int:
+            got, type(self).counted = type(self).counted, 0
+            return got
+
+    return Counting
+
+
+def wire_ms(count: int, khz: int) -> float:
+    """I2C time for ``count`` bytes: 9 clocks a byte (8 bits and the ACK), plus a start, the address
+    byte and a stop per 32-byte block luma writes."""
+    blocks = -(-count // 32)
+    return (9 * (count + blocks) + 2 * blocks) / (khz * 1000) * 1000
 
 
 def _filesystem(path: str) -> str:
@@ -87,7 +116,7 @@ def game_latency(rolls: int, overlay: bool, journal_dir: str | None = None
     facts: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="bench-service-", dir=journal_dir) as tmp, \
             Journal(Path(tmp) / "journal.sqlite") as journal:
-        device = ssd1306(noop())
+        device = _Counting(ssd1306)(noop())
         display = Display(device=device, background=True)
         said: list[str] = []
         projector = open_projector(ProjectorConfig(driver="offscreen", width=SIZE[0], height=SIZE[1],
@@ -135,6 +164,7 @@ def game_latency(rolls: int, overlay: bool, journal_dir: str | None = None
                 before = len(run.live)
                 panel = session.panel
                 s0, w0 = len(shown), len(written)
+                device.take()  # the bytes of frames before this roll are not its
                 n += 1
                 if n % 2:
                     tower.roll([(k, rng.randint(1, FACES[k])) for k in wanted])
@@ -157,6 +187,7 @@ def game_latency(rolls: int, overlay: bool, journal_dir: str | None = None
                 if len(run.live) != before + 1 or session.current is not run:
                     raise RuntimeError(f"the roll was not accepted: {session.panel.message!r}")
                 into.append((max(shown[s0], written[w0]) - start) * 1000)
+                facts.setdefault("oled_bytes", []).append(device.take())
             facts["events"] = len(session.current.live)
             facts["games"] = len(journal.games())
     return tower_ms, button_ms, facts
@@ -353,6 +384,14 @@ def run() -> list[Row]:
               file=sys.stderr)
         rows += summary(AREA, f"tower last byte -> OLED + 1080p frame, {how}", tower_ms, p99=limit)
         rows += summary(AREA, f"button edge -> OLED + 1080p frame, {how}", button_ms, p99=4.0 if not overlay else None)
+        if not overlay:
+            sent = sorted(facts["oled_bytes"])
+            p50, p99 = sent[len(sent) // 2], sent[min(len(sent) - 1, round(0.99 * (len(sent) - 1)))]
+            rows.append(Row(AREA, "OLED bytes on the bus per roll p50", p50, "B"))
+            rows.append(Row(AREA, "OLED bytes on the bus per roll p99", p99, "B"))
+            rows.append(Row(AREA, "I2C wire per roll p99, 400 kHz (computed)", wire_ms(p99, 400), "ms"))
+            rows.append(Row(AREA, "I2C wire, a whole frame, 100 / 400 kHz (computed)", wire_ms(1030, 100), "ms",
+                            f"{wire_ms(1030, 400):.1f} at 400"))
     for case in ("box, tower unplugged", "box, tower connected", "simulated table"):
         rows += process_rows(case)
     return rows
