@@ -140,7 +140,7 @@ class Display:
         (the box's panel on its bus); a device handed in (luma's dummy on the simulated table, a test's)
         is written by the caller unless asked."""
         self._lock = threading.Condition()
-        self._queued: Image.Image | None = None
+        self._queued: Image.Image | Callable[[], Image.Image] | None = None
         self._writer: threading.Thread | None = None
         self._sent: Any = None
         """The panel's memory as last written (pages x columns bytes), None when unknown: then the whole
@@ -263,11 +263,18 @@ class Display:
             self.flush()
         return False
 
-    def submit(self, image: Image.Image) -> None:
+    @property
+    def background(self) -> bool:
+        """True when ``submit`` hands images to a writer thread."""
+        return self._background
+
+    def submit(self, image: Image.Image | Callable[[], Image.Image]) -> None:
         """Hand ``image`` over without waiting for the bus: the writer thread shows the newest image
-        submitted (older ones not yet written are dropped). Without a writer thread: ``show``."""
+        submitted (older ones not yet written are dropped). ``image`` may be a function that draws it:
+        the writer thread then draws it too, beside the loop's projector frame, and only the newest
+        is drawn. Without a writer thread: drawn and shown here."""
         if not self._background:
-            self.show(image)
+            self.show(image() if callable(image) else image)
             return
         with self._lock:
             if self._closed:
@@ -295,7 +302,7 @@ class Display:
                 image, self._queued = self._queued, None
             try:
                 if image is not None:
-                    self.show(image)
+                    self.show(image() if callable(image) else image)
                 else:
                     self.flush()
             except Exception:  # the panel must never take the box down, nor stop its own thread

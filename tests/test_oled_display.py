@@ -320,3 +320,21 @@ def test_a_display_that_opens_its_own_panel_writes_in_the_background_and_a_hande
     handed = Display(device=dummy(mode="1"))
     handed.submit(screen(4))
     assert handed.written == 1 and handed._writer is None
+
+
+def test_the_oled_view_hands_its_drawing_to_the_writer_thread_and_skips_an_unchanged_panel():
+    from companion.session.core import Frame
+    from companion.session.views import OledView
+
+    device = dummy(mode="1")
+    display = Display(device=device, background=True)
+    view = OledView(display, render)
+    panel = Panel(prompt=Prompt("roll", dice=("d8",)), dice=(Die("d8", 2),))
+    try:
+        view.show(Frame(panel))
+        assert display.wait_written(1, timeout=10)
+        assert device.image.tobytes() == render(panel).tobytes() == view.image.tobytes()
+        view.show(Frame(panel))  # the map moved, the OLED's words did not: nothing drawn, nothing queued
+        assert display._queued is None and view.shown == 2
+    finally:
+        display.close()
