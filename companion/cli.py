@@ -6,7 +6,7 @@ named as its command (``import_`` for ``import``), so ``companion run`` imports 
 the box's start-up pays for what it uses, not for every command's imports (``--help`` and a
 mistyped command still see them all).
 Errors meant for people (CompanionError) print as one line and exit 2 (75 for UnavailableError), never a
-traceback.
+traceback; so do arguments argparse refuses (its usage block is for ``--help``, not for a mistake).
 """
 
 from __future__ import annotations
@@ -17,9 +17,18 @@ import os
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from companion import __version__, commands
 from companion.errors import CompanionError
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a refused argument is one line naming the command (``companion export: ...``), exit 2.
+    Sub-command parsers are made by the same class (``add_subparsers`` uses the parser's own type)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}; see {self.prog} --help\n")
 
 
 def command_modules() -> list[str]:
@@ -38,7 +47,7 @@ def module_for(argv: Sequence[str]) -> str | None:
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser with every command, or with the one of module ``only``."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="companion",
         description="The storm companion: disaster rules, dice tower, OLED and projector for the game table.",
     )
@@ -53,7 +62,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's greeting is not the box's output
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser(module_for(argv)).parse_args(argv)
+    parser = build_parser(module_for(argv))
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a refused argument: a code, so main() can be called in-process
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     try:
         return int(args.func(args) or 0)
     except CompanionError as exc:

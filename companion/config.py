@@ -78,6 +78,9 @@ class ProjectorConfig:
     height: int = 1080
     fullscreen: bool = True
     display: int = 0
+    calibration: str | tuple[tuple[float, float, float, float], ...] = ""
+    """Drawing onto the printed board: "" (no), a file ``companion calibrate`` writes, or four
+    [frame x, frame y, projector x, projector y] pairs for every game."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,17 @@ class JournalConfig:
     """Where every event is written before it is shown."""
 
     path: str = "/var/lib/companion/journal.sqlite3"
+
+
+@dataclass(frozen=True)
+class DiceConfig:
+    """Smart dice over Bluetooth LE (GoDice, Pixels): which were paired, and how rolls are taken."""
+
+    enabled: bool = False
+    pairing: str = "/etc/companion/dice.toml"
+    debounce_s: float = 1.0
+    retry_s: float = 2.0
+    pixels: str = "connect"
 
 
 @dataclass(frozen=True)
@@ -97,6 +111,7 @@ class Config:
     oled: OledConfig = field(default_factory=OledConfig)
     projector: ProjectorConfig = field(default_factory=ProjectorConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
+    dice: DiceConfig = field(default_factory=DiceConfig)
 
 
 OLED_DRIVERS = ("ssd1306", "sh1106", "ssd1309")
@@ -169,7 +184,17 @@ def _projector(f: Fields) -> ProjectorConfig:
         height=f.int_in("height", 120, 4320, d.height),
         fullscreen=f.get("fullscreen", bool, d.fullscreen),
         display=f.int_in("display", 0, 7, d.display),
+        calibration=_calibration(f, d.calibration),
     )
+
+
+def _calibration(f: Fields, default: Any) -> str | tuple[tuple[float, float, float, float], ...]:
+    """A file name, or four point pairs checked here (numbers, no three points in a line)."""
+    if not f.has("calibration") or isinstance(f.data["calibration"], str):
+        return f.get("calibration", str, default)
+    from companion.views.projector.warp import read_pairs  # numpy and the projector package: only for pairs
+
+    return read_pairs(f, "calibration")
 
 
 def _journal(f: Fields) -> JournalConfig:
@@ -180,8 +205,22 @@ def _journal(f: Fields) -> JournalConfig:
     return JournalConfig(path=path)
 
 
+def _dice(f: Fields) -> DiceConfig:
+    d = DiceConfig()
+    pairing = f.get("pairing", str, d.pairing)
+    if not pairing:
+        raise f.error("expected a file path, got ''", "pairing")
+    seconds = {}
+    for key, low, high in (("debounce_s", 0.0, 10.0), ("retry_s", 0.1, 60.0)):
+        seconds[key] = f.get(key, float, getattr(d, key))
+        if not low <= seconds[key] <= high:
+            raise f.error(f"expected {low:g}..{high:g} seconds, got {seconds[key]!r}", key)
+    return DiceConfig(enabled=f.get("enabled", bool, d.enabled), pairing=pairing,
+                      pixels=f.choice("pixels", ("connect", "advert"), d.pixels), **seconds)
+
+
 _SECTIONS = {"game": _game, "tower": _tower, "buttons": _buttons, "oled": _oled,
-             "projector": _projector, "journal": _journal}
+             "projector": _projector, "journal": _journal, "dice": _dice}
 
 
 def parse_config(root: Fields) -> Config:
@@ -209,6 +248,9 @@ def load_config(path: str | Path | None = None) -> Config:
     except UnicodeDecodeError:
         # tomllib decodes before parsing; a file of binary garbage is "not TOML", not a crash.
         raise DataError(f"{path}: not valid TOML: not UTF-8 text") from None
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively; no configuration nests deeply.
+        raise DataError(f"{path}: not valid TOML for a configuration: nested too deeply") from None
     return parse_config(root)
 
 
@@ -217,6 +259,8 @@ def _toml_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     return repr(value)
 
 

@@ -64,14 +64,14 @@ class Fields:
         if key not in self.data:
             if default is _MISSING:
                 raise self.error("missing", key)
-            return default  # type: ignore[no-any-return]
+            return default
         value = self.data[key]
         ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
             value, ok = float(value), True
         if not ok:
             raise self.error(f"expected {_TYPE_NAMES.get(kind, kind.__name__)}, got {value!r}", key)
-        return value  # type: ignore[no-any-return]
+        return value
 
     def choice(self, key: str, options: Any, default: Any = _MISSING) -> str:
         """A string that must be one of ``options``."""

@@ -18,7 +18,7 @@ class Hex(NamedTuple):
     q: int
     r: int
 
-    def __add__(self, other: object) -> Hex:  # type: ignore[override]
+    def __add__(self, other: object) -> Hex:
         if not isinstance(other, tuple):
             return NotImplemented
         return Hex(self.q + other[0], self.r + other[1])

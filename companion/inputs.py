@@ -8,14 +8,47 @@ thread makes them, the session's single loop consumes them, no locks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.dice import DiceRolled, Die
 
 SOURCE_STATES = ("off", "waiting", "connected", "rolling", "away", "mismatch")
 """off: not configured; waiting: looking for it; connected: ready; rolling: dice in the air;
 away: it was there and vanished (it comes back by itself); mismatch: it speaks another protocol."""
+
+
+def source_name(source: str) -> str:
+    """What players read for a source: "godice:Blue D6" is the die the group named "Blue D6", "tower" the tower."""
+    return source.split(":", 1)[-1]
+
+
+@dataclass(frozen=True)
+class RollRef:
+    """Which roll of a source went into a journaled event: kept with the entry, in the same commit, so a source
+    that resends until acknowledged (the tower) can be told after a restart that the roll is on disk already.
+
+    ``boot`` and ``seq`` are the source's own names for the roll (the tower's power-up and its number in it),
+    ``dice`` the dice it sent under them, all of them (extra or refused ones included), as a resend repeats
+    them. Never shown to players: the journal's bookkeeping, not the game's history."""
+
+    source: str
+    boot: str
+    seq: int
+    dice: tuple[tuple[str, int], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "boot": self.boot, "seq": self.seq, "dice": [list(d) for d in self.dice]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RollRef:
+        """Inverse of :meth:`to_dict`; raises ValueError, TypeError or KeyError on a value it did not write."""
+        dice = tuple((str(kind), int(value)) for kind, value in data["dice"])
+        seq = data["seq"]
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise ValueError(f"roll seq {seq!r} is not a number")
+        return cls(str(data["source"]), str(data["boot"]), seq, dice)
 
 
 @dataclass(frozen=True)
@@ -37,6 +70,11 @@ class Roll:
     def of(cls, rolled: DiceRolled, seq: int | None = None) -> Roll:
         """The input for a :class:`DiceRolled` (a seed's, a test's)."""
         return cls(rolled.dice, rolled.source, seq)
+
+    def ref(self) -> RollRef | None:
+        """What the journal keeps of this roll with the event its dice go into; None for a source that does not
+        resend (buttons, typed dice, smart dice): nothing of theirs can come twice."""
+        return None
 
     @property
     def rolled(self) -> DiceRolled:

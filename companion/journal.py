@@ -8,18 +8,32 @@ Layout (schema version in ``PRAGMA user_version``, currently :data:`SCHEMA_VERSI
 - ``games(id, game, options, created, updated, finished)`` -- one row per game; ``options`` is JSON.
 - ``entries(game_id, idx, kind, event, accepted_at)`` -- the game's history, in order (exported as is). ``kind`` is
   ``event`` (an accepted event, JSON from :func:`companion.dice.event_to_dict`), ``undo`` (takes back
-  the last live event) or ``reroll`` (replaces the last live event, a dice roll, by ``event``).
+  the last live event) or ``reroll`` (replaces the last live event, a dice roll, by ``event``). An event or
+  re-roll made from a source's rolls also keeps, under ``"rolls"`` in the same JSON, which rolls its dice came from
+  (:class:`companion.inputs.RollRef`: the tower's boot, number and dice), so the tower link can be told at start
+  which rolls are on disk already; the game's history ignores it, and an export leaves it out.
 
 Undo and re-roll are journaled as rows of their own, never by rewriting history: the live events are
 a fold over the rows (:func:`live_events`), and replaying them gives the same state every time.
 
-A journal from another schema version, or a file that is not a sound database, is moved aside
-(renamed with a time-stamp suffix, never deleted) and a fresh journal is started; :attr:`Journal.notice`
-says so in one line. A journal that is sound but cannot be opened now (locked by another process, a
-folder it may not write, a directory in its place) is never moved: that is a one-line CompanionError.
-A full disk, or any other write the storage refuses (an SD card remounted read-only), does not stop
-the game: entries wait in memory, :attr:`Journal.notice` says so (and the log, once), and every later
-write (or :meth:`Journal.retry`) tries again, in order.
+One process owns a journal (an exclusive lock beside it, :mod:`companion.journal_lock`); a second box
+on the same file stops at start naming the first one's PID. Commands that only read take no lock and
+never create, move or write anything.
+
+A journal from another schema version, or a file that is not a sound database, is moved aside by the
+owner (renamed with a time-stamp suffix, never deleted, with its -wal and -shm) and a fresh journal is
+started; from a damaged file every whole game that can still be read is copied in
+(:mod:`companion.journal_salvage`), and :attr:`Journal.notice` says so in one line with how many games
+were saved and how many not. A journal that is sound but cannot be opened now (locked by another
+program, a folder it may not write, a directory in its place) is never moved: that is a one-line
+CompanionError. A row that is not what the journal wrote (options that are not a JSON object) leaves
+out that game alone, with one line in :attr:`Journal.problems`.
+
+A full disk, or any other write the storage refuses (an SD card remounted read-only, a lock another
+program holds), does not stop the game: entries wait in memory, :attr:`Journal.notice` says so (and the
+log, once), and every later write (or :meth:`Journal.retry`) tries again, in order. :meth:`Journal.close`
+gives them a bounded time and then keeps them in a recovery file the next start puts in the journal
+(:mod:`companion.journal_recovery`).
 """
 
 from __future__ import annotations
@@ -29,14 +43,23 @@ import json
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from companion.dice import Event, event_from_dict, event_to_dict
 from companion.errors import CompanionError, DataError, UnavailableError
+from companion.inputs import RollRef
+from companion.journal_lock import JournalLock
+from companion.journal_recovery import read as read_recovery
+from companion.journal_recovery import recovery_path
+from companion.journal_recovery import to_lines as recovery_lines
+from companion.journal_recovery import write as write_recovery
+from companion.journal_salvage import ENTRY_KINDS, Salvage, salvage
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +67,14 @@ SCHEMA_VERSION = 1
 FORMAT = "storm-companion-game"
 """The ``format`` field of an export's header line."""
 
-ENTRY_KINDS = ("event", "undo", "reroll")
+BUSY_TIMEOUT = 0.25
+"""Seconds a write waits for a lock another program holds before the entry waits in memory instead. Short:
+no other box can hold the journal (the lock file), and the loop must not stall on a write."""
+STOP_WAIT = 3.0
+"""Seconds a stop gives waiting entries to reach the journal before they go to the recovery file
+(systemd allows the whole stop 10 s, TimeoutStopSec)."""
+STOP_POLL = 0.1
+DAMAGED = "damaged"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -85,15 +115,20 @@ class Entry:
 
     kind: str
     event: Event | None = None
+    rolls: tuple[RollRef, ...] = ()
+    """The source rolls whose dice went into ``event`` (a D8 now and a D6 later: two), written in the same
+    commit; bookkeeping for the tower link, never part of the game's history (an export leaves it out)."""
 
     def to_dict(self) -> dict[str, Any]:
-        if self.kind == "event":
-            assert self.event is not None
-            return event_to_dict(self.event)
         if self.kind == "undo":
             return {"type": "undo"}
         assert self.event is not None
-        return {"type": "reroll", "event": event_to_dict(self.event)}
+        data = event_to_dict(self.event)
+        if self.kind == "reroll":
+            data = {"type": "reroll", "event": data}
+        if self.rolls:
+            data["rolls"] = [r.to_dict() for r in self.rolls]
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Entry:
@@ -104,10 +139,20 @@ class Entry:
             inner = data.get("event")
             if not isinstance(inner, Mapping):
                 raise CompanionError("a reroll entry needs an 'event' object")
-            return cls("reroll", event_from_dict(inner))
+            return cls("reroll", event_from_dict(inner), _rolls(data))
         if not isinstance(data, Mapping):
             raise CompanionError(f"an entry must be an object, got {data!r}")
-        return cls("event", event_from_dict(data))
+        return cls("event", event_from_dict(data), _rolls(data))
+
+
+def _rolls(data: Mapping[str, Any]) -> tuple[RollRef, ...]:
+    """The entry's roll references; an entry written before they were kept has none, and one that does not read
+    counts as none (the worst that can come of it is a roll the tower resends being played again, never a game
+    that will not resume)."""
+    try:
+        return tuple(RollRef.from_dict(r) for r in data.get("rolls") or ())
+    except (*BAD_DATA, AttributeError):
+        return ()
 
 
 @dataclass(frozen=True)
@@ -187,22 +232,45 @@ def _is_storage_trouble(exc: BaseException) -> bool:
 
 
 class Journal:
-    """The on-disk history of every game; one instance per process, used from one thread."""
+    """The on-disk history of every game; one instance per process, used from one thread.
+
+    ``readonly=True`` (``companion games``, ``export``, ``journal check``) never creates, moves or writes
+    anything: a missing journal reads as empty, a damaged one is a one-line DataError. Otherwise the
+    journal is owned: an exclusive lock beside it (:mod:`companion.journal_lock`) is held until
+    :meth:`close`, so a second box on the same file stops at start, naming the first one's PID.
+    """
 
     IN_MEMORY = ", game kept in memory"
     DISK_FULL = "journal: disk full" + IN_MEMORY
 
-    def __init__(self, path: Path | str | None = None, *, max_pages: int | None = None,
-                 busy_timeout: float = 5.0) -> None:
+    def __init__(self, path: Path | str | None = None, *, readonly: bool = False, max_pages: int | None = None,
+                 busy_timeout: float = BUSY_TIMEOUT, stop_wait: float = STOP_WAIT) -> None:
         self.path = Path(path) if path is not None else default_path()
+        self.readonly = readonly
         self.notice = ""
         """One line for the panel when the journal is not what it should be (moved aside, disk full)."""
+        self.problems: list[str] = []
+        """One line per row that is not what the journal wrote (a games row whose options are not a JSON
+        object, ...): that game is left out, the others are read as usual."""
+        self.salvaged: Salvage | None = None
+        """What was read back from a damaged journal set aside at start (None when nothing was set aside)."""
         self._max_pages = max_pages
         self._busy_timeout = busy_timeout
+        self._stop_wait = stop_wait
         self._pending = _Pending()
         self._next_game_id: int | None = None
         self._next_idx: dict[int, int] = {}
+        self._lock: JournalLock | None = None
+        self._closed = False
+        if readonly:
+            self._db = self._open_readonly()
+            return
         self._db = self._open()
+        try:
+            self._import_recovery()
+        except BaseException:
+            self.close(0)
+            raise
 
     # -- opening, and what happens to a journal that cannot be used -------------------------------
 
@@ -214,33 +282,96 @@ class Journal:
             db.execute(f"PRAGMA max_page_count={int(self._max_pages)}")
         return db
 
+    def _connect_readonly(self) -> sqlite3.Connection:
+        """A connection that writes nothing beside the journal. A WAL journal with no ``-wal`` file has no
+        writer and all its rows in the main file: read it as immutable (opening it read-only would leave
+        ``-wal`` and ``-shm`` files behind). With a ``-wal`` file (a box running, or killed) read it
+        read-only through SQLite's locks, so what the box has committed is seen too."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        with self.path.open("rb") as f:
+            header = f.read(20)
+        in_wal_mode = len(header) == 20 and header[18] == 2
+        mode = "immutable=1" if in_wal_mode and not wal.exists() else "mode=ro"
+        uri = f"file:{quote(str(self.path.resolve()))}?{mode}"
+        return sqlite3.connect(uri, uri=True, timeout=self._busy_timeout, isolation_level=None,
+                               check_same_thread=False)
+
+    def _existing(self) -> bool:
+        """True when there is a journal file to read; a one-line error when the path cannot be one."""
+        try:
+            if self.path.exists() and not self.path.is_file():
+                raise CompanionError(f"journal {self.path}: not a file")
+            return self.path.exists() and self.path.stat().st_size > 0
+        except OSError as exc:  # a folder this user may not read (the service's own, 0750)
+            raise CompanionError(f"journal {self.path}: cannot open ({exc.strerror})") from None
+
+    def _inspect(self) -> tuple[sqlite3.Connection | None, str]:
+        """Open the existing file read-only and say what is wrong with it ('' when nothing is)."""
+        db: sqlite3.Connection | None = None
+        try:
+            db = self._connect_readonly()
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if version != SCHEMA_VERSION:
+                age = "an older" if version < SCHEMA_VERSION else "a newer"
+                return db, f"from {age} version (schema {version}, this program reads {SCHEMA_VERSION})"
+            if not {"games", "entries"} <= tables:
+                return db, "not a companion journal"
+            if (check := db.execute("PRAGMA quick_check").fetchone()[0]) != "ok":
+                return db, f"{DAMAGED} ({check})"
+            return db, ""
+        except sqlite3.DatabaseError as exc:
+            if db is not None:
+                db.close()
+            if _is_damage(exc):
+                return None, f"{DAMAGED} ({exc})"
+            raise UnavailableError(f"journal {self.path}: cannot open ({exc})") from None
+        except OSError as exc:
+            if db is not None:
+                db.close()
+            raise CompanionError(f"journal {self.path}: cannot open ({exc.strerror})") from None
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        """Reading only: a missing journal is an empty one (nothing created), a bad one a one-line DataError."""
+        if not self._existing():
+            db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            db.executescript(_SCHEMA)
+            return db
+        found, why = self._inspect()
+        if why:
+            if found is not None:
+                found.close()
+            hint = (f"; nothing was changed: `companion journal salvage {self.path}` copies the games that can be "
+                    "read, and `companion run` sets it aside and does the same" if why.startswith(DAMAGED) else
+                    "; nothing was changed")
+            raise DataError(f"journal {self.path}: {why}{hint}")
+        assert found is not None
+        return found
+
     def _open(self) -> sqlite3.Connection:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CompanionError(f"journal {self.path}: cannot create its folder ({exc.strerror})") from None
+        existed = self._existing()
+        self._lock = JournalLock(self.path)
         try:
-            if self.path.exists() and not self.path.is_file():
-                raise CompanionError(f"journal {self.path}: not a file")
-            existed = self.path.exists() and self.path.stat().st_size > 0
-        except OSError as exc:  # a folder this user may not read (the service's own, 0750)
-            raise CompanionError(f"journal {self.path}: cannot open ({exc.strerror})") from None
+            if existed:
+                probe, why = self._inspect()
+                if probe is not None:
+                    probe.close()
+                if why:
+                    return self._set_aside(why)
+            return self._open_writable(existed)
+        except BaseException:
+            self._lock.release()
+            self._lock = None
+            raise
+
+    def _open_writable(self, existed: bool) -> sqlite3.Connection:
         db: sqlite3.Connection | None = None
         try:
             db = self._connect()
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            why = ""
-            if existed and version != SCHEMA_VERSION:
-                age = "an older" if version < SCHEMA_VERSION else "a newer"
-                why = f"from {age} version (schema {version}, this program reads {SCHEMA_VERSION})"
-            elif existed and not {"games", "entries"} <= tables:
-                why = "not a companion journal"
-            elif (check := db.execute("PRAGMA quick_check").fetchone()[0]) != "ok":
-                why = f"damaged ({check})"
-            if why:
-                db.close()
-                return self._set_aside(why)
             if not existed:
                 db.executescript(_SCHEMA)
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
@@ -250,11 +381,12 @@ class Journal:
                 db.close()
             if _is_disk_full(exc):
                 raise UnavailableError(f"journal {self.path}: disk full, cannot start a journal") from None
-            if _is_damage(exc):
-                return self._set_aside(f"damaged ({exc})")
             raise UnavailableError(f"journal {self.path}: cannot open ({exc})") from None
 
     def _set_aside(self, why: str) -> sqlite3.Connection:
+        """Move the file (and its -wal and -shm) to ``<name>.<time>.aside``, start a fresh journal, and copy
+        into it every whole game that can still be read from a damaged one (:mod:`companion.journal_salvage`).
+        A journal of another version is kept aside as it is: its rows are not this program's to read."""
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         aside = self.path.with_name(f"{self.path.name}.{stamp}.aside")
         n = 1
@@ -270,14 +402,101 @@ class Journal:
         except OSError as exc:
             raise CompanionError(f"journal {self.path}: {why}; cannot move it aside ({exc.strerror}): "
                                  "move it away by hand") from None
-        self.notice = f"journal {self.path.name}: {why}; kept as {aside.name}, new journal started"
-        db = self._connect()
-        db.executescript(_SCHEMA)
-        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        db = self._open_writable(existed=False)
+        saved = ""
+        if why.startswith(DAMAGED):
+            self.salvaged = salvage(aside)
+            self._adopt(db, self.salvaged)
+            saved = f"; {self.salvaged.summary()}"
+        self.notice = f"journal {self.path.name}: {why}; kept as {aside.name}, new journal started{saved}"
         return db
 
-    def close(self) -> None:
-        self._db.close()
+    def _adopt(self, db: sqlite3.Connection, found: Salvage) -> None:
+        """The salvaged games into the new journal, under their own ids, in one transaction."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for g in found.saved:
+                db.execute("INSERT INTO games (id, game, options, created, updated, finished) VALUES (?,?,?,?,?,?)",
+                           (g.id, g.game, g.options, g.created, g.updated, g.finished))
+                db.executemany("INSERT INTO entries (game_id, idx, kind, event, accepted_at) VALUES (?,?,?,?,?)",
+                               [(g.id, *row) for row in g.rows])
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+    def adopt(self, found: Salvage) -> None:
+        """Add salvaged games to this (new, empty) journal: ``companion journal salvage``."""
+        self._adopt(self._db, found)
+
+    def _import_recovery(self) -> None:
+        """Entries a stopped box could not write (see :mod:`companion.journal_recovery`): into the journal
+        first, in order; rows the journal already holds are skipped, so importing twice changes nothing."""
+        path = recovery_path(self.path)
+        if not path.exists():
+            return
+        try:
+            games, rows, finished = read_recovery(path)
+        except (DataError, OSError) as exc:
+            log.error("journal: recovery file not read, left as it is: %s", exc)
+            self.notice = f"journal: recovery file {path.name} unreadable, left as it is"
+            return
+        db = self._db
+        have_games = {r[0] for r in db.execute("SELECT id FROM games")}
+        for gid, item in games.items():
+            if gid not in have_games:
+                self._pending.games[gid] = item
+        known = have_games | set(games)
+        for row in rows:
+            gid, idx = row[0], row[1]
+            if gid in known and not db.execute("SELECT 1 FROM entries WHERE game_id=? AND idx=?",
+                                               (gid, idx)).fetchone():
+                self._pending.rows.append(row)
+                self._next_idx[gid] = max(idx + 1, self._next_index(gid))
+        self._pending.finished.update({gid: done for gid, done in finished.items() if gid in known})
+        count = len(self._pending.games) + len(self._pending.rows) + len(self._pending.finished)
+        if self._flush():
+            path.unlink()
+            log.warning("journal: %d waiting writes from %s put in the journal", count, path.name)
+        else:
+            log.warning("journal: %d waiting writes from %s kept in memory until the journal takes them",
+                        count, path.name)
+
+    def close(self, timeout: float | None = None) -> None:
+        """Stop using the journal. Entries still waiting in memory (the journal refusing writes) get up to
+        ``timeout`` seconds (default ``stop_wait``) to reach it; what still waits then is written to the
+        recovery file, which the next start puts in the journal. Nothing acknowledged is dropped."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if self._pending and not self.readonly:
+                deadline = time.monotonic() + (self._stop_wait if timeout is None else timeout)
+                while not self._flush() and time.monotonic() < deadline:
+                    time.sleep(min(STOP_POLL, max(0.0, deadline - time.monotonic())))
+                if self._pending:
+                    self._save_recovery()
+        finally:
+            self._db.close()
+            if self._lock is not None:
+                self._lock.release()
+                self._lock = None
+
+    def _save_recovery(self) -> None:
+        lines = recovery_lines(self._pending.games, self._pending.rows, self._pending.finished)
+        path = recovery_path(self.path)
+        try:
+            write_recovery(path, lines)
+        except OSError as exc:  # the last place left is the log: journald keeps it on another disk
+            log.error("journal: %d waiting writes could not be kept (%s); they follow, one a line",
+                      len(lines), exc.strerror)
+            for line in lines:
+                log.error("journal: lost write: %s", line)
+            return
+        log.warning("journal: still refusing writes at stop; %d waiting writes kept in %s, "
+                    "the next start puts them in the journal", len(lines), path.name)
+        self._pending = _Pending()
 
     def __enter__(self) -> Journal:
         return self
@@ -294,11 +513,13 @@ class Journal:
 
     def new_game(self, game: str, options: Mapping[str, Any]) -> int:
         """A new game's id; its row is written now (or kept in memory if the disk is full)."""
+        self._writable()
         created = _now()
         opts = json.dumps(dict(options), sort_keys=True)
         if self._next_game_id is None:
             row = self._db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()
-            self._next_game_id = int(row[0]) + 1
+            # games still waiting (from a recovery file the journal has not taken yet) keep their ids
+            self._next_game_id = max(int(row[0]), *self._pending.games, 0) + 1
         game_id = self._next_game_id
         self._next_game_id += 1
         self._next_idx[game_id] = 0
@@ -310,6 +531,7 @@ class Journal:
         """Journal one entry; True once it is on disk, False if it waits in memory (disk full)."""
         if entry.kind not in ENTRY_KINDS:
             raise ValueError(f"unknown entry kind {entry.kind!r}")
+        self._writable()
         idx = self._next_index(game_id)
         payload = json.dumps(entry.to_dict(), sort_keys=True)
         self._pending.rows.append((game_id, idx, entry.kind, payload, _now()))
@@ -318,8 +540,13 @@ class Journal:
 
     def mark_finished(self, game_id: int, finished: bool = True) -> bool:
         """Record that the game has ended (or, after an undo of its last event, that it is open again)."""
+        self._writable()
         self._pending.finished[game_id] = finished
         return self._flush()
+
+    def _writable(self) -> None:
+        if self.readonly or self._closed:
+            raise CompanionError(f"journal {self.path}: opened for reading only")
 
     def retry(self) -> bool:
         """Try again to write what waits in memory; True when nothing waits any more."""
@@ -379,22 +606,61 @@ class Journal:
     # -- reading ---------------------------------------------------------------------------------
 
     def games(self) -> list[GameRecord]:
-        """Every saved game, newest first (including games still waiting in memory)."""
+        """Every saved game, newest first (including games still waiting in memory). A row that is not what
+        the journal wrote is left out, with one line in :attr:`problems` (and the log, once)."""
         rows = self._db.execute(
             "SELECT g.id, g.game, g.options, g.created, g.updated, g.finished, COUNT(e.idx) "
             "FROM games g LEFT JOIN entries e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id DESC").fetchall()
-        records = [GameRecord(r[0], r[1], json.loads(r[2]), r[3], r[4], self._pending.finished.get(r[0], bool(r[5])),
-                              r[6] + sum(1 for p in self._pending.rows if p[0] == r[0])) for r in rows]
+        waiting: dict[int, int] = {}
+        for p in self._pending.rows:
+            waiting[p[0]] = waiting.get(p[0], 0) + 1
+        records = []
+        for gid, game, opts, created, updated, finished, count in rows:
+            options = self._row_options(gid, game, opts, created, updated)
+            if options is not None:
+                records.append(GameRecord(gid, game, options, created, updated,
+                                          self._pending.finished.get(gid, bool(finished)), count + waiting.get(gid, 0)))
         for gid, (game, opts, created) in self._pending.games.items():
-            records.insert(0, GameRecord(gid, game, json.loads(opts), created, created,
-                                         self._pending.finished.get(gid, False),
-                                         sum(1 for p in self._pending.rows if p[0] == gid)))
+            records.append(GameRecord(gid, game, json.loads(opts), created, created,
+                                      self._pending.finished.get(gid, False), waiting.get(gid, 0)))
         return sorted(records, key=lambda g: -g.id)
+
+    def _row_options(self, gid: Any, game: Any, opts: Any, created: Any, updated: Any) -> dict[str, Any] | None:
+        """The options of a games row, or None (and a line in :attr:`problems`) if the row is not one the
+        journal wrote: one bad row must not hide the other games, nor stop a start."""
+        column, why = "", ""
+        if not isinstance(game, str):
+            column, why = "game", f"{type(game).__name__}, not text"
+        elif not (isinstance(created, str) and isinstance(updated, str)):
+            column, why = "created/updated", "not text"
+        else:
+            try:
+                options = json.loads(opts) if isinstance(opts, str) else None
+            except (ValueError, RecursionError):
+                options = None
+                column, why = "options", "not JSON"
+            if isinstance(options, dict):
+                return options
+            if not column:
+                kind = "a JSON list" if isinstance(options, list) else "not a JSON object"
+                column, why = "options", kind if isinstance(opts, str) else f"{type(opts).__name__}, not text"
+        self._problem(f"journal {self.path.name}: game {gid}: column {column}: {why}; game left out")
+        return None
+
+    def _problem(self, line: str) -> None:
+        """Kept in :attr:`problems`; logged by the box (a reading command prints them itself)."""
+        if line not in self.problems:
+            self.problems.append(line)
+            if not self.readonly:
+                log.warning("%s", line)
 
     def game(self, game_id: int) -> GameRecord:
         for record in self.games():
             if record.id == game_id:
                 return record
+        for line in self.problems:
+            if f": game {game_id}: " in line:
+                raise DataError(line)
         raise CompanionError(f"no saved game {game_id} in {self.path}")
 
     def last_unfinished(self) -> GameRecord | None:
@@ -411,8 +677,8 @@ class Journal:
         for idx, _kind, payload in [*rows, *pending]:
             try:
                 out.append(Entry.from_dict(json.loads(payload)))
-            except (ValueError, CompanionError) as exc:
-                raise DataError(f"{self.path}: game {game_id} entry {idx}: {exc}") from None
+            except (*BAD_DATA, CompanionError) as exc:
+                raise DataError(f"{self.path}: game {game_id} entry {idx}: {reason(exc)}") from None
         return out
 
     def events(self, game_id: int) -> list[LiveEvent]:
@@ -430,7 +696,7 @@ class Journal:
                   "finished": record.finished}
         yield json.dumps(header, sort_keys=True)
         for entry in self.entries(game_id):
-            yield json.dumps(entry.to_dict(), sort_keys=True)
+            yield json.dumps(replace(entry, rolls=()).to_dict(), sort_keys=True)  # this box's tower's bookkeeping
 
     def import_lines(self, lines: Iterable[str], name: str = "<input>") -> int:
         """A new game from exported lines; returns its id. Errors name the file and line."""
@@ -443,6 +709,20 @@ class Journal:
         return game_id
 
 
+BAD_DATA = (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError)
+"""What reading or replaying values no box writes may raise (a file edited by hand or made by another
+program: 1e400 where a die goes, JSON nested ten thousand deep): refused with its line, never a traceback."""
+
+
+def reason(exc: BaseException) -> str:
+    """A one-line reason for a value that would not read (never a Python repr of a huge input)."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if isinstance(exc, OverflowError):
+        return "a number out of range"
+    return str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+
+
 def parse_export(lines: Iterable[str], name: str = "<input>") -> tuple[dict[str, Any], list[Entry]]:
     """Read an export: the header and the entries (plain events; undo/reroll rows are accepted too)."""
     header: dict[str, Any] | None = None
@@ -452,8 +732,8 @@ def parse_export(lines: Iterable[str], name: str = "<input>") -> tuple[dict[str,
             continue
         try:
             data = json.loads(line)
-        except ValueError as exc:
-            raise DataError(f"{name}: line {number}: not JSON ({exc.msg})") from None
+        except (ValueError, RecursionError) as exc:
+            raise DataError(f"{name}: line {number}: not JSON ({getattr(exc, 'msg', None) or reason(exc)})") from None
         if header is None:
             if not isinstance(data, dict) or not isinstance(data.get("game"), str):
                 raise DataError(f"{name}: line {number}: the header needs a \"game\" key naming the game")
@@ -463,9 +743,9 @@ def parse_export(lines: Iterable[str], name: str = "<input>") -> tuple[dict[str,
             header = {**data, "options": options}
             continue
         try:
-            entries.append(Entry.from_dict(data))
-        except CompanionError as exc:
-            raise DataError(f"{name}: line {number}: {exc}") from None
+            entries.append(replace(Entry.from_dict(data), rolls=()))  # another box's tower's rolls: not ours
+        except (*BAD_DATA, CompanionError) as exc:
+            raise DataError(f"{name}: line {number}: {reason(exc)}") from None
     if header is None:
         raise DataError(f"{name}: empty, expected a header line {{\"game\": ..., \"options\": ...}}")
     return header, entries

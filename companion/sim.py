@@ -19,6 +19,8 @@ from typing import Any
 
 from companion.config_hardware import button_options, button_pins, oled_settings
 from companion.dice import DiceRolled
+from companion.errors import CompanionError
+from companion.inputs import RollRef
 from companion.journal import Journal
 from companion.session.core import Session
 from companion.session.inputs import Hold, Press, Roll
@@ -99,12 +101,28 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
             _attach_views(table, sim=sim, headless=headless, out=out, config=config)
         _attach_buttons(table, sim=sim, config=config)
         _attach_tower(table, sim=sim, config=config)
+        _attach_smartdice(table, sim=sim, config=config)
         if sim and not headless and views is None:
             _attach_window(table)
     except BaseException:
         table.close()
         raise
     return table
+
+
+def _attach_smartdice(table: Table, *, sim: bool, config: Any) -> None:
+    """Paired smart dice over Bluetooth, on the box only (the simulated table has no radio): one more source
+    on the same queue, and "Pair dice" in the main menu. Whatever keeps them off is said once by the source
+    itself; the box runs on."""
+    if sim or config is None or not getattr(getattr(config, "dice", None), "enabled", False):
+        return
+    from hardware.smartdice.menu import DiceSourceHolder, pair_action
+    from hardware.smartdice.source import start_smartdice
+
+    holder = DiceSourceHolder(lambda: start_smartdice(config, table.inbox))
+    table.closers.append(holder.close)
+    table.session.extras.append(("Pair dice", pair_action(config.dice, table.inbox, holder)))
+    table.parts["smartdice"] = "on"
 
 
 def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, config: Any) -> None:
@@ -334,10 +352,35 @@ def _attach_tower(table: Table, *, sim: bool, config: Any) -> None:
         table.parts["tower-device"] = tower
         driver = table.driver
         table.driver = TowerDriver(driver, tower)
-    link = TowerLink(table.inbox, port, read_timeout=0.25, **options).start()  # returns at the first byte anyway
+    link = TowerLink(table.inbox, port, read_timeout=0.25, **options)  # returns at the first byte anyway
+    link.prime(journaled_rolls(table.session.journal)).start()
     table.closers.append(link.stop)
     table.parts["tower"] = port or "auto"
     table.parts["link"] = link
+
+
+PRIMED_ROLLS = 256
+"""Roll references the tower link is primed with at start: the tower resends at most its outbox (32)."""
+PRIMED_SCAN = 4096
+"""Journal entries read at most to find them (a long night of button rolls holds none)."""
+
+
+def journaled_rolls(journal: Journal, limit: int = PRIMED_ROLLS, scan: int = PRIMED_SCAN) -> list[RollRef]:
+    """The source rolls of the latest journal entries, most recently played games first: the link is primed
+    with them, so a roll journaled just before a stop, whose ACK the tower never heard, is not played again.
+    A game whose entries do not read is passed over (its resume says why)."""
+    found: list[RollRef] = []
+    for record in sorted(journal.games(), key=lambda g: (g.updated, g.id), reverse=True):
+        try:
+            entries = journal.entries(record.id)
+        except CompanionError:
+            continue
+        for entry in reversed(entries):
+            found.extend(entry.rolls)
+            scan -= 1
+            if len(found) >= limit or scan <= 0:
+                return found
+    return found
 
 
 class TowerDriver:

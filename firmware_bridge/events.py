@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.inputs import Roll, SourceFault, SourceStatus
+from companion.inputs import Roll, RollRef, SourceFault, SourceStatus
 
 __all__ = ["SOURCE", "SourceFault", "SourceStatus", "TowerRoll"]
 
@@ -28,3 +28,11 @@ class TowerRoll(Roll):
     """
 
     boot: str = ""
+
+    def ref(self) -> RollRef | None:
+        """The tower's name for this roll (its power-up, its number, the dice it sent), journaled with the event
+        its dice go into: the link, primed with it at the next start, acknowledges a resend instead of
+        delivering the roll again."""
+        if self.seq is None:
+            return None
+        return RollRef(self.source, self.boot, self.seq, tuple((d.kind, d.value) for d in self.dice))

@@ -22,6 +22,11 @@ version 2 every ROLL names its boot, so such a roll is simply another boot's, an
 for the HELLO. In version 1 a roll carries no boot, so a "duplicate" is trusted only when it is
 the resend that follows a HELLO (rising numbers from the HELLO's ``first``) with the dice
 delivered under that number; any other duplicate makes the link forget the boot and send SYNC.
+
+What it took before a restart the link learns from the journal: :meth:`TowerLink.prime` gives it the
+(boot, seq, dice) of the rolls journaled last, and a resend of one of them (same boot, number and
+dice, next in order) is ACKed and not delivered again, so a box stopped between a commit and the
+tower hearing its ACK plays that roll once. A version 1 ROLL names no boot: the HELLO's is used.
 """
 
 from __future__ import annotations
@@ -33,13 +38,14 @@ import queue
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import serial
 import serial.tools.list_ports
 
 from companion.dice import Die
+from companion.inputs import RollRef
 from firmware_bridge.events import SOURCE, SourceFault, SourceStatus, TowerRoll
 from firmware_bridge.hotplug import Hotplug
 from firmware_bridge.wire import (
@@ -115,8 +121,9 @@ class TowerLink:
         """The protocol version of the last HELLO (0 before any)."""
         self.hello: Frame | None = None
         self.counts: Counter[str] = Counter()
-        """accepted, settled, duplicates, faults, disconnects, each rejection reason, and why a roll was
-        not ACKed: unsettled_resends, other_boot, dice_differ, unconfirmed_duplicates, out_of_order."""
+        """accepted, settled, duplicates, journaled_resends (on disk before a restart: ACKed, not delivered), faults,
+        disconnects, each rejection reason, and why a roll was not ACKed: unsettled_resends, other_boot,
+        dice_differ, unconfirmed_duplicates, out_of_order."""
         self._lock = threading.RLock()
         """Guards the link's state and the port's writes: the reader thread and ``settle`` callers share them."""
         self._delivered: dict[str, int] = {}
@@ -125,6 +132,8 @@ class TowerLink:
         """Per boot, the dice delivered under each recent seq."""
         self._unsettled: dict[str, set[int]] = {}
         """Per boot, rolls delivered but not settled yet: not ACKed, and a resend of one is dropped."""
+        self._journaled: dict[str, dict[int, tuple[tuple[str, int], ...]]] = {}
+        """Per boot, the dice of rolls on disk before this link started (:meth:`prime`): ACKed, not delivered."""
         self._versions: dict[str, int] = {}
         """Per boot, the protocol version it spoke (how to ACK its rolls)."""
         self._first = 0
@@ -143,6 +152,20 @@ class TowerLink:
         self._hotplug: Hotplug | None = None
         self._missing = False
         """The last look found no device at all (as opposed to one that would not open)."""
+
+    def prime(self, rolls: Iterable[RollRef]) -> TowerLink:
+        """Rolls already on disk (the journal's, from before a restart): a resend of one of them is ACKed, not
+        delivered. Only the tower's, and only a resend naming the same boot, number and dice is taken for one.
+        Call before the tower can resend them (before :meth:`start`); the last :data:`DICE_KEPT` per boot are kept
+        (the tower's outbox holds 32)."""
+        with self._lock:
+            for ref in rolls:
+                if ref.source == SOURCE and ref.boot:
+                    kept = self._journaled.setdefault(ref.boot, {})
+                    kept[ref.seq] = ref.dice
+                    if len(kept) > DICE_KEPT:
+                        del kept[min(kept)]
+        return self
 
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> TowerLink:
@@ -420,6 +443,11 @@ class TowerLink:
         recent = self._dice.setdefault(boot, {})
         recent[frame.seq] = frame.dice
         recent.pop(frame.seq - DICE_KEPT, None)
+        if self._journaled.get(boot, {}).get(frame.seq) == frame.dice:
+            # On disk before this box restarted, its ACK never heard: the next in order, so ACKed in its place.
+            self.counts["journaled_resends"] += 1
+            self._ack(boot, frame.seq)
+            return
         self._unsettled.setdefault(boot, set()).add(frame.seq)
         self.counts["accepted"] += 1
         dice = tuple(Die(kind, value) for kind, value in frame.dice)

@@ -26,7 +26,7 @@ if ! id companion >/dev/null 2>&1; then
         companion
 fi
 # The unit names every group in SupplementaryGroups=; a group missing on this image would stop it from starting.
-for group in gpio i2c spi dialout video input; do
+for group in gpio i2c spi dialout video input bluetooth; do
     if ! getent group "$group" >/dev/null; then
         run groupadd --system "$group"
     fi
@@ -38,7 +38,8 @@ if [[ ! -x "$VENV/bin/python" ]]; then
     # --system-site-packages: gpiozero finds the distro's python3-lgpio on a Pi.
     run python3 -m venv --system-site-packages "$VENV"
 fi
-run "$VENV/bin/pip" install --quiet --upgrade "$SRC"
+# The [ble] extra: smart dice over Bluetooth (bleak); a box without them simply never pairs any.
+run "$VENV/bin/pip" install --quiet --upgrade "$SRC[ble]"
 run install -d -m 0755 "$PREFIX/docs"
 run cp -r "$SRC/docs/." "$PREFIX/docs/"
 

@@ -39,3 +39,10 @@ def mock_factory():
 @pytest.fixture
 def maps_dir() -> Path:
     return REPO / "maps"
+
+
+@pytest.fixture(autouse=True)
+def own_configuration_folder(tmp_path, monkeypatch):
+    """The group's own boards live in the configuration directory and win over maps/: every test reads the
+    shipped boards only, whatever a machine has in /etc/companion (a test that edits a board sets its own)."""
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "config"))

@@ -10,6 +10,7 @@ import pytest
 
 from companion.dice import Choice, DiceRolled, Shuffled
 from companion.errors import CompanionError, DataError, UnavailableError
+from companion.inputs import RollRef
 from companion.journal import SCHEMA_VERSION, Entry, Journal, live_events, parse_export
 
 D8 = DiceRolled.of(("d8", 3), source="tower")
@@ -231,3 +232,61 @@ def test_a_journal_held_by_another_process_exits_75_so_the_service_is_tried_agai
     err = capsys.readouterr().err
     assert err.startswith(f"companion: journal {path}: cannot open") and err.count("\n") == 1
     assert [p.name for p in tmp_path.iterdir()] == ["j.sqlite"]
+
+
+TOWER_D8 = RollRef("tower", "3fa9c2d1", 7, (("d8", 3),))
+TOWER_D6 = RollRef("tower", "3fa9c2d1", 8, (("d6", 2), ("d6", 5), ("d8", 1)))  # a die refused by the game too
+
+
+def test_the_rolls_an_event_came_from_are_stored_in_its_row_and_read_back(tmp_path):
+    """One row, one commit: the event and the tower rolls (boot, seq, dice) its dice came from; a re-roll keeps its
+    own; the game's history is the same as without them."""
+    path = tmp_path / "j.sqlite"
+    better = DiceRolled.of(("d8", 8), source="tower")
+    again = RollRef("tower", "3fa9c2d1", 9, (("d8", 8),))
+    with Journal(path) as j:
+        gid = j.new_game("kansas", {})
+        j.append(gid, Entry("event", D8, (TOWER_D8,)))
+        j.append(gid, Entry("event", D6, (TOWER_D8, TOWER_D6)))
+        j.append(gid, Entry("reroll", better, (again,)))
+        j.append(gid, Entry("undo"))
+    with sqlite3.connect(path) as db:
+        stored = [json.loads(r[0]) for r in db.execute("SELECT event FROM entries ORDER BY idx")]
+    assert stored[0]["rolls"] == [{"source": "tower", "boot": "3fa9c2d1", "seq": 7, "dice": [["d8", 3]]}]
+    assert [r["seq"] for r in stored[1]["rolls"]] == [7, 8] and stored[2]["rolls"][0]["seq"] == 9
+    assert "rolls" not in stored[3]
+    with Journal(path, readonly=True) as j:
+        assert [e.rolls for e in j.entries(gid)] == [(TOWER_D8,), (TOWER_D8, TOWER_D6), (again,), ()]
+        assert [x.event for x in j.events(gid)] == [D8]
+
+
+def test_a_journal_written_before_rolls_were_kept_still_reads(tmp_path):
+    """Rows as the box wrote them before (the event's JSON alone): they read and replay as ever, with no rolls;
+    a rolls value that does not read counts as none rather than losing the game."""
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        gid = j.new_game("kansas", {})
+    rows = [("event", {"type": "dice", "dice": [["d8", 3]], "source": "tower"}),
+            ("reroll", {"type": "reroll", "event": {"type": "dice", "dice": [["d8", 5]], "source": "tower"}}),
+            ("event", {"type": "dice", "dice": [["d6", 2], ["d6", 5]], "source": "os", "rolls": [{"seq": "x"}]})]
+    with sqlite3.connect(path) as db:
+        db.executemany("INSERT INTO entries (game_id, idx, kind, event, accepted_at) VALUES (?,?,?,?,?)",
+                       [(gid, i, kind, json.dumps(data), "2024-06-11T20:00:00.000+00:00")
+                        for i, (kind, data) in enumerate(rows)])
+    with Journal(path) as j:
+        assert [e.rolls for e in j.entries(gid)] == [(), (), ()]
+        assert [x.event for x in j.events(gid)] == [DiceRolled.of(("d8", 5), source="tower"), D6]
+
+
+def test_export_leaves_the_rolls_out_and_import_drops_them(tmp_path):
+    """The rolls name this box's tower: an export is the game's history only, and an import (of a file written
+    anywhere) keeps none, so another box's tower numbers are never taken for this one's."""
+    with Journal(tmp_path / "a.sqlite") as j:
+        gid = j.new_game("kansas", {})
+        j.append(gid, Entry("event", D8, (TOWER_D8,)))
+        lines = list(j.export_lines(gid))
+    assert "rolls" not in lines[1] and "3fa9c2d1" not in "".join(lines)
+    with_rolls = [lines[0], json.dumps({**json.loads(lines[1]), "rolls": [TOWER_D8.to_dict()]})]
+    with Journal(tmp_path / "b.sqlite") as k:
+        new = k.import_lines(with_rolls)
+        assert [(e.event, e.rolls) for e in k.entries(new)] == [(D8, ())]

@@ -83,7 +83,9 @@ def test_one_tornado_phase_ends_after_five_markers(game):
     state = play(game, game.new_game({"players": 4, "turn": 7}), *EXAMPLE)
     assert state.count == 1 and state.phase == "actions"
     assert state.history == ((7, state.tornadoes),)
-    assert state.recent == ("Start: Dodge City", "Path: NE N NE S", "Hit: Dodge City")  # the OLED's result
+    # the OLED's result: the last marker first (the table places it now), then the tornado's summary
+    assert state.recent == ("Marker on 1 SW of Great Bend", "Start: Dodge City", "Path: NE N NE S",
+                            "Hit: Dodge City")
 
 
 def test_prompts_say_what_to_roll_in_words(game):
@@ -95,7 +97,8 @@ def test_prompts_say_what_to_roll_in_words(game):
     state = game.apply(state, d8(3))
     p = game.prompt(state)
     assert p.text == "Tornado 1 of 3, move 1 of 4: roll 2D6 for the path" and p.dice == ("d6", "d6")
-    assert len(p.short) <= 21
+    assert p.short == "Tornado 1 of 3: move 1 of 4: 2D6"
+    assert all(len(part) <= 16 for part in p.short.split(": ", 1))  # who, then what: one OLED line each
     assert game.status(state) == "Turn 2/8 - tornado phase"
 
 

@@ -5,8 +5,12 @@
 - Wire-level rules on a pty the test plays by hand: a "duplicate" under other dice, or running backwards, is
   not ACKed but answered with SYNC; a roll of another boot waits for its HELLO; an unsettled roll is neither
   ACKed nor delivered twice; each tower is answered in its own version; fuzzed lines are counted, never fatal.
+- A box that restarts knows what it journaled: each entry names the tower rolls (boot, seq, dice) its dice came
+  from, the link is primed with them at start, and a resend of one is ACKed, not played again; a roll that is not
+  on disk (another boot, other dice) is delivered and ACKed only once journaled.
 - The ACK means "on disk": the real link, session, loop and journal, in this process and in a child killed
-  with SIGKILL while rolls flow; every roll the tower saw acknowledged is in the journal afterwards.
+  with SIGKILL while rolls flow (some kills aimed between a commit and its ACK); every roll the tower saw
+  acknowledged is in the journal afterwards, and none is in it twice.
 
 This file is also the child: ``python tests/test_link_durability.py JOURNAL PORT MODE`` runs one box, and
 ``--boxes`` a parent that forks one per line it reads (see :class:`Boxes`).
@@ -21,6 +25,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 import tty
 from collections.abc import Callable, Iterator
@@ -29,10 +34,13 @@ from typing import Any
 
 import pytest
 
+from companion.config import load_config
 from companion.dice import DiceRolled, Prompt, take_dice
-from companion.journal import Journal
-from companion.session import Session
+from companion.inputs import RollRef
+from companion.journal import Entry, Journal
+from companion.session import Hold, Press, Session
 from companion.session.loop import Loop
+from companion.sim import build_table, journaled_rolls
 from firmware_bridge.events import TowerRoll
 from firmware_bridge.link import TowerLink
 from firmware_bridge.virtual import VirtualTower
@@ -43,7 +51,8 @@ RESTARTS = 15
 BOOTING = 0.1
 """Seconds a restarted tower is deaf while it boots (a real board: a few hundred ms)."""
 """Per protocol version and HELLO fault: restarts in place."""
-KILL_POINTS = 100
+KILL_POINTS = 120
+"""SIGKILLs of a box while rolls flow, a third of each kind (about 15 s; under 60 s with both cores busy)."""
 FUZZED = 3000
 """Fuzzed lines sent to one link."""
 
@@ -374,12 +383,71 @@ def test_fuzzed_lines_are_counted_by_reason_and_never_stop_the_link(hand: Any) -
     assert take(q).seq == good + 1  # still reading
 
 
+def journaled(boot: str, *rolls: tuple[int, int]) -> list[RollRef]:
+    """What a journal holds of the tower's rolls ``(seq, d6 face)`` of power-up ``boot``."""
+    return [RollRef("tower", boot, seq, (("d6", value),)) for seq, value in rolls]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_resend_of_a_journaled_roll_is_acked_and_not_delivered_again(hand: Any, version: int) -> None:
+    """The box restarted after journaling rolls 1 and 2 without the tower hearing their ACKs: primed with them, the
+    link ACKs their resend, in order, and delivers only roll 3; a later resend of 2 (its ACK lost) is ACKed again."""
+    far, lk, q = hand
+    lk.prime(journaled("a1b2c3d4", (1, 3), (2, 5)))
+    far.send(hello("a1b2c3d4", version), version)
+    for seq, value in ((1, 3), (2, 5), (3, 1)):
+        far.send(roll("a1b2c3d4", seq, value), version)
+    assert [far.next(), far.next()] == [ack("a1b2c3d4", 1, version), ack("a1b2c3d4", 2, version)]
+    new = take(q)
+    assert (new.seq, new.dice[0].value) == (3, 1) and rolls_in(q) == []
+    far.send(hello("a1b2c3d4", version, first=2), version)  # version 1 trusts a duplicate in a HELLO's resend
+    far.send(roll("a1b2c3d4", 2, 5), version)
+    assert far.next() == ack("a1b2c3d4", 2, version)
+    new.settle()
+    assert far.next() == ack("a1b2c3d4", 3, version)
+    assert lk.counts["journaled_resends"] == 2 and lk.counts["accepted"] == 1 and lk.counts["duplicates"] == 1
+
+
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("other", ["boot", "dice"])
+def test_a_roll_that_is_not_on_disk_is_delivered_and_acked_only_once_settled(hand: Any, version: int,
+                                                                             other: str) -> None:
+    """Priming is matched on boot, number and dice: a roll 1 of another power-up (in version 1 the boot is the
+    HELLO's), or under other dice, is a roll the journal does not hold."""
+    far, lk, q = hand
+    lk.prime(journaled("a1b2c3d4", (1, 3)))
+    boot, value = ("e5f6a7b8", 3) if other == "boot" else ("a1b2c3d4", 4)
+    far.send(hello(boot, version), version)
+    far.send(roll(boot, 1, value), version)
+    got = take(q)
+    assert (got.boot, got.seq, got.dice[0].value) == (boot, 1, value)
+    far.send(roll(boot, 3, 1), version)  # a gap: the box asks for the outbox, which ends what it sent
+    assert [f.kind for f in far.upto("SYNC")] == ["SYNC"]  # no ACK before the settle
+    got.settle()
+    assert far.next() == ack(boot, 1, version)
+    assert lk.counts["journaled_resends"] == 0
+
+
+def test_a_journaled_roll_that_comes_before_its_turn_waits_for_the_rolls_before_it(hand: Any) -> None:
+    """Rolls go in order even when one is on disk: roll 2, journaled, arriving before roll 1 (lost on the wire) is
+    held back like any roll after a gap, and ACKed once roll 1 has been delivered."""
+    far, lk, q = hand
+    lk.prime(journaled("a1b2c3d4", (2, 5)))
+    far.send(hello("a1b2c3d4", 2), 2)
+    far.send(roll("a1b2c3d4", 2, 5), 2)
+    assert [f.kind for f in far.upto("SYNC")] == ["SYNC"] and lk.counts["out_of_order"] == 1
+    far.send(roll("a1b2c3d4", 1, 6), 2)
+    far.send(roll("a1b2c3d4", 2, 5), 2)
+    assert far.next() == ack("a1b2c3d4", 2, 2)
+    assert [(r.seq, r.dice[0].value) for r in [take(q)]] == [(1, 6)] and rolls_in(q) == []
+
+
 # -- 3. the ACK means "on disk" ----------------------------------------------------------------------------------------
 
 
 def journal_values(path: Path) -> list[int]:
     """The D6 values journaled by the tally game, in order."""
-    with Journal(path) as j:
+    with Journal(path, readonly=True) as j:  # a reader beside the running box
         games = j.games()
         return [x.event.dice[0].value for x in j.events(games[-1].id)] if games else []
 
@@ -463,6 +531,61 @@ def test_dice_waiting_for_the_rest_of_a_request_are_settled_with_it(tmp_path: Pa
             until(lambda: not tower.protocol.outbox)
         assert [x.event for x in journal.events(session.current.game_id)][-1] == \
             DiceRolled.of(("d6", 2), ("d6", 5), source="tower")
+
+
+def test_each_entry_keeps_the_tower_rolls_its_dice_came_from(tmp_path: Path) -> None:
+    """A D6 now and a D6 later make one event from two rolls; a re-roll's entry keeps its own; an undo takes back the
+    event, not the rolls (they were taken: a resend must not be played); dice cleared with BACK were never on disk."""
+    from tests.test_session import loader as race_loader
+
+    def tower(seq: int, *dice: tuple[str, int]) -> TowerRoll:
+        return TowerRoll(DiceRolled.of(*dice).dice, "tower", seq, None, "a1b2c3d4")
+
+    with Journal(tmp_path / "j.sqlite") as journal:
+        session = Session(journal, loader=race_loader, game_keys=("race",))
+        session.start("race", {"players": 2})
+        for item in [tower(1, ("d8", 4)), tower(2, ("d6", 2)), tower(3, ("d6", 5), ("d8", 7)),
+                     Hold("ROLL"), Press("OK"), tower(4, ("d6", 6), ("d6", 6)),
+                     Hold("BACK"), Press("OK"), tower(5, ("d6", 1)), Press("BACK"), tower(6, ("d6", 3), ("d6", 3))]:
+            session.handle(item)
+        entries = journal.entries(session.current.game_id)
+        assert [(e.kind, [r.seq for r in e.rolls]) for e in entries] == [
+            ("event", [1]), ("event", [2, 3]), ("reroll", [4]), ("undo", []), ("event", [6])]
+        assert entries[1].rolls[1] == RollRef("tower", "a1b2c3d4", 3, (("d6", 5), ("d8", 7)))  # as the tower sent it
+        assert [r.seq for r in journaled_rolls(journal)] == [6, 4, 2, 3, 1]
+        for button in ("OK", "ROLL", "ROLL"):  # a lane chosen, a shuffle and a D8 from the box's generator
+            session.handle(Press(button))
+        after = journal.entries(session.current.game_id)[5:]
+        assert [type(e.event).__name__ for e in after] == ["Choice", "Shuffled", "DiceRolled"]
+        assert all(not e.rolls for e in after)  # no source roll in them
+
+
+def test_the_box_primes_its_tower_link_from_the_journal(tmp_path: Path) -> None:
+    """``build_table`` (the box as ``companion run`` assembles it) gives the link the rolls on disk: the resend of
+    the last one is ACKed, and the next roll is played."""
+    config_file = tmp_path / "config.toml"
+    far = HandTower()
+    config_file.write_text(f'[tower]\nport = "{far.path}"\n[oled]\nenabled = false\n[projector]\nenabled = false\n'
+                           "[buttons]\nenabled = false\n")
+    try:
+        with Journal(tmp_path / "j.sqlite") as journal:
+            gid = journal.new_game("tally", {})
+            journal.append(gid, Entry("event", DiceRolled.of(("d6", 3), source="tower"),
+                                      tuple(journaled("a1b2c3d4", (1, 3)))))
+            with build_table(journal, sim=False, headless=True, config=load_config(config_file), views=[],
+                             loader=loader, game_keys=("tally",)) as table:
+                table.session.start()
+                assert far.asked() == [Frame("SYNC")]
+                far.send(hello("a1b2c3d4", 2), 2)
+                far.send(roll("a1b2c3d4", 1, 3), 2)
+                far.send(roll("a1b2c3d4", 2, 5), 2)
+                assert far.next() == ack("a1b2c3d4", 1, 2)
+                until(lambda: table.parts["link"].counts["accepted"] == 1)
+                table.loop.step(0)
+                assert far.upto("ACK")[-1] == ack("a1b2c3d4", 2, 2)
+            assert [x.event.dice[0].value for x in journal.events(gid)] == [3, 5]
+    finally:
+        far.close()
 
 
 # -- killed with SIGKILL -----------------------------------------------------------------------------------------------
@@ -553,49 +676,79 @@ def test_killed_between_delivery_and_ack_the_roll_arrives_after_the_restart_once
     assert journal_values(journal) == [4]
 
 
-def align(journaled: list[int], thrown: list[int]) -> tuple[int, list[int]]:
-    """How many thrown rolls the journal holds (it must hold a prefix, in order), and the seqs it holds twice.
-    Consecutive thrown values differ, so a repeat of the previous value can only be that roll again."""
-    kept, doubled = 0, []
-    for value in journaled:
-        if kept < len(thrown) and value == thrown[kept]:
-            kept += 1
-        else:
-            assert kept > 0 and value == thrown[kept - 1], f"journal {journaled} is not thrown {thrown} in order"
-            doubled.append(kept)
-    return kept, doubled
+def journal_rolls(path: Path) -> list[tuple[str, int]]:
+    """The tower rolls (boot, seq) the tally game's entries say their dice came from, in journal order."""
+    with Journal(path, readonly=True) as j:
+        games = j.games()
+        return [(r.boot, r.seq) for e in j.entries(games[-1].id) for r in e.rolls] if games else []
 
 
-def test_kill_9_while_rolls_flow_loses_no_acknowledged_roll(tmp_path: Path, boxes: Boxes) -> None:
-    """A child box (real link, session, loop, journal) is killed at a random moment while rolls flow: half the
-    time just after the tower hears an ACK (where the kill fell when the ACK went out before the commit), half
-    the time at a random instant after the throws. After each kill every roll the tower has dropped from its
-    outbox (it heard the ACK) must be in the journal; and nothing is journaled twice but a roll that the kill
-    caught after its commit and before its ACK (the tower rightly sends it again)."""
+@pytest.mark.parametrize("version", [1, 2])
+def test_killed_between_the_commit_and_the_ack_the_roll_is_journaled_once(tmp_path: Path, boxes: Boxes,
+                                                                          version: int) -> None:
+    """The box journals the roll and is killed before the ACK goes out (its settle held): the tower still holds
+    the roll and resends it to the restarted box, whose link, primed from the journal, ACKs it without playing it
+    again. Version 1's ROLL names no boot: the HELLO's is the one journaled and matched."""
+    journal = tmp_path / "journal.sqlite"
+    with VirtualTower(heartbeat=0.2, retry=0.2, version=version) as tower:
+        boot = tower.protocol.boot
+        pid = boxes.start(journal, tower.path, "hold-ack")
+        try:
+            tower.roll([("d6", 4)])
+            assert boxes.said(pid) == "journaled"  # committed; the ACK is never sent
+            assert journal_values(journal) == [4] and outbox(tower) == [1]
+        finally:
+            assert boxes.kill(pid) == signal.SIGKILL
+        pid = boxes.start(journal, tower.path)
+        try:
+            until(lambda: not outbox(tower))  # the resend ACKed by the new box
+            assert journal_values(journal) == [4]
+            tower.roll([("d6", 2)])  # and the next roll is played as usual
+            until(lambda: not outbox(tower))
+        finally:
+            boxes.kill(pid)
+    assert journal_values(journal) == [4, 2]
+    assert journal_rolls(journal) == [(boot, 1), (boot, 2)]
+
+
+def test_kill_9_while_rolls_flow_loses_no_acknowledged_roll_and_journals_none_twice(tmp_path: Path,
+                                                                                   boxes: Boxes) -> None:
+    """A child box (real link, session, loop, journal) is killed while rolls flow, a third of the time at a random
+    instant after the throws, a third just after the tower hears an ACK (where the kill fell when the ACK went out
+    before the commit), a third just after a commit whose ACK it holds back (where a restarted box played the roll
+    again before it was primed from the journal). After each kill every roll the tower has dropped from its outbox
+    (it heard the ACK) is in the journal, and no roll is in it twice: the entries' (boot, seq) are the tower's
+    numbers 1, 2, 3... each once."""
     rng = random.Random(20240611)
     journal = tmp_path / "journal.sqlite"
     thrown: list[int] = []
     caught: set[int] = set()
-    kills = after_ack = 0
+    kinds = {"random": 0, "after ACK": 0, "before ACK": 0}
     with VirtualTower(heartbeat=0.2, retry=0.2) as tower:
+        boot = tower.protocol.boot
 
         def throw() -> None:
-            value = rng.choice([v for v in range(1, 7) if not thrown or v != thrown[-1]])
+            value = rng.randint(1, 6)
             thrown.append(value)
             assert tower.roll([("d6", value)]) == len(thrown)
 
         for point in range(KILL_POINTS + 1):
-            pid = boxes.start(journal, tower.path)
+            kind = list(kinds)[point % 3]
+            aimed = kind == "before ACK" and point < KILL_POINTS
+            pid = boxes.start(journal, tower.path, "hold-ack" if aimed else "run")
             try:
                 if point == KILL_POINTS:  # the last box lives until the tower's outbox is empty
                     until(lambda: not outbox(tower))
-                elif point % 2:
+                elif kind == "after ACK":
                     heard = tower.protocol.acked
                     for _ in range(rng.randint(1, 3)):
                         throw()
                     target = heard + rng.randint(1, max(1, len(outbox(tower))))
                     until(lambda target=target: tower.protocol.acked >= target)
-                    after_ack += 1
+                elif kind == "before ACK":
+                    for _ in range(rng.randint(1, 3)):
+                        throw()
+                    assert boxes.said(pid) == "journaled"
                 else:
                     for _ in range(rng.randint(1, 3)):
                         throw()
@@ -603,18 +756,24 @@ def test_kill_9_while_rolls_flow_loses_no_acknowledged_roll(tmp_path: Path, boxe
                     time.sleep(rng.uniform(0, 0.012))  # a random kill instant
             finally:
                 assert boxes.kill(pid) == signal.SIGKILL
-            kills += 1
+            if point == KILL_POINTS:
+                break
+            kinds[kind] += 1
             held = set(outbox(tower))
             assert len(held) < 32  # the outbox never overflowed: no roll dropped by the tower itself
-            kept, doubled = align(journal_values(journal), thrown)
+            journaled = journal_rolls(journal)
+            kept = len(journaled)
+            assert journaled == [(boot, seq) for seq in range(1, kept + 1)], f"kill point {point}: {journaled}"
+            assert journal_values(journal) == thrown[:kept]
             acked = [seq for seq in range(1, len(thrown) + 1) if seq not in held]
             assert all(seq <= kept for seq in acked), f"kill point {point}: ACKed {acked}, journaled {kept}"
-            assert set(doubled) <= caught, f"kill point {point}: doubled {doubled}"
             caught |= {seq for seq in held if seq <= kept}  # journaled, not ACKed: the tower will resend it
-    kept, doubled = align(journal_values(journal), thrown)
-    assert kept == len(thrown) and not outbox(tower)
-    print(f"\nkill points {kills - 1} ({after_ack} just after an ACK), rolls {len(thrown)}, acknowledged and lost 0, "
-          f"journaled-not-ACKed at a kill {len(caught)}, journaled twice {len(doubled)}")
+    assert journal_rolls(journal) == [(boot, seq) for seq in range(1, len(thrown) + 1)]
+    assert journal_values(journal) == thrown and not outbox(tower)
+    assert kinds["before ACK"] and len(caught) >= kinds["before ACK"]
+    print(f"\nkill points {sum(kinds.values())} ({kinds['after ACK']} just after an ACK, {kinds['before ACK']} between "
+          f"a commit and its ACK), rolls {len(thrown)}, acknowledged and lost 0, journaled-not-ACKed at a kill "
+          f"{len(caught)}, journaled twice 0")
 
 
 def _box(journal: str, port: str, mode: str) -> int:
@@ -627,13 +786,21 @@ def _box(journal: str, port: str, mode: str) -> int:
             session.start("tally", {})
         inbox: queue.Queue[Any] = queue.Queue()
         loop = Loop(session, inbox, tick=0.01)
-        link = TowerLink(inbox, port, retry=0.02, silence=1.0).start()
+        link = TowerLink(inbox, port, retry=0.02, silence=1.0).prime(journaled_rolls(j)).start()  # as build_table
+
+        def hold(boot: str, seq: int) -> None:
+            """The commit done, the ACK never sent: say so and wait for the kill."""
+            print(os.getpid(), "journaled", flush=True)
+            threading.Event().wait()
+
         ready = in_memory = False
         while True:
             loop.step()
             if not ready and link.state == "connected":
                 if mode == "readonly":
                     j._db.execute("PRAGMA query_only=ON")
+                if mode == "hold-ack":  # rolls delivered from now on (a roll's settle is bound at its delivery)
+                    link._settle = hold  # type: ignore[method-assign]
                 print(os.getpid(), "ready", flush=True)
                 ready = True
             if ready and not in_memory and j.degraded:

@@ -96,7 +96,7 @@ def test_long_text_never_raises():
 def test_screens_command_writes_every_sample(tmp_path):
     written = write_screens(tmp_path, scale=2)
     assert {p.stem for p in written} == set(sample_panels())
-    assert all(f"tower-{s}" in sample_panels() for s in TOWER_STATES)
+    assert all(f"oled-tower-{s}" in sample_panels() for s in TOWER_STATES)
     from PIL import Image
 
     with Image.open(written[0]) as img:
@@ -120,4 +120,5 @@ def test_committed_screens_match_the_code(tmp_path):
         with Image.open(path) as fresh, Image.open(docs / path.name) as committed:
             assert fresh.convert("1").tobytes() == committed.convert("1").tobytes(), (
                 f"docs/screens/{path.name} is stale: run companion screens --out docs/screens")
-    assert "screens/prompt.png" in (docs.parent / "oled.md").read_text()
+    doc = (docs.parent / "oled.md").read_text()
+    assert all(f"screens/{path.name}" in doc for path in write_screens(tmp_path))

@@ -1,4 +1,5 @@
-"""The unit file: systemd-analyze verify finds nothing to say, and the exposure stays at 2.5 or lower."""
+"""The unit file: systemd-analyze verify finds nothing to say, the exposure stays at 0.6 or lower, and the
+service imports nothing from its working directory."""
 
 from __future__ import annotations
 
@@ -34,12 +35,12 @@ def test_broken_unit_is_caught(tmp_path, old, new):
     assert result.returncode != 0 or result.stderr.strip()
 
 
-def test_exposure_at_most_2_5():
+def test_exposure_at_most_0_6():
     result = subprocess.run([ANALYZE, "security", "--offline=true", str(UNIT)],
                             capture_output=True, text=True, timeout=60)
     match = re.search(r"Overall exposure level for companion\.service: (\d+\.\d+)", result.stdout + result.stderr)
     assert match, result.stdout + result.stderr
-    assert float(match.group(1)) <= 2.5
+    assert float(match.group(1)) <= 0.6
 
 
 def test_unit_essentials():
@@ -49,8 +50,27 @@ def test_unit_essentials():
                  "ProtectSystem=strict", "StateDirectory=companion", "NoNewPrivileges=yes"):
         assert re.search(rf"^{re.escape(line)}$", text, flags=re.M), line
     assert re.search(r"^WatchdogSec=\d+", text, flags=re.M)
-    assert re.search(r"^ExecStart=/opt/companion/venv/bin/python -m companion run$", text, flags=re.M)
+    assert re.search(r"^ExecStart=/opt/companion/venv/bin/companion run$", text, flags=re.M)
     assert "PrivateDevices" not in text and "ProcSubset" not in text and "PrivateUsers" not in text
+
+
+def test_a_module_planted_in_the_working_directory_is_not_imported(tmp_path):
+    """ExecStart as the unit has it (its venv mapped to this one), run in a WorkingDirectory holding a json.py:
+    the planted module never runs. The same folder does hijack `python -m companion`, the unit's old line."""
+    [command] = re.findall(r"^ExecStart=(.+)$", UNIT.read_text(), flags=re.M)
+    argv = command.replace("/opt/companion/venv", sys.prefix).split()
+    assert argv[-1] == "run"
+    planted = tmp_path / "json.py"
+    marker = tmp_path / "planted-module-ran"
+    planted.write_text(f"open({str(marker)!r}, 'w').close()\nraise SystemExit('planted json.py ran')\n")
+
+    def start(args: list[str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*args[:-1], "--version"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+
+    safe = start(argv)
+    assert safe.returncode == 0 and safe.stdout.startswith("companion ") and not marker.exists(), safe.stderr
+    hijacked = start([sys.executable, "-m", "companion", "run"])
+    assert marker.exists() and "planted json.py ran" in hijacked.stderr
 
 
 def test_install_dry_run_lists_every_step():

@@ -34,12 +34,39 @@ def companion(*args: str) -> subprocess.Popen[str]:
 
 
 
+STOP_WAIT = 10.0
+"""Seconds a command gets to stop on SIGTERM before it is killed."""
+
+
+def stop(proc: subprocess.Popen | None) -> tuple[int | None, str]:
+    """SIGTERM (the commands stop on it as on Ctrl-C, printing what they print), then SIGKILL after STOP_WAIT:
+    SIGINT would do nothing when the suite runs with it ignored (`trap '' INT`), which the children inherit.
+    Returns the exit code and what is left of stderr (empty if a reader thread took it)."""
+    if proc is None:
+        return None, ""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=STOP_WAIT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=STOP_WAIT)
+    err = ""
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream is not None and not stream.closed:
+            if stream is proc.stderr:
+                try:
+                    err = stream.read()
+                except ValueError:  # read by a reader thread at the same time
+                    err = ""
+            stream.close()
+    return proc.returncode, err
+
+
 def interrupt(*procs: subprocess.Popen | None) -> None:
-    """Ctrl-C to every command still running, and wait for it (a test never leaves one behind)."""
+    """Stop every command still running (a test never leaves one behind)."""
     for proc in procs:
-        if proc is not None and proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            proc.wait(timeout=20)
+        stop(proc)
 
 
 def virtual_with(script: Path) -> tuple[int, str]:
@@ -56,8 +83,8 @@ def test_parse_dice_accepts_typed_forms_and_names_bad_ones() -> None:
             parse_dice(bad)
 
 
-def test_replug_points_the_same_path_at_a_new_pty() -> None:
-    with VirtualTower() as tower:
+def test_replug_points_the_same_path_at_a_new_pty(tmp_path: Path) -> None:
+    with VirtualTower(str(tmp_path)) as tower:
         first = tower.device
         assert Path(tower.path).resolve() == Path(first)
         tower.unplug()
@@ -85,9 +112,8 @@ def test_virtual_and_listen_commands_carry_scripted_and_typed_rolls(tmp_path: Pa
             {"seq": 2, "dice": [{"die": "d6", "value": 2}, {"die": "d8", "value": 1}]},
             {"seq": 3, "dice": [{"die": "d6", "value": 6}]},
         ]
-        listen.send_signal(signal.SIGINT)
-        _, err = listen.communicate(timeout=20)
-        assert listen.returncode == 0
+        code, err = stop(listen)
+        assert code == 0
         assert "accepted=3" in err
     finally:
         interrupt(listen, virtual)
@@ -101,10 +127,10 @@ def test_virtual_with_a_bad_script_line_is_one_line_error(tmp_path: Path) -> Non
     assert f"{script}:2:" in err and "Traceback" not in err
 
 
-def test_listen_names_every_rejected_frame_on_stderr_and_counts_them() -> None:
+def test_listen_names_every_rejected_frame_on_stderr_and_counts_them(tmp_path: Path) -> None:
     from tests.test_protocol import REJECTED_LINES as bad
 
-    with VirtualTower() as tower:
+    with VirtualTower(str(tmp_path)) as tower:
         listen = companion("tower", "listen", "--port", tower.path, "--json")
         try:
             err = lines_of(listen.stderr)  # type: ignore[arg-type]
@@ -121,15 +147,13 @@ def test_listen_names_every_rejected_frame_on_stderr_and_counts_them() -> None:
                 if text.startswith("rejected "):
                     named.append(text.split()[1].rstrip(":"))
             assert named == list(bad)
-            listen.send_signal(signal.SIGINT)
+            listen.send_signal(signal.SIGTERM)
             counts = err.get(timeout=20)
             while not counts.startswith("counts: "):
                 counts = err.get(timeout=20)
             assert listen.wait(timeout=20) == 0
         finally:
-            if listen.poll() is None:
-                listen.kill()
-                listen.wait(timeout=20)
+            stop(listen)
     assert "accepted=1" in counts
     assert all(f"{reason}=1" in counts for reason in bad)
 
@@ -163,7 +187,7 @@ def test_typed_faults_reach_the_listener_and_a_roll_thrown_while_unplugged_arriv
         assert json.loads(got.get(timeout=20)) == {"seq": 2, "dice": [{"die": "d6", "value": 2}]}
         while "unknown fault !nosuch" not in (line := said.get(timeout=20)):
             assert "Traceback" not in line
-        listen.send_signal(signal.SIGINT)
+        listen.send_signal(signal.SIGTERM)
         counts = err.get(timeout=20)
         while not counts.startswith("counts: "):
             counts = err.get(timeout=20)

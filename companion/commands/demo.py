@@ -1,6 +1,7 @@
 """``companion demo``: a scripted game night through the whole box, start to end.
 
-A Kansas game of several tornado phases, then a Stormfury game played until the storm dies:
+A Kansas game to its last turn and score, then a Stormfury game played until the storm dies, each
+final result left on the screens a moment before the next game:
 dice go into the virtual tower and over the pty through the real link, buttons are pressed on
 gpiozero's mock pins, every event is journaled and drawn by the views. Exits 0 when the night
 is over; a stall (an input the box did not take within seconds) is an error, not a hang.
@@ -19,17 +20,27 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.games import load_game
 from companion.journal import Journal
+from companion.session import Session
 from companion.session.autoplay import AutoPlayer, ScriptedGame
 from companion.sim import build_table
 
 NIGHT = (
-    ScriptedGame("kansas", {"players": 4}, max_events=60),
+    ScriptedGame("kansas", {"players": 4}),
     ScriptedGame("stormfury", {"players": 4}),
 )
-"""The demo's game night: several Kansas tornado phases, then Stormfury to the end (its four players
-place their tokens first, as the rules' setup says)."""
+"""The demo's game night: Kansas to its last turn and its score, then Stormfury until the storm dies (its
+four players place their tokens first, as the rules' setup says)."""
 
 STALL_SECONDS = 10.0
+MAX_ACTIONS = 3_000
+"""A night that has not ended after this many scripted actions never will (the default night takes about
+270, --undo-every 5 --reroll-every 7 about 490; some combinations, --undo-every 3 for one, undo as fast as
+the night moves on): one line naming the options, exit 2, not an endless loop."""
+LEAST_EVERY = 3
+"""--undo-every and --reroll-every below this take back as many rolls as are thrown, so nothing would move
+on (1: every roll undone; 2: every other roll undone or thrown again): 0 (never) or 3 and up."""
+FINAL_SECONDS = 4.0
+"""In a window, the final result of each game stays on the OLED and the projector this long."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -62,6 +73,12 @@ class _Trace:
 
 
 def main(args: argparse.Namespace) -> int:
+    for option, value in (("--undo-every", args.undo_every), ("--reroll-every", args.reroll_every)):
+        if value != 0 and value < LEAST_EVERY:
+            raise CompanionError(f"{option}: expected 0 (never) or {LEAST_EVERY} or more, got {value}; "
+                                 "smaller values take back every roll and the night would never end")
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise CompanionError(f"--out {args.out}: is a file, not a folder")
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as tmp:
         path = args.journal or Path(tmp) / "journal.sqlite"
         with Journal(path) as journal:
@@ -93,11 +110,15 @@ def play_night(journal: Journal, script: Sequence[ScriptedGame], *, seed: int = 
         table.loop.show()
         player = AutoPlayer(session, table.driver, script, seed=seed, undo_every=undo_every,
                             reroll_every=reroll_every)
-        while True:
+        for _ in range(MAX_ACTIONS):
             handled = table.loop.player_inputs
             what = player.act()
             if player.done:
                 break
+            if what.startswith("game over") and not headless:  # let the table read the final result
+                until = time.monotonic() + FINAL_SECONDS
+                while time.monotonic() < until:
+                    table.loop.step(timeout=0.1)
             if not player.awaiting:
                 table.loop.show()
                 continue
@@ -107,6 +128,9 @@ def play_night(journal: Journal, script: Sequence[ScriptedGame], *, seed: int = 
                 table.loop.step(timeout=0.2)
                 if time.monotonic() > deadline:
                     raise CompanionError(f"demo stalled after {what!r}: {session.panel.message or 'no answer'}")
+        else:
+            raise CompanionError(f"demo: no end after {MAX_ACTIONS} actions (--undo-every {undo_every}, "
+                                 f"--reroll-every {reroll_every})")
         summary = [f"{g.game} #{g.id}: {len(journal.events(g.id))} events ({g.entries} journal entries), "
                    f"{'finished' if g.finished else 'left open'}"
                    for g in reversed(journal.games())]
@@ -128,5 +152,5 @@ def _installed(key: str) -> bool:
     return True
 
 
-def _gid(session) -> int | None:  # type: ignore[no-untyped-def]
+def _gid(session: Session) -> int | None:
     return session.current.game_id if session.current else None

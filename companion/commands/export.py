@@ -7,23 +7,39 @@ import sys
 from pathlib import Path
 
 from companion.commands.games import add_journal_option, journal_path
+from companion.errors import CompanionError
 from companion.journal import Journal
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("export", help="write a saved game as JSON lines")
     parser.add_argument("id", type=int, help="the game's id (see `companion games`)")
-    parser.add_argument("--out", type=Path, default=None, metavar="FILE", help="write here instead of stdout")
+    parser.add_argument("--out", type=Path, default=None, metavar="FILE",
+                        help="write here instead of stdout ('-' is stdout); the folder must exist")
     add_journal_option(parser)
     parser.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
-    with Journal(journal_path(args.journal)) as journal:
+    out = None if args.out is None or str(args.out) == "-" else args.out
+    if out is not None:
+        check_output_file(out, "--out")
+    with Journal(journal_path(args.journal), readonly=True) as journal:
         lines = list(journal.export_lines(args.id))
     text = "".join(line + "\n" for line in lines)
-    if args.out is None:
+    if out is None:
         sys.stdout.write(text)
-    else:
-        args.out.write_text(text, encoding="utf-8")
+        return 0
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CompanionError(f"--out {out}: cannot write ({exc.strerror})") from None
     return 0
+
+
+def check_output_file(path: Path, option: str) -> None:
+    """One line, before any work, for a file that cannot be written: no folder, or a folder in its place."""
+    if path.is_dir():
+        raise CompanionError(f"{option} {path}: is a folder; name a file")
+    if not path.parent.is_dir():
+        raise CompanionError(f"{option} {path}: no folder {path.parent}")

@@ -1,12 +1,18 @@
-"""``companion games``: the saved games in the journal, newest first."""
+"""``companion games``: the saved games in the journal, newest first.
+
+Reading only: beside a running box, on a journal that does not exist (nothing is created) or a
+damaged one (one line, exit 2; nothing is moved). A game whose row or entries are not what the
+journal wrote is one line on stderr; the other games are listed as usual."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
+from companion.errors import DataError
 from companion.journal import Journal, default_path
 
 
@@ -39,14 +45,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    with Journal(journal_path(args.journal)) as journal:
-        if journal.notice:
-            print(f"companion: {journal.notice}")
+    with Journal(journal_path(args.journal), readonly=True) as journal:
         records = journal.games()
+        for line in journal.problems:
+            print(f"companion: {line}", file=sys.stderr)
         for g in records:
             # events: what counts after undos and re-rolls; entries: every journal row, the undo and
             # re-roll rows included (the lines `companion export` writes after its header).
-            events = len(journal.events(g.id))
+            try:
+                events = len(journal.events(g.id))
+            except DataError as exc:
+                print(f"companion: {exc}; game left out", file=sys.stderr)
+                continue
             if args.json:
                 print(json.dumps({"id": g.id, "game": g.game, "options": dict(g.options), "created": g.created,
                                   "updated": g.updated, "finished": g.finished, "events": events,

@@ -17,6 +17,7 @@ from typing import Any
 from companion.dice import Choice, DiceSource, Event, event_from_dict, event_to_dict
 from companion.errors import CompanionError, RuleError
 from companion.games.stormfury import StormfuryGame, StormState, load
+from companion.journal import BAD_DATA, reason
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -53,14 +54,14 @@ def read_replay(path: Path) -> list[Event]:
             continue
         try:
             data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CompanionError(f"{path}: line {n}: not JSON: {exc.msg}") from None
+        except (ValueError, RecursionError) as exc:
+            raise CompanionError(f"{path}: line {n}: not JSON: {getattr(exc, 'msg', None) or reason(exc)}") from None
         if not isinstance(data, dict):
             raise CompanionError(f"{path}: line {n}: expected an event object")
         try:
             events.append(event_from_dict(data))
-        except CompanionError as exc:
-            raise CompanionError(f"{path}: line {n}: {exc}") from None
+        except (CompanionError, *BAD_DATA) as exc:
+            raise CompanionError(f"{path}: line {n}: {reason(exc)}") from None
     return events
 
 
@@ -71,8 +72,8 @@ def play(game: StormfuryGame, events: list[Event] | Iterator[Event], where: str 
             raise CompanionError(f"{where}event {n}: the storm is already over")
         try:
             state = game.apply(state, event)
-        except RuleError as exc:
-            raise CompanionError(f"{where}event {n}: {exc}") from None
+        except (RuleError, *BAD_DATA) as exc:
+            raise CompanionError(f"{where}event {n}: {reason(exc)}") from None
     if not game.prompt(state).done:
         raise CompanionError(f"{where}the events end before the storm does ({game.status(state)})")
     return state

@@ -12,7 +12,10 @@ from pathlib import Path
 from companion.commands.games import add_journal_option, journal_path
 from companion.errors import CompanionError, DataError
 from companion.games import load_game
-from companion.journal import Journal, parse_export
+from companion.journal import BAD_DATA, Journal, parse_export, reason
+
+REFUSED = (CompanionError, *BAD_DATA)
+"""What an engine may raise on an imported file's values: the file is refused with its line."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,8 +35,8 @@ def main(args: argparse.Namespace) -> int:
     game = load_game(header["game"])
     try:
         state = game.new_game(header["options"])
-    except CompanionError as exc:
-        raise DataError(f"{args.file}: line 1: options: {exc}") from None
+    except REFUSED as exc:
+        raise DataError(f"{args.file}: line 1: options: {reason(exc)}") from None
     # The header is line 1; each entry follows on its own line (blank lines are skipped).
     numbers = [n for n, line in enumerate(lines, start=1) if line.strip()][1:]
     states = [state]
@@ -47,8 +50,8 @@ def main(args: argparse.Namespace) -> int:
                 states.pop()
             assert entry.event is not None
             states.append(game.apply(states[-1], entry.event))
-        except CompanionError as exc:
-            raise DataError(f"{args.file}: line {number}: {exc}") from None
+        except REFUSED as exc:
+            raise DataError(f"{args.file}: line {number}: {reason(exc)}") from None
     with Journal(journal_path(args.journal)) as journal:
         game_id = journal.import_lines(lines, str(args.file))
     print(f"imported {args.file} as game {game_id} ({header['game']})")

@@ -22,9 +22,14 @@ def main(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data))
         return 0
-    hexes = data.get("hexes", [])
-    terrain = Counter(str(h.get("terrain", "?")) for h in hexes)
-    print(f"{game.title}: {len(hexes)} hexes ({', '.join(f'{n} {t}' for t, n in sorted(terrain.items()))})")
+    if "sites" in data:  # a graph board: locations joined by links
+        _print_graph(game.title, data)
+    elif "hexes" in data:
+        hexes = data["hexes"]
+        terrain = Counter(str(h.get("terrain", "?")) for h in hexes)
+        print(f"{game.title}: {len(hexes)} hexes ({', '.join(f'{n} {t}' for t, n in sorted(terrain.items()))})")
+    else:  # a board laid at the table (a square grid of tiles): what the box knows of it is its readings
+        print(f"{game.title}: a board laid at the table, tile by tile")
     for kind in ("cities", "towns"):
         for c in data.get(kind, []):
             at = f"{c['q']:>3},{c['r']:>3}" if "q" in c else ""
@@ -36,4 +41,22 @@ def main(args: argparse.Namespace) -> int:
         print("path key: " + " ".join(f"{k}={v}" for k, v in data["path_key"].items()))
     if "markers_per_tornado" in data:
         print(f"markers per tornado: {data['markers_per_tornado']}")
+    for reading in data.get("readings", []):
+        print(f"reading: {reading}")
     return 0
+
+
+def _print_graph(title: str, data: dict[str, object]) -> None:
+    sites = data.get("sites", [])
+    links = data.get("links", [])
+    assert isinstance(sites, list) and isinstance(links, list)
+    kinds = Counter(str(site.get("kind", "?")) for site in sites)
+    link_kinds = Counter(str(link.get("kind", "?")) for link in links)
+    print(f"{title}: {len(sites)} locations ({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}), "
+          f"{len(links)} links ({', '.join(f'{n} {k}' for k, n in sorted(link_kinds.items()))})")
+    names = {site.get("key"): site.get("name", site.get("key")) for site in sites}
+    for site in sites:
+        print(f"  {site.get('kind', ''):<10} {site.get('name', site.get('key'))}")
+    for link in links:
+        print(f"  link  {names.get(link.get('a'), link.get('a'))} - {names.get(link.get('b'), link.get('b'))}"
+              f"  ({link.get('kind', '')})")

@@ -2,7 +2,14 @@
 
 On start the last unfinished game resumes by replaying its journal; ``--game`` starts a new one;
 otherwise the OLED menu asks. The service says READY to systemd once the first frame is shown, and
-the loop pings the watchdog; SIGTERM ends it cleanly (the journal is always complete anyway).
+the loop pings the watchdog; SIGTERM ends it cleanly. One box per journal: a second ``run`` on the
+same file stops at start (exit 75) naming the first one's PID. At stop, entries the journal still
+refuses get a bounded wait and then go to the recovery file the next start imports
+(:meth:`companion.journal.Journal.close`, called as the ``with`` block ends).
+
+Without ``--sim`` on a machine that has none of the box's parts (no GPIO chip, no OLED bus, no tower),
+the start stops with one line naming what is missing and how to get the simulated table: there is
+nothing a player could use, and the box would wait for a tower forever.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from typing import Any
 
 from companion.commands.games import add_journal_option, journal_path
 from companion.config import load_config
+from companion.errors import CompanionError
 from companion.games import game_keys
 from companion.journal import Journal
 from companion.logging_setup import setup_logging
@@ -50,16 +58,60 @@ at once whatever the tick; after a quiet second it backs off to the loop's idle 
 Headless there is no SDL input to poll, so the tick only paces the watchdog."""
 
 
+DEVICES = Path("/dev")
+"""Where the box's parts appear (tests point it at a folder of their own)."""
+
+
+def missing_parts(config: Any) -> list[str]:
+    """The box's enabled parts this machine has no device for: the buttons' GPIO chip, the OLED's I2C or
+    SPI bus, the tower (its configured port, /dev/dice-tower, or a serial port with its USB id)."""
+    missing = []
+    if config.buttons.enabled and not any(DEVICES.glob("gpiochip*")):
+        missing.append(f"buttons (no {DEVICES / 'gpiochip0'})")
+    if config.oled.enabled:
+        bus = DEVICES / (f"i2c-{config.oled.port}" if config.oled.interface == "i2c" else
+                         f"spidev{config.oled.port}.0")
+        if not bus.exists():
+            missing.append(f"OLED (no {bus})")
+    if config.tower.enabled:
+        port = config.tower.port or str(DEVICES / "dice-tower")
+        if not Path(port).exists() and (config.tower.port or _find_tower(config.tower.usb_id) is None):
+            missing.append(f"tower (no {port}" + ("" if config.tower.port else f", no USB {config.tower.usb_id}")
+                           + ")")
+    return missing
+
+
+def _find_tower(usb_id: str) -> str | None:
+    try:
+        from firmware_bridge.link import find_port
+    except ImportError:
+        return None
+    return find_port(usb_id)
+
+
+def check_hardware(config: Any) -> None:
+    """Stop with one line when no enabled part of the box is here (a laptop without --sim)."""
+    enabled = [config.buttons.enabled, config.oled.enabled, config.tower.enabled]
+    missing = missing_parts(config)
+    if any(enabled) and len(missing) == sum(enabled):
+        raise CompanionError(f"no box hardware here: {', '.join(missing)}; "
+                             "`companion run --sim` plays on the simulated table")
+
+
 def main(args: argparse.Namespace) -> int:
     setup_logging()
     config = load_config(args.config)
+    if not args.sim:
+        check_hardware(config)
+    if args.out is not None:
+        _check_frames_folder(args.out)
     with Journal(journal_path(args.journal, config, args.config)) as journal:
         if journal.notice:
             log.warning("%s", journal.notice)
         notify = Notifier()
         with build_table(journal, sim=args.sim, headless=args.headless, out=args.out, config=config,
                          game_keys=_menu_order(config.game.default),
-                         watchdog=notify.watchdog, tick=0.5 if args.headless else IN_USE_TICK) as table:
+                         watchdog=lambda: _ping(notify), tick=0.5 if args.headless else IN_USE_TICK) as table:
             options: dict[str, Any] = {}
             if args.players is not None:
                 options["players"] = args.players
@@ -77,6 +129,19 @@ def main(args: argparse.Namespace) -> int:
             code = table.loop.run(ready)
             notify.stopping()  # systemd: a stop we chose, not a hang, while the parts close
             return code
+
+
+def _ping(notify: Notifier) -> None:
+    notify.watchdog()
+
+
+def _check_frames_folder(out: Path) -> None:
+    """--out must be a folder or creatable as one: one line now, not a failure at the first frame."""
+    for parent in [out, *out.parents]:
+        if parent.exists():
+            if not parent.is_dir():
+                raise CompanionError(f"--out {out}: {parent} is a file, not a folder")
+            break
 
 
 def _menu_order(default: str) -> tuple[str, ...]:

@@ -20,14 +20,20 @@ from typing import Any
 from companion.dice import DiceSource, Event
 from companion.errors import CompanionError, DataError, RuleError
 from companion.games import game_keys, load_game
-from companion.games.base import Game
+from companion.games.base import Game, HasBoard, HasMapJson
 from companion.hexgrid import Hex
-from companion.journal import parse_export
+from companion.journal import BAD_DATA, parse_export, reason
+from companion.places import Board, Cell, GraphBoard, Link, Location, Place, SquareBoard
 
 DECISIONS_IN_A_ROW = 3
 """After this many decisions in a row the seeded player takes the first option (which ends a phase
-in the games that have phases), so a seeded game always moves on."""
+in the games that have phases), so a seeded game always moves on. Until a game first asks for dice
+(Carcassonne and Allegheny never do) every decision is picked at random: there the first option is no
+phase's end (an auction's first option is the lowest raise), and random picks move such a game on."""
 
+
+EVENTS = 8
+"""Events of the seeded game played by default."""
 
 DOCS_SCREENS: dict[str, list[str]] = {
     "projector-stormfury": ["stormfury", "--events", "8", "--cursor", "9,0"],
@@ -38,6 +44,18 @@ DOCS_SCREENS: dict[str, list[str]] = {
     "projector-kansas-forecast": ["kansas", "--events", "20", "--option", "forecaster=2"],
     "projector-kansas-risk": ["kansas", "--events", "11", "--overlay"],
     "projector-kansas-over": ["kansas", "--events", "0", "--size", "1280x720"],
+    "projector-carcassonne-tornado": ["carcassonne", "--seed", "11", "--events", "148", "--option", "players=3",
+                                      "--option", "river=yes"],
+    "projector-carcassonne-earthquake": ["carcassonne", "--seed", "38", "--events", "131", "--option", "players=3",
+                                         "--option", "river=yes", "--size", "1280x720"],
+    "projector-carcassonne-flood": ["carcassonne", "--seed", "62", "--events", "149", "--option", "players=3",
+                                    "--option", "river=yes"],
+    "projector-carcassonne-meteor": ["carcassonne", "--seed", "11", "--events", "91", "--option", "players=3",
+                                     "--option", "river=yes", "--size", "1280x720"],
+    "projector-allegheny-auction": ["allegheny", "--seed", "1", "--events", "20", "--option", "players=4",
+                                    "--size", "1280x720"],
+    "projector-allegheny-ple": ["allegheny", "--seed", "12", "--events", "154", "--option", "players=4",
+                                "--cursor", "Pittsburgh - Youngstown"],
 }
 """The pictures in docs/screens, by file name (without .png): ``companion snapshot ARGS --out FILE``.
 A test renders each one and compares it with the file, so the docs stay true to the code."""
@@ -50,13 +68,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="a journal export (companion export) or a replay file (companion hurricane --record)")
     parser.add_argument("--out", type=Path, required=True, metavar="PNG", help="the picture to write")
     parser.add_argument("--seed", type=int, default=7, help="seed of the game played without --state (7)")
-    parser.add_argument("--events", type=int, default=8,
-                        help="events of the seeded game to play without --state (8; 0 = to the end)")
+    parser.add_argument("--events", type=int, default=EVENTS,
+                        help=f"events of the seeded game to play without --state ({EVENTS}; 0 = to the end)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="an option of the seeded game, as its journal header holds them (players=5, "
                              "forecaster=2); repeatable")
     parser.add_argument("--overlay", action="store_true", help="show the risk overlay")
-    parser.add_argument("--cursor", default=None, metavar="Q,R", help="put the cursor on this hex")
+    parser.add_argument("--cursor", default=None, metavar="PLACE",
+                        help="put the cursor on this place: a hex Q,R, a square cell X,Y, a location by its name "
+                             "(\"Pittsburgh\") or a link \"Erie - Cleveland\"")
     parser.add_argument("--size", default="1920x1080", metavar="WxH", help="resolution (1920x1080)")
     parser.set_defaults(func=main)
 
@@ -69,12 +89,15 @@ def seeded_state(game: Game[Any], seed: int, events: int, options: Mapping[str, 
     rng = random.Random(seed)
     state = game.new_game(dict(options or {}))
     played = in_a_row = 0
+    rolled = False
     while not game.prompt(state).done and (events <= 0 or played < events) and played < 10_000:
         prompt = game.prompt(state)
         event = dice.answer(prompt)
         if event is not None:
-            state, in_a_row = game.apply(state, event), 0
+            state, in_a_row, rolled = game.apply(state, event), 0, True
         else:
+            if not rolled:
+                in_a_row = 0
             offered = options_for(game, state, prompt)
             if not offered:
                 raise CompanionError(f"{game.key}: no decision to take at {game.status(state)!r}")
@@ -129,15 +152,15 @@ def state_from_file(game: Game[Any], path: Path) -> Any:
 def _new(game: Game[Any], options: Mapping[str, Any], path: Path) -> Any:
     try:
         return game.new_game(options)
-    except CompanionError as exc:
-        raise DataError(f"{path}: options: {exc}") from None
+    except (CompanionError, *BAD_DATA) as exc:
+        raise DataError(f"{path}: options: {reason(exc)}") from None
 
 
 def _apply(game: Game[Any], state: Any, event: Event, where: str) -> Any:
     try:
         return game.apply(state, event)
-    except CompanionError as exc:
-        raise DataError(f"{where}: {exc}") from None
+    except (CompanionError, *BAD_DATA) as exc:
+        raise DataError(f"{where}: {reason(exc)}") from None
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -170,7 +193,57 @@ def parse_hex(text: str) -> Hex:
     return Hex(q, r)
 
 
-def frame_for(game: Game[Any], state: Any, *, overlay: bool = False, cursor: Hex | None = None,
+_PROBE = "\x00not-a-value"
+"""A value no option takes: an engine that refuses it for a key knows the key; one that accepts it ignores it."""
+
+
+def check_options(game: Game[Any], options: Mapping[str, Any]) -> None:
+    """Refuse an --option the game does not read (a typo must not draw a picture of something else). Asked
+    of the engine itself: a key whose nonsense value it refuses is one of its options."""
+    for key in options:
+        try:
+            game.new_game({key: _PROBE})
+        except CompanionError:
+            continue
+        raise CompanionError(f"--option {key}: {game.title} has no option {key!r}")
+
+
+def check_cursor(game: Game[Any], cursor: Hex) -> None:
+    """Refuse a --cursor off the board (it would be drawn nowhere, silently)."""
+    hexes = {(h["q"], h["r"]) for h in game.map_json().get("hexes", [])} if isinstance(game, HasMapJson) else set()
+    if hexes and (cursor.q, cursor.r) not in hexes:
+        raise CompanionError(f"--cursor {cursor.q},{cursor.r}: not a hex of the {game.title} board")
+
+
+
+def parse_place(text: str, board: Board | None) -> Place:
+    """``--cursor`` on the game's board: a hex "Q,R", a cell "X,Y" (x east, y south of the start), or on a
+    graph a location by its name or key, or a link as "Name - Name"."""
+    if isinstance(board, GraphBoard):
+        def location(words: str) -> str:
+            wanted = words.strip().lower()
+            for key, site in board.sites.items():
+                if wanted in (key.lower(), site.name.lower()):
+                    return key
+            raise CompanionError(f"--cursor: no location {words.strip()!r} on this map")
+
+        ends = text.split(" - ")
+        if len(ends) == 2:
+            link = Link(location(ends[0]), location(ends[1]))
+            if link not in board.links:
+                raise CompanionError(f"--cursor: no link {text!r} on this map")
+            return link
+        return Location(location(text))
+    if isinstance(board, SquareBoard):
+        try:
+            x, y = (int(v) for v in text.split(","))
+        except ValueError:
+            raise CompanionError(f"--cursor: expected X,Y like 2,-1 (east, south of the start), got {text!r}") from None
+        return Cell(x, y)
+    return parse_hex(text)
+
+
+def frame_for(game: Game[Any], state: Any, *, overlay: bool = False, cursor: Place | None = None,
               tower: str = "connected") -> Any:
     """The Frame the session would show for ``state`` (panel from the engine's own words)."""
     from companion.session.core import Frame
@@ -183,10 +256,20 @@ def frame_for(game: Game[Any], state: Any, *, overlay: bool = False, cursor: Hex
 
 def main(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
-    cursor = parse_hex(args.cursor) if args.cursor else None
+    if args.events < 0:
+        raise CompanionError(f"--events: expected 0 (to the end) or more, got {args.events}")
+    if args.state is not None and (args.option or args.events != EVENTS):
+        raise CompanionError("--option and --events are for the seeded game; --state FILE draws the file's game")
+    if args.out.is_dir():
+        raise CompanionError(f"--out {args.out}: is a folder; name a .png file")
     game = load_game(args.game, getattr(args, "maps", None))
-    state = state_from_file(game, args.state) if args.state else seeded_state(game, args.seed, args.events,
-                                                                                  parse_options(args.option))
+    options = parse_options(args.option)
+    check_options(game, options)
+    state = state_from_file(game, args.state) if args.state else seeded_state(game, args.seed, args.events, options)
+    board = game.board_for(state) if isinstance(game, HasBoard) else None
+    cursor = parse_place(args.cursor, board) if args.cursor else None
+    if isinstance(cursor, Hex):
+        check_cursor(game, cursor)
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # no window: drawing happens on a plain surface
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
@@ -195,8 +278,8 @@ def main(args: argparse.Namespace) -> int:
 
     pygame.font.init()
     surface = render_frame(frame_for(game, state, overlay=args.overlay, cursor=cursor), size)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
         SurfaceImage(surface).save(args.out)
     except (OSError, ValueError) as exc:
         raise CompanionError(f"{args.out}: cannot write ({exc})") from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import queue
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -28,7 +29,8 @@ FAULTS = {
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("tower", help="the dice tower: a virtual one, or listen to one")
+    parser = subparsers.add_parser("tower", help="the dice tower: a virtual one, or listen to one (Ctrl-C or "
+                                                 "SIGTERM stops either)")
     sub = parser.add_subparsers(dest="tower_command", required=True)
     virtual = sub.add_parser("virtual", help="start a virtual tower on a pty and print its device path; "
                                              "type rolls like 'd6 3 d8 5', or a fault: "
@@ -77,8 +79,21 @@ def inject(tower: Any, name: str) -> str:
     return FAULTS[name]
 
 
+def stop_on_sigterm() -> None:
+    """SIGTERM ends the command as Ctrl-C does (the counts printed, the pty and its folder removed). A shell
+    that starts a job in the background ignores SIGINT for it, and a test harness may too; SIGTERM is the
+    stop that always arrives."""
+    def interrupted(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, interrupted)
+
+
 def run_virtual(args: argparse.Namespace) -> int:
     from firmware_bridge.virtual import VirtualTower, parse_dice
+
+    stop_on_sigterm()
 
     script: list[str] = []
     if args.script is not None:
@@ -133,6 +148,7 @@ def run_listen(args: argparse.Namespace) -> int:
             serial.serial_for_url(args.port, do_not_open=True)
         except (ValueError, serial.SerialException) as exc:
             raise CompanionError(f"--port {args.port}: {exc}") from None
+    stop_on_sigterm()
     events: queue.Queue[Any] = queue.Queue()
     said = threading.Lock()
 

@@ -127,6 +127,16 @@ class HasBoard(Protocol):
         ...
 
 
+@runtime_checkable
+class NamesShuffledItems(Protocol):
+    """An engine that can name the items its shuffle prompt orders (Stormfury: the cards of the deck), so a
+    deal by dice says which card each throw picked ("Card 1: O3"), not only that one was picked."""
+
+    def shuffled_items(self, state: Any) -> Sequence[str]:
+        """The names of the items the current shuffle orders, in their index order."""
+        ...
+
+
 def replay(game: Game[S], options: Mapping[str, Any], events: Iterable[Event]) -> S:
     """Fold a journal's events over a new game: the single path for resume, undo and import."""
     state = game.new_game(options)

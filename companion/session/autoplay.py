@@ -59,6 +59,7 @@ class AutoPlayer:
         self._events_at_start = 0
         self.actions = 0
         self.awaiting = False
+        self._ended = False
         self.finished: list[int] = []
 
     @property
@@ -75,6 +76,10 @@ class AutoPlayer:
         self.awaiting = True
         s = self.session
         panel = s.panel
+        if self._index >= 0 and self._game_over() and not self._ended and self._finished_now():
+            self._ended = True  # one beat on the final result before the next game
+            self.awaiting = False
+            return "game over"
         if self._index < 0 or self._game_over():
             return self._next_game()
         if panel.menu is not None and s.options() == []:
@@ -125,6 +130,10 @@ class AutoPlayer:
         if options and (panel.menu is None or panel.menu.items != tuple(o.label for o in options)):
             raise RuntimeError(f"the box waits for a decision but its menu is not the options: {panel.menu!r}")
 
+    def _finished_now(self) -> bool:
+        cur = self.session.current
+        return cur is not None and cur.game_id == self._game_id and cur.game.prompt(cur.state).done
+
     def _game_over(self) -> bool:
         cur = self.session.current
         if cur is None or cur.game_id != self._game_id:
@@ -151,6 +160,7 @@ class AutoPlayer:
             self.awaiting = False
             return ""
         step = self.script[self._index]
+        self._ended = False
         self.awaiting = False
         self.session.new_game(step.game, dict(step.options))
         self.session.refresh()

@@ -32,11 +32,24 @@ from companion.errors import CompanionError
 from companion.games import game_keys as registered_keys
 from companion.games import load_game
 from companion.games.base import Game, Option
+from companion.inputs import RollRef, source_name
 from companion.journal import GameRecord, Journal
 from companion.places import Place
 from companion.session.choices import options_for, setup_questions
 from companion.session.game_run import GameRun, state_digest
-from companion.session.inputs import Decide, Hold, InputEvent, Notice, Press, Quit, Roll, Say, SourceFault, SourceStatus
+from companion.session.inputs import (
+    Ask,
+    Decide,
+    Hold,
+    InputEvent,
+    Notice,
+    Press,
+    Quit,
+    Roll,
+    Say,
+    SourceFault,
+    SourceStatus,
+)
 from companion.session.menus import MenuState
 from companion.session.panel_build import asks_shuffle, build_panel, deal_for
 from companion.session.request import OpenRequest
@@ -85,6 +98,9 @@ class Session:
         self.overlay = False
         self.stopped = False
         self._menu: MenuState | None = None
+        self.extras: list[tuple[str, Callable[[], None]]] = []
+        """Entries the parts add to the main menu ("Pair dice"): each starts its work off the loop and answers
+        later with an input (an ``Ask``); the session only says it started."""
         self._waiting: list[Roll] = []
         """Rolls that arrived while a confirmation was open, taken once it is answered."""
         self._panel = Panel()
@@ -93,6 +109,9 @@ class Session:
         """Called with the digest of the state about to be journaled (crash tests log it)."""
         self._unsettled: list[Callable[[], object]] = []
         """Rolls handled but not yet settled: their source keeps each until it is (see _settle_rolls)."""
+        self._taken: list[RollRef] = []
+        """The source rolls whose dice are in the open request: journaled with the event they make (so the
+        tower, resending one after a restart, is told it is on disk), dropped with the dice otherwise."""
 
     @property
     def current(self) -> GameRun | None:
@@ -162,6 +181,8 @@ class Session:
             self.message = str(exc)
             if isinstance(event, Roll) and event.settle is not None:
                 log.info("%s roll refused: %s", event.source, exc)
+        if not self.request.partial and self.request.dealing is None:
+            self._taken.clear()  # journaled, or dropped with their dice (BACK, an undo, a refused event)
         self._settle_rolls()
         return self._refresh()
 
@@ -191,20 +212,22 @@ class Session:
         elif isinstance(event, SourceStatus):
             self._source_status(event)
         elif isinstance(event, SourceFault):
-            self.message = f"{event.source}: {event.text}, throw again"
+            self.message = f"{source_name(event.source)}: {event.text}, throw again"
         elif isinstance(event, Decide):
             self._accept(event.event)
         elif isinstance(event, Notice):
             self.notice(event.text)
         elif isinstance(event, Say):
             self.message = event.text
+        elif isinstance(event, Ask):
+            self._ask(event)
         elif isinstance(event, Quit):
             self.stopped = True
 
     def _take_roll(self, roll: Roll) -> None:
         if roll.settle is not None:  # settled by _settle_rolls once on disk, or refused for good and said
             self._unsettled.append(roll.settle)
-        self._on_roll(roll.rolled)
+        self._on_roll(roll.rolled, roll.ref())
 
     def _take_waiting(self) -> None:
         """The rolls that waited for a question's answer, now answered, in the order they came."""
@@ -277,7 +300,7 @@ class Session:
             return deal_for(prompt, self.request).need()
         return prompt.dice
 
-    def _on_roll(self, roll: DiceRolled) -> None:
+    def _on_roll(self, roll: DiceRolled, ref: RollRef | None = None) -> None:
         if self.run is None or self._menu is not None:
             raise CompanionError(f"roll ignored ({', '.join(str(d) for d in roll.dice)}): a menu is open")
         wanted = self.wanted()
@@ -294,6 +317,8 @@ class Session:
         if match.extra:
             notes.append(f"extra ignored: {', '.join(str(d) for d in match.extra)}")
         self.request = self.request.with_(partial=(*self.request.partial, *match.taken), entry=None)
+        if ref is not None:
+            self._taken.append(ref)
         if match.missing:
             self.message = "; ".join(notes)
             return
@@ -303,12 +328,12 @@ class Session:
             notes.append(self._deal_pick(prompt, complete, roll.source))
         elif self.request.reroll:
             try:
-                self.run.replace_last(DiceRolled(complete, roll.source))
+                self.run.replace_last(DiceRolled(complete, roll.source), self._taken)
             finally:
                 self.request = OpenRequest()
         else:
             self.request = self.request.with_(partial=())
-            self._accept(DiceRolled(complete, roll.source))
+            self._accept(DiceRolled(complete, roll.source), self._taken)
         self.message = "; ".join(n for n in notes if n)
 
     def _deal_pick(self, prompt: Prompt, dice: tuple[Die, ...], source: str) -> str:
@@ -317,17 +342,19 @@ class Session:
         after = before.feed(dice)
         if after.done:
             self.request = self.request.with_(partial=())
-            self._accept(after.result(source))
+            self._accept(after.result(source), self._taken)
             return ""
         self.request = self.request.with_(partial=(), dealing=after)
         if after.thrown_again > before.thrown_again:
             return f"{' '.join(str(d) for d in dice)} cannot pick evenly among {after.choices}: throw again"
         return f"card {after.placed} of {after.deal} picked"
 
-    def _accept(self, event: Event) -> None:
-        """Apply, journal, then (by returning) let the panel show it: never the other way round."""
-        self._require_game().accept(event)  # RuleError: nothing changed
+    def _accept(self, event: Event, rolls: Sequence[RollRef] = ()) -> None:
+        """Apply, journal, then (by returning) let the panel show it: never the other way round. ``rolls``: the
+        source rolls the event's dice came from, journaled with it."""
+        self._require_game().accept(event, tuple(rolls))  # RuleError: nothing changed
         self.request = OpenRequest()
+        self._taken.clear()
 
     def undo(self) -> None:
         self._require_game().undo()
@@ -443,6 +470,43 @@ class Session:
 
     # -- menus -------------------------------------------------------------------------------------
 
+    def _ask(self, ask: Ask) -> None:
+        """A part's questions as a menu, rebuilt after each answer; the game below is untouched."""
+        model = ask.model
+        labels = list(model.options())
+
+        def answer(index: int) -> None:
+            outcome = model.pick(index)
+            if outcome == "save":
+                self._close_menu()
+                self.message = ask.done(model)
+            elif outcome == "leave":
+                self._close_menu()
+            else:
+                self._ask(ask)
+
+        def back() -> None:
+            if model.back():
+                self._ask(ask)
+            else:
+                self._close_menu()
+
+        self._menu = MenuState(model.title(), labels or ["(nothing to choose)"],
+                               [partial(answer, i) for i in range(len(labels))] or [back], back=back)
+        if model.message:
+            self.message = model.message
+
+    def _extra(self, label: str, action: Callable[[], None]) -> None:
+        self._close_menu()
+        action()
+        self.message = f"{label}: working..."
+
+    def _close_menu(self) -> None:
+        """Back to the game on the table, or to the main menu when there is none."""
+        self._menu = None
+        if self.run is None:
+            self._main_menu()
+
     def _confirm(self, title: str, yes: Callable[[], None]) -> None:
         def do_yes() -> None:
             self._menu = None
@@ -479,6 +543,8 @@ class Session:
             offer(f"Resume #{record.id} {record.game}", partial(self.resume, record))
         if run is not None and run.live:
             offer("Undo last", lambda: self._confirm("Undo last?", self.undo))
+        for label, action in self.extras:
+            offer(label, partial(self._extra, label, action))
         self._menu = MenuState("Menu", labels, actions, back=close if run is not None else None)
 
     def _setup_menu(self, key: str, chosen: dict[str, Any]) -> None:
@@ -519,7 +585,7 @@ class Session:
         options = self.options() if self._menu is None else []
         panel = build_panel(self.run, self.request, menu=self._menu.view() if self._menu else None,
                             options=options, wanted=self.wanted(), tower=self.tower,
-                            sources=tuple((n, s) for n, s in self.sources.items() if n != "tower"),
+                            sources=tuple((source_name(n), s) for n, s in self.sources.items() if n != "tower"),
                             message=self._footer(), notices=tuple(self.notices))
         cursor = options[min(self.request.choice, len(options) - 1)].place if options else None
         run = self.run

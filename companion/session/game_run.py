@@ -16,6 +16,7 @@ from typing import Any
 from companion.dice import DiceRolled, Event, Prompt, event_to_dict
 from companion.errors import CompanionError
 from companion.games.base import Game, replay
+from companion.inputs import RollRef
 from companion.journal import Entry, GameRecord, Journal, LiveEvent
 
 
@@ -74,16 +75,18 @@ class GameRun:
 
     # -- the three changes ----------------------------------------------------------------------------
 
-    def accept(self, event: Event) -> None:
-        """Apply, journal, then move: never the other way round."""
+    def accept(self, event: Event, rolls: Sequence[RollRef] = ()) -> None:
+        """Apply, journal, then move: never the other way round. ``rolls`` are the source rolls the event's dice
+        came from, journaled in the same entry (see :class:`companion.journal.Entry`)."""
         new_state = self.game.apply(self.state, event)  # RuleError: nothing changed
-        self._commit([*self.live, LiveEvent(event)], new_state, Entry("event", event))
+        self._commit([*self.live, LiveEvent(event)], new_state, Entry("event", event, tuple(rolls)))
 
-    def replace_last(self, event: DiceRolled) -> None:
-        """The last roll thrown again: the new dice replace it, marked as a re-roll."""
+    def replace_last(self, event: DiceRolled, rolls: Sequence[RollRef] = ()) -> None:
+        """The last roll thrown again: the new dice replace it, marked as a re-roll (its rolls kept with it)."""
         base = replay(self.game, self.options, [x.event for x in self.live[:-1]])
         new_state = self.game.apply(base, event)
-        self._commit([*self.live[:-1], LiveEvent(event, rerolled=True)], new_state, Entry("reroll", event))
+        self._commit([*self.live[:-1], LiveEvent(event, rerolled=True)], new_state,
+                     Entry("reroll", event, tuple(rolls)))
 
     def undo(self) -> None:
         if not self.live:

@@ -8,13 +8,15 @@ language and can be driven by a test with no hardware at all.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from companion.dice import Event
 from companion.inputs import Hold, Press, Roll, SourceFault, SourceStatus
 
-__all__ = ["BUTTONS", "Decide", "Hold", "InputEvent", "Notice", "Press", "Quit", "Roll", "Say", "SourceFault",
-           "SourceStatus"]
+__all__ = ["BUTTONS", "Ask", "AskModel", "Decide", "Hold", "InputEvent", "Notice", "Press", "Quit", "Roll", "Say",
+           "SourceFault", "SourceStatus"]
 
 BUTTONS = ("ROLL", "UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "OVERLAY")
 """Button names, as on the box (OVERLAY toggles the projector's risk map)."""
@@ -41,9 +43,37 @@ class Say:
     text: str
 
 
+class AskModel(Protocol):
+    """A few questions a part asks the table through the OLED's menu (pairing smart dice): a title, the
+    options, and what OK and BACK do. The part's model holds its own state; the session only shows it."""
+
+    message: str
+
+    def title(self) -> str: ...
+
+    def options(self) -> Sequence[str]: ...
+
+    def pick(self, index: int) -> str:
+        """OK on option ``index``: "stay" (ask the next question), "save" or "leave"."""
+        ...
+
+    def back(self) -> bool:
+        """BACK: True when the model stepped back a question, False to leave."""
+        ...
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Open ``model``'s questions as a menu; on "save", ``done(model)`` keeps the answers (off the game:
+    nothing is journaled) and returns the sentence to show."""
+
+    model: AskModel
+    done: Callable[[AskModel], str] = field(compare=False)
+
+
 @dataclass(frozen=True)
 class Quit:
     """Stop the loop (window closed, SIGTERM, end of a demo)."""
 
 
-InputEvent = Roll | Press | Hold | SourceStatus | SourceFault | Decide | Notice | Say | Quit
+InputEvent = Roll | Press | Hold | SourceStatus | SourceFault | Decide | Notice | Say | Ask | Quit

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from companion.dice import DiceRolled, Die, Prompt
 from companion.dice_shuffle import DiceShuffle
-from companion.games.base import Option
+from companion.games.base import NamesShuffledItems, Option
 from companion.session.game_run import GameRun
 from companion.session.request import OpenRequest
 from companion.views.panel import Menu, Panel
@@ -31,7 +31,9 @@ def shown_prompt(run: GameRun, request: OpenRequest, wanted: tuple[str, ...]) ->
     prompt = run.prompt()
     kinds = " + ".join(k.upper() for k in wanted)
     if request.reroll:
-        return Prompt(f"Re-roll {kinds}: the new roll replaces the last one", f"Re-roll {kinds}", dice=wanted)
+        last = run.last_roll()
+        whole = tuple(d.kind for d in last.dice) if last is not None else wanted  # the dice a re-roll takes in all
+        return Prompt(f"Re-roll {kinds}: the new roll replaces the last one", f"Re-roll {kinds}", dice=whole)
     if asks_shuffle(prompt) and (request.dealing is not None or request.partial):
         deal = deal_for(prompt, request)  # a shuffle being answered with dice: say which card, which dice
         card = f"card {deal.placed + 1} of {deal.deal}"
@@ -39,6 +41,45 @@ def shown_prompt(run: GameRun, request: OpenRequest, wanted: tuple[str, ...]) ->
                       f"Card {deal.placed + 1}/{deal.deal}: {kinds}", dice=wanted, shuffle=prompt.shuffle,
                       deal=prompt.deal)
     return prompt
+
+
+def kinds_words(kinds: Sequence[str]) -> str:
+    """Dice as the table says them: "D8", "2D6", "D8 + D6"."""
+    if len(kinds) > 1 and len(set(kinds)) == 1:
+        return f"{len(kinds)}{kinds[0].upper()}"
+    return " + ".join(k.upper() for k in kinds)
+
+
+def request_words(run: GameRun, request: OpenRequest, prompt: Prompt, wanted: tuple[str, ...]) -> str:
+    """The current request in the table's words, for the OLED's body: which dice, decision, shuffle or card
+    pick, and for whom (the engine's short form names the tornado, the player, the deck)."""
+    if prompt.done:
+        return ""
+    if request.reroll:
+        last = run.last_roll()
+        return f"Re-roll {kinds_words([d.kind for d in last.dice] if last else wanted)}: throw again"
+    base = prompt.short or prompt.text
+    if asks_shuffle(prompt):
+        if request.dealing is not None or request.partial:
+            deal = deal_for(prompt, request)
+            return f"Card {deal.placed + 1} of {deal.deal}: throw {kinds_words(deal.need())}"
+        return f"{base}: ROLL"
+    return base
+
+
+def result_words(run: GameRun, request: OpenRequest, prompt: Prompt) -> tuple[str, ...]:
+    """The last result, most telling line first: during a deal by dice the cards picked so far (by name when
+    the engine names them), else the engine's recap of the last event (at the end, the final result)."""
+    if asks_shuffle(prompt) and request.dealing is not None and request.dealing.placed:
+        deal = request.dealing
+        names: Sequence[str] = ()
+        if isinstance(run.game, NamesShuffledItems):
+            names = run.game.shuffled_items(run.state)
+        picked = [names[i] if i < len(names) else "" for i in deal.order[:deal.placed]]
+        if all(picked):
+            return (f"Card {deal.placed}: {picked[-1]}", f"Dealt: {' '.join(picked)}")
+        return (f"Card {deal.placed} of {deal.deal} picked",)
+    return tuple(run.game.recap(run.state))
 
 
 def shown_dice(run: GameRun, request: OpenRequest) -> tuple[tuple[Die, ...], tuple[bool, ...]]:
@@ -64,6 +105,7 @@ def build_panel(run: GameRun | None, request: OpenRequest, *, menu: Menu | None,
         shown_menu = Menu(prompt.short or prompt.text, tuple(o.label for o in options),
                           min(request.choice, len(options) - 1))
     dice, rerolled = shown_dice(run, request)
+    engine_prompt = run.prompt()
     return Panel(
         game=run.game.title,
         status=run.game.status(run.state),
@@ -76,4 +118,7 @@ def build_panel(run: GameRun | None, request: OpenRequest, *, menu: Menu | None,
         message=message,
         menu=shown_menu,
         notices=notices,
+        request="" if menu is not None else request_words(run, request, engine_prompt, wanted),
+        arriving=bool(request.partial),
+        last=result_words(run, request, engine_prompt),
     )

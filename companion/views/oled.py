@@ -1,25 +1,48 @@
 """The OLED screens: pure functions ``Panel -> PIL image`` (128x64, mode "1").
 
-Every screen is drawn whole from the shared :class:`~companion.views.panel.Panel`, so a test
-(or ``companion screens``) can pin down exactly what the table sees. The type is large on
-purpose: the box sits at arm's length, so the body uses 16-40 px type and only the corner
-status line is small. Fonts are Pillow's own scalable default font (Pillow >= 10.1): nothing
-to ship, nothing to find on disk.
+Every screen is drawn whole from the shared :class:`~companion.views.panel.Panel`, so a test (or
+``companion screens``) can pin down exactly what the table sees. In play the body always answers "what
+now?": the current request (``Panel.request``: which dice, decision, shuffle or card pick, and for whom)
+in 16 px type, with the last result on the lines under it until the next event; arriving dice are drawn
+big; a decision is the menu under its title; at the end the final result stays. The type is Spleen, a
+pixel font made for small screens (:mod:`companion.views.oled_fonts`).
+
+A screen is first laid out as a list of :class:`Text` items and boxes (:func:`layout`); :func:`render`
+draws them and :func:`oled_lines` returns their words, so tests read what the OLED says without
+reading pixels.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from dataclasses import dataclass, field
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from companion.views.oled_fonts import BIG, BODY, SMALL, fit_label, fit_words, fits, font, text_width, wrap
 from companion.views.panel import Menu, Panel
+
+__all__ = [
+    "FOOTER_H",
+    "HEADER_H",
+    "Screen",
+    "Text",
+    "die_boxes",
+    "fit",
+    "layout",
+    "oled_lines",
+    "render",
+    "screen_kind",
+    "split_request",
+    "text_width",
+]
 
 WIDTH, HEIGHT = 128, 64
 HEADER_H = 12
-"""Top strip: prompt or game (left) and tower status (right)."""
+"""Top strip: status, the request or the menu's title (left) and the dice sources' tags (right)."""
 FOOTER_H = 12
 """Bottom strip for the message line (a refusal or fault), drawn inverted."""
+TOP = HEADER_H + 1
+"""First body row."""
 
 TOWER_WORDS = {
     "off": "",
@@ -30,45 +53,36 @@ TOWER_WORDS = {
     "mismatch": "vers?",
 }
 """Short inline words for the tower state; 'off' shows nothing (no tower configured)."""
+WARN_STATES = ("away", "mismatch", "waiting")
 
 
-@lru_cache(maxsize=16)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's built-in scalable font at ``size`` px, cached (loading costs ~1 ms)."""
-    return ImageFont.load_default(size=size)
+@dataclass(frozen=True)
+class Text:
+    """One run of text on the screen; ``inverted`` draws it dark on a lit bar (``bar`` = x0, y0, x1, y1)."""
+
+    text: str
+    x: int
+    y: int
+    size: int
+    inverted: bool = False
+    bar: tuple[int, int, int, int] | None = None
+    outlined: bool = False
 
 
-def text_width(text: str, size: int) -> int:
-    return int(font(size).getlength(text))
+@dataclass
+class Screen:
+    """A laid-out screen: its kind, the texts and the plain shapes (die frames, re-roll marks, dots)."""
+
+    kind: str
+    texts: list[Text] = field(default_factory=list)
+    boxes: list[tuple[int, int, int, int]] = field(default_factory=list)
+    triangles: list[list[tuple[int, int]]] = field(default_factory=list)
+    dots: list[tuple[int, int, int, int]] = field(default_factory=list)
 
 
 def fit(text: str, size: int, width: int) -> str:
-    """``text`` cut with an ellipsis so it fits ``width`` px at ``size``."""
-    if text_width(text, size) <= width:
-        return text
-    while text and text_width(text + "…", size) > width:
-        text = text[:-1]
-    return text + "…"
-
-
-def wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
-    """Greedy word wrap into at most ``max_lines`` lines, the last one cut if it overflows."""
-    words = text.split()
-    lines: list[str] = []
-    current = ""
-    for i, word in enumerate(words):
-        trial = f"{current} {word}".strip()
-        if text_width(trial, size) <= width or not current:
-            current = trial
-            continue
-        lines.append(current)
-        current = word
-        if len(lines) == max_lines - 1:
-            current = " ".join(words[i:])
-            break
-    if current:
-        lines.append(current)
-    return [fit(line, size, width) for line in lines[:max_lines]]
+    """``text`` shortened at whole words (with an ellipsis) so it fits ``width`` px at ``size``."""
+    return fit_words(text, size, width)
 
 
 def sources_word(sources: tuple[tuple[str, str], ...]) -> tuple[str, bool]:
@@ -77,47 +91,177 @@ def sources_word(sources: tuple[tuple[str, str], ...]) -> tuple[str, bool]:
     live = [state for _name, state in sources if state != "off"]
     if not live:
         return "", False
-    if any(state in ("away", "mismatch", "waiting") for state in live):
+    if any(state in WARN_STATES for state in live):
         return "dice?", True
     return f"dice {len(live)}", False
 
 
-def _header(draw: ImageDraw.ImageDraw, left: str, tower: str, sources: tuple[tuple[str, str], ...] = ()) -> None:
-    word = TOWER_WORDS.get(tower, tower)
+def _header(screen: Screen, left: str, tower: str, sources: tuple[tuple[str, str], ...] = ()) -> None:
     right_w = 0
+    tags: list[tuple[str, bool]] = []
     extra, warn = sources_word(sources)
-    if extra:  # the other dice sources, in a tag left of the tower's
-        w = text_width(extra, 10) + 7
-        x0 = WIDTH - w
-        if warn:
-            draw.rectangle((x0, 0, WIDTH - 1, HEADER_H - 2), outline=1, fill=0)
-            draw.text((x0 + 3, 0), extra, font=font(10), fill=1)
-        else:
-            draw.rectangle((x0, 0, WIDTH - 1, HEADER_H - 2), fill=1)
-            draw.text((x0 + 3, 0), extra, font=font(10), fill=0)
-        right_w = w + 2
+    if extra:
+        tags.append((extra, warn))
+    word = TOWER_WORDS.get(tower, tower)
     if word:
-        # Tower status: an inverted tag in the top-right corner, never a pop-up.
-        shift = right_w
-        right_w += text_width(word, 10) + 7
+        tags.append((word, tower in WARN_STATES))
+    for tag, outlined in tags:  # right to left: the sources' tag in the corner, the tower's left of it
+        w = text_width(tag, SMALL) + 4
+        x1 = WIDTH - 1 - right_w
+        x0 = x1 - w + 1
+        screen.texts.append(Text(tag, x0 + 2, 0, SMALL, inverted=not outlined, bar=(x0, 0, x1, HEADER_H - 1),
+                                 outlined=outlined))
+        right_w += w + 1
+    if tower == "rolling":
         x0 = WIDTH - right_w
-        if tower in ("away", "mismatch", "waiting"):
-            draw.rectangle((x0, 0, WIDTH - 1 - shift, HEADER_H - 2), outline=1, fill=0)
-            draw.text((x0 + 3, 0), word, font=font(10), fill=1)
-        else:
-            draw.rectangle((x0, 0, WIDTH - 1 - shift, HEADER_H - 2), fill=1)
-            draw.text((x0 + 3, 0), word, font=font(10), fill=0)
-            if tower == "rolling":
-                draw.ellipse((x0 - 9, 2, x0 - 3, 8), fill=1)
-                right_w += 12
+        screen.dots.append((x0 - 7, 3, x0 - 2, 8))
+        right_w += 8
     if left:
-        draw.text((0, 0), fit(left, 10, WIDTH - right_w - 2), font=font(10), fill=1)
+        room = WIDTH - right_w - 1
+        if not fits(left, SMALL, room) and ": " in left and fits(left.split(": ")[0], SMALL, room):
+            left = left.split(": ")[0]  # "Aquatic: your turn" -> "Aquatic": who, the options say what
+        screen.texts.append(Text(fit(left, SMALL, room), 0, 0, SMALL))
 
 
-def _footer(draw: ImageDraw.ImageDraw, message: str) -> None:
-    draw.rectangle((0, HEIGHT - FOOTER_H, WIDTH - 1, HEIGHT - 1), fill=1)
-    draw.text((2, HEIGHT - FOOTER_H), fit(message, 11, WIDTH - 4), font=font(11), fill=0)
+def footer_lines(message: str) -> list[str]:
+    """The message in one line, or two when it needs them (a refusal is read whole: "need D6 + D6, got D8=3")."""
+    return wrap(message, SMALL, WIDTH - 4, max_lines=2) if message else []
 
+
+def _footer(screen: Screen, message: str) -> None:
+    lines = footer_lines(message)
+    top = HEIGHT - FOOTER_H * len(lines)
+    for n, line in enumerate(lines):
+        screen.texts.append(Text(line, 2, top + n * FOOTER_H, SMALL, inverted=True,
+                                 bar=(0, top, WIDTH - 1, HEIGHT - 1) if n == 0 else None))
+
+
+def _body_bottom(panel: Panel) -> int:
+    """Last body row + 1: the footer takes the bottom strip (one or two lines) when there is a message."""
+    return HEIGHT - FOOTER_H * len(footer_lines(panel.message))
+
+
+def _lines(screen: Screen, lines: list[str], size: int, y: int, step: int | None = None) -> int:
+    for line in lines:
+        screen.texts.append(Text(line, 0, y, size))
+        y += step or size
+    return y
+
+
+def _small_lines(screen: Screen, lines: tuple[str, ...] | list[str], y: int, bottom: int) -> int:
+    """As many whole result lines as fit between ``y`` and ``bottom``, each wrapped at words if it is long
+    and there is room, else shortened at words."""
+    for line in lines:
+        room = (bottom - y) // SMALL
+        if room <= 0:
+            break
+        parts = wrap(line, SMALL, WIDTH, max_lines=min(room, 2))
+        y = _lines(screen, parts, SMALL, y)
+    return y
+
+
+# -- the screens of play ----------------------------------------------------------------------------
+
+def split_request(request: str) -> tuple[str, str]:
+    """(for whom, what) of a request "Tornado 2 of 3: north-south D8": the header names whom it is for
+    when that fits there, and the body says what, big; otherwise ("", the whole request)."""
+    who, sep, what = request.partition(": ")
+    if sep and what and fits(who, SMALL, WIDTH - 40):
+        return who, what
+    return "", request
+
+
+def _request_screen(screen: Screen, panel: Panel) -> None:
+    """For whom on top, what in 16 px type, then the last result in 12 px on the lines left."""
+    who, what = split_request(panel.request)
+    _header(screen, who or panel.status or panel.game, panel.tower, panel.sources)
+    bottom = _body_bottom(panel)
+    room = max(1, (bottom - TOP) // BODY)
+    body = wrap(what, BODY, WIDTH, max_lines=room)
+    y = _lines(screen, body, BODY, TOP)
+    _small_lines(screen, panel.last, y + 1, bottom)
+
+
+def die_boxes(count: int, bottom: int) -> list[tuple[int, int, int, int]]:
+    """Where each die's cell sits: equal columns across the width, under the header."""
+    count = max(1, min(count, 4))
+    cell = WIDTH // count
+    return [(i * cell, TOP, (i + 1) * cell - 1, bottom) for i in range(count)]
+
+
+def _dice_screen(screen: Screen, panel: Panel, header: str) -> None:
+    """Dice big, each in a die's square with its kind; in play the dice still wanted show as "?"."""
+    _header(screen, header, panel.tower, panel.sources)
+    bottom = _body_bottom(panel) - 1
+    shown: list[tuple[str, str, bool]] = [
+        (str(d.value), d.kind.upper(), i < len(panel.rerolled) and panel.rerolled[i])
+        for i, d in enumerate(panel.dice[:4])]
+    if panel.arriving and panel.prompt is not None:
+        missing = list(panel.prompt.dice)
+        for d in panel.dice:
+            if d.kind in missing:
+                missing.remove(d.kind)
+        shown += [("?", kind.upper(), False) for kind in missing][: 4 - len(shown)]
+    for (digit, kind, rerolled), box in zip(shown, die_boxes(len(shown), bottom), strict=False):
+        x0, y0, x1, y1 = box
+        side = min(38, y1 - y0 - 1, x1 - x0 - 12)
+        cx = (x0 + x1) // 2 + 5
+        sq = (cx - side // 2, y0 + 1, cx + side // 2, y0 + 1 + side)
+        screen.boxes.append(sq)
+        w = text_width(digit, BIG)
+        screen.texts.append(Text(digit, cx - w // 2, sq[1] + (side - BIG) // 2 + 1, BIG))
+        screen.texts.append(Text(kind, x0 + 1, y1 - SMALL + 1, SMALL))
+        if rerolled:  # re-roll mark: a frame round the cell and a filled corner
+            screen.boxes.append((x0 + 1, y0, x1 - 1, y1))
+            screen.triangles.append([(x1 - 12, y0), (x1 - 1, y0), (x1 - 1, y0 + 11)])
+
+
+def _menu_screen(screen: Screen, menu: Menu, panel: Panel) -> None:
+    """The title (the decision asked) on top; the selected option in 16 px on a lit bar, its neighbours in
+    12 px around it; labels shortened at words, keeping what tells siblings apart."""
+    _header(screen, menu.title, panel.tower, panel.sources)
+    bottom = _body_bottom(panel)
+    if not menu.items:
+        return
+    sel = min(max(0, menu.selected), len(menu.items) - 1)
+    selected = wrap(menu.items[sel], BODY, WIDTH - 4, max_lines=1)
+    if len(menu.items[sel]) and selected and selected[0] != menu.items[sel]:
+        two = wrap(menu.items[sel], BODY, WIDTH - 4, max_lines=2)
+        if (bottom - TOP) >= 2 * BODY + (SMALL if sel else 0):
+            selected = two
+        else:
+            selected = [fit_label(menu.items[sel], menu.items, BODY, WIDTH - 4)]
+    sel_h = BODY * len(selected)
+    room_small = max(0, (bottom - TOP - sel_h) // SMALL)
+    before = min(sel, 1 if room_small else 0, room_small)
+    after = min(len(menu.items) - sel - 1, room_small - before)
+    if after < room_small - before:  # near the end: more of the items before fill the screen
+        before = min(sel, room_small - after)
+    y = TOP
+    for index in range(sel - before, sel):
+        label = fit_label(menu.items[index], menu.items, SMALL, WIDTH - 4)
+        screen.texts.append(Text(label, 4, y, SMALL))
+        y += SMALL
+    bar = (0, y, WIDTH - 1, y + sel_h - 1)
+    for n, part in enumerate(selected):
+        screen.texts.append(Text(part, 2, y + n * BODY, BODY, inverted=True, bar=bar if n == 0 else None))
+    y += sel_h
+    for index in range(sel + 1, sel + 1 + after):
+        label = fit_label(menu.items[index], menu.items, SMALL, WIDTH - 4)
+        screen.texts.append(Text(label, 4, y, SMALL))
+        y += SMALL
+
+
+def _over_screen(screen: Screen, panel: Panel) -> None:
+    """The final result stays: the engine's closing words under "Game over"."""
+    prompt = panel.prompt
+    title = (prompt.short or prompt.text) if prompt is not None else "Game over"
+    _header(screen, title, panel.tower, panel.sources)
+    lines = panel.last or ((prompt.text,) if prompt is not None else ())
+    _small_lines(screen, lines, TOP, _body_bottom(panel))
+
+
+# -- screens of hand-built panels (no request: before a game, the docs' parts) ------------------------
 
 def _prompt_text(panel: Panel) -> str:
     if panel.prompt is None:
@@ -125,72 +269,26 @@ def _prompt_text(panel: Panel) -> str:
     return panel.prompt.short or panel.prompt.text
 
 
-def _body_bottom(panel: Panel) -> int:
-    return HEIGHT - FOOTER_H - 1 if panel.message else HEIGHT - 1
-
-
-def _draw_prompt(draw: ImageDraw.ImageDraw, panel: Panel) -> None:
-    top, bottom = HEADER_H + 1, _body_bottom(panel)
-    lines = wrap(_prompt_text(panel), 16, WIDTH, max_lines=(bottom - top) // 17)
-    y = top
-    for line in lines:
-        draw.text((0, y), line, font=font(16), fill=1)
-        y += 17
-
-
-def die_boxes(count: int, bottom: int) -> list[tuple[int, int, int, int]]:
-    """Where each die's cell sits: equal columns across the width, under the header."""
-    count = max(1, min(count, 4))
-    cell = WIDTH // count
-    return [(i * cell, HEADER_H + 1, (i + 1) * cell - 1, bottom) for i in range(count)]
-
-
-def _draw_dice(draw: ImageDraw.ImageDraw, panel: Panel) -> None:
+def _prompt_screen(screen: Screen, panel: Panel) -> None:
+    _header(screen, panel.game if panel.prompt else "", panel.tower, panel.sources)
     bottom = _body_bottom(panel)
-    dice = panel.dice[:4]
-    size = 40 if len(dice) <= 2 and not panel.message else 30
-    for i, (die, box) in enumerate(zip(dice, die_boxes(len(dice), bottom), strict=False)):
-        x0, y0, x1, y1 = box
-        rerolled = i < len(panel.rerolled) and panel.rerolled[i]
-        digit = str(die.value)
-        w = text_width(digit, size)
-        cx = (x0 + x1) // 2
-        draw.text((cx - w // 2, y0 - size // 5), digit, font=font(size), fill=1)
-        draw.text((x0 + 2, y1 - 11), die.kind.upper(), font=font(11), fill=1)
-        if rerolled:
-            # Re-roll mark: a filled corner triangle and a frame round the cell.
-            draw.rectangle((x0 + 1, y0, x1 - 1, y1), outline=1)
-            draw.polygon([(x1 - 12, y0), (x1 - 1, y0), (x1 - 1, y0 + 11)], fill=1)
+    _lines(screen, wrap(_prompt_text(panel), BODY, WIDTH, max_lines=max(1, (bottom - TOP) // BODY)), BODY, TOP)
 
 
-def _draw_result(draw: ImageDraw.ImageDraw, panel: Panel) -> None:
-    top, bottom = HEADER_H + 1, _body_bottom(panel)
-    rows = max(1, (bottom - top) // 13)
-    y = top
-    for line in panel.result[:rows]:
-        draw.text((0, y), fit(line, 12, WIDTH), font=font(12), fill=1)
-        y += 13
-
-
-def _draw_menu(draw: ImageDraw.ImageDraw, menu: Menu, bottom: int) -> None:
-    top = HEADER_H + 1
-    rows = max(1, (bottom - top) // 16)
-    first = min(max(0, menu.selected - rows // 2), max(0, len(menu.items) - rows))
-    y = top
-    for index in range(first, min(len(menu.items), first + rows)):
-        label = fit(menu.items[index], 14, WIDTH - 10)
-        if index == menu.selected:
-            draw.rectangle((0, y, WIDTH - 1, y + 15), fill=1)
-            draw.text((4, y), label, font=font(14), fill=0)
-        else:
-            draw.text((4, y), label, font=font(14), fill=1)
-        y += 16
+def _result_screen(screen: Screen, panel: Panel) -> None:
+    _header(screen, panel.status or panel.game, panel.tower, panel.sources)
+    _small_lines(screen, panel.result, TOP, _body_bottom(panel))
 
 
 def screen_kind(panel: Panel) -> str:
-    """Which screen a panel shows: menu, dice, result or prompt (the first that applies)."""
+    """Which screen a panel shows: menu; at the end of a game "over"; dice still arriving for the request;
+    the request. A panel without a request (hand-built, or before a game) shows dice, result or prompt."""
     if panel.menu is not None:
         return "menu"
+    if panel.prompt is not None and panel.prompt.done:
+        return "over"
+    if panel.request:
+        return "dice" if panel.arriving and panel.dice else "request"
     if panel.dice and not panel.result:
         return "dice"
     if panel.result:
@@ -198,24 +296,49 @@ def screen_kind(panel: Panel) -> str:
     return "prompt"
 
 
+def layout(panel: Panel) -> Screen:
+    """The screen for ``panel`` as texts and shapes, before any pixel is drawn."""
+    screen = Screen(screen_kind(panel))
+    if screen.kind == "menu":
+        assert panel.menu is not None
+        _menu_screen(screen, panel.menu, panel)
+    elif screen.kind == "over":
+        _over_screen(screen, panel)
+    elif screen.kind == "request":
+        _request_screen(screen, panel)
+    elif screen.kind == "dice":
+        _dice_screen(screen, panel, split_request(panel.request)[0] or panel.request or _prompt_text(panel))
+    elif screen.kind == "result":
+        _result_screen(screen, panel)
+    else:
+        _prompt_screen(screen, panel)
+    if panel.message:
+        _footer(screen, panel.message)
+    return screen
+
+
+def oled_lines(panel: Panel) -> list[str]:
+    """Every run of words the OLED draws for ``panel``, top to bottom: what a player reads on the box."""
+    texts = sorted(layout(panel).texts, key=lambda t: (t.y, t.x))
+    return [t.text for t in texts]
+
+
 def render(panel: Panel) -> Image.Image:
     """The whole OLED screen for ``panel``: a new 128x64 mode "1" image, no side effects."""
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(image)
-    kind = screen_kind(panel)
-    if kind == "menu":
-        assert panel.menu is not None
-        _header(draw, panel.menu.title, panel.tower, panel.sources)
-        _draw_menu(draw, panel.menu, _body_bottom(panel))
-    elif kind == "dice":
-        _header(draw, _prompt_text(panel), panel.tower, panel.sources)
-        _draw_dice(draw, panel)
-    elif kind == "result":
-        _header(draw, panel.status or panel.game, panel.tower, panel.sources)
-        _draw_result(draw, panel)
-    else:
-        _header(draw, panel.game if panel.prompt else "", panel.tower, panel.sources)
-        _draw_prompt(draw, panel)
-    if panel.message:
-        _footer(draw, panel.message)
+    screen = layout(panel)
+    for box in screen.boxes:
+        draw.rectangle(box, outline=1)
+    for tri in screen.triangles:
+        draw.polygon(tri, fill=1)
+    for dot in screen.dots:
+        draw.ellipse(dot, fill=1)
+    for t in screen.texts:
+        if t.bar is not None:
+            if t.outlined:
+                draw.rectangle(t.bar, outline=1, fill=0)
+            else:
+                draw.rectangle(t.bar, fill=1)
+        draw.text((t.x, t.y), t.text, font=font(t.size), fill=0 if t.inverted else 1)
     return image

@@ -49,3 +49,13 @@ class Panel:
     menu: Menu | None = None
     notices: tuple[str, ...] = field(default=())
     """Lasting conditions said once ("projector: no display", "journal: disk full")."""
+    request: str = ""
+    """The current request in the table's words, for whom and what ("Tornado 2 of 3: north-south D8",
+    "Card 2 of 5: throw D8 + D6"): the body of every OLED screen in play. Empty outside a game, while a
+    modal menu is open, or when the request is a decision (then the menu's title says it)."""
+    arriving: bool = False
+    """The dice shown are the current request's, still incomplete (a D8 in, the D6 to come): the OLED
+    shows them big with the dice still wanted."""
+    last: tuple[str, ...] = ()
+    """The last result, most telling line first ("Marker on Hays", "Card 1: O3"), shown under the request
+    until the next event; at the end of the game the final result."""

@@ -8,6 +8,7 @@ are axial :class:`~companion.hexgrid.Hex` like every other board.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
@@ -16,7 +17,7 @@ from typing import Any
 
 from companion.datafile import Fields, load_toml
 from companion.hexgrid import DIRECTION_NAMES, Hex
-from companion.paths import maps_dir
+from companion.paths import map_file
 
 TERRAIN_LETTERS: dict[str, str] = {"p": "plain", "h": "hill", "r": "river"}
 """Picture letters; "." marks a hex that is not part of the map."""
@@ -24,6 +25,19 @@ COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "purple", "black")
 """Age of Steam goods colours."""
 PLAYER_COUNTS: tuple[int, ...] = (4, 5, 6)
 DICE_SUMS: tuple[int, ...] = tuple(range(2, 13))
+
+
+NEAR = 2
+"""Up to this many hexes from a city or town, an unnamed hex is named from it ("2 NE of Hays")."""
+
+
+def bearing(a: Hex, b: Hex) -> str:
+    """The hex direction (N, NE, SE, S, SW, NW) closest to the way from ``a`` to ``b``."""
+    dq, dr = b.q - a.q, b.r - a.r
+    x, y = 1.5 * dq, math.sqrt(3) * (dr + dq / 2)  # flat-topped hexes, y grows to the south
+    angle = math.degrees(math.atan2(y, x))
+    names = {-90: "N", -30: "NE", 30: "SE", 90: "S", 150: "SW", -150: "NW"}
+    return min(names.items(), key=lambda kv: abs((angle - kv[0] + 180) % 360 - 180))[1]
 
 
 def axial(col: int, row: int) -> Hex:
@@ -46,6 +60,15 @@ class Place:
 
 
 @dataclass(frozen=True)
+class River:
+    """A river as drawn on the board: the river hexes it runs through, source to mouth (the projector
+    draws it as a line through them; the rules know only that those hexes are river hexes)."""
+
+    name: str
+    hexes: tuple[Hex, ...]
+
+
+@dataclass(frozen=True)
 class Board:
     """Everything the tornado rules need from the printed board."""
 
@@ -60,6 +83,8 @@ class Board:
     outbreak: dict[int, tuple[int, ...]]
     """Player count -> tornadoes per turn (its length is the number of turns)."""
     markers_per_tornado: int
+    rivers: tuple[River, ...] = ()
+    """The rivers through the river hexes (empty: the file names none)."""
 
     @property
     def moves_per_tornado(self) -> int:
@@ -81,10 +106,27 @@ class Board:
     def place_at(self, h: Hex) -> Place | None:
         return self.by_hex.get(h)
 
+    @cached_property
+    def grid_lines(self) -> dict[Hex, tuple[int, int]]:
+        """Start-grid hex -> (north-south line, west-east line), the numbers printed along the board."""
+        return {h: lines for lines, h in self.grid.items()}
+
     def name_of(self, h: Hex) -> str:
-        """A hex as people say it: a place's name, or its coordinates."""
+        """A hex as people say it, never by coordinates: a place's name; next to one (up to
+        ``NEAR`` hexes) where it lies from it ("2 NE of Hays"); on the start grid the two grid lines that
+        reach it ("N-S 3, W-E 5", as printed along the board's edges); else where it lies from the nearest."""
         place = self.by_hex.get(h)
-        return place.name if place else f"hex {h.q},{h.r}"
+        if place is not None:
+            return place.name
+        near = self.nearest_place(h)
+        if h.distance(near.hex) <= NEAR or h not in self.grid_lines:
+            return f"{h.distance(near.hex)} {bearing(near.hex, h)} of {near.name}"
+        ns, we = self.grid_lines[h]
+        return f"N-S {ns}, W-E {we}"
+
+    def nearest_place(self, h: Hex) -> Place:
+        """The city or town closest to ``h`` (ties: the first in file order)."""
+        return min(self.places, key=lambda p: p.hex.distance(h))
 
     def turns(self, players: int) -> int:
         return len(self.outbreak[players])
@@ -104,7 +146,8 @@ class Board:
         towns = [{"name": p.name, "q": p.hex.q, "r": p.hex.r} for p in self.places if p.kind == "town"]
         return {"hexes": hexes, "grid": grid, "path_key": {str(k): v for k, v in sorted(self.path_key.items())},
                 "markers_per_tornado": self.markers_per_tornado, "cities": cities, "towns": towns,
-                "outbreak": {str(k): list(v) for k, v in sorted(self.outbreak.items())}}
+                "outbreak": {str(k): list(v) for k, v in sorted(self.outbreak.items())},
+                "rivers": [{"name": r.name, "hexes": [{"q": h.q, "r": h.r} for h in r.hexes]} for r in self.rivers]}
 
 
 def _picture(f: Fields) -> dict[Hex, str]:
@@ -200,6 +243,43 @@ def _outbreak(f: Fields) -> dict[int, tuple[int, ...]]:
     return table
 
 
+def _rivers(top: Fields, terrain: dict[Hex, str]) -> tuple[River, ...]:
+    """[[rivers]]: each a name and its hexes as [col, row] pairs, source to mouth, every one a river hex
+    next to the one before; given any, every river hex must lie on one (the map and the picture agree)."""
+    rivers: list[River] = []
+    for f in top.tables("rivers", []):
+        name = f.get("name", str)
+        course = f.get("hexes", list)
+        if not course:
+            raise f.error("expected at least one [col, row]", "hexes")
+        hexes: list[Hex] = []
+        for i, pair in enumerate(course):
+            where = f"hexes[{i}]"
+            if not (isinstance(pair, list) and len(pair) == 2
+                    and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in pair)):
+                raise f.error(f"expected [col, row], got {pair!r}", where)
+            col, row = pair
+            h = axial(col, row)
+            if h not in terrain:
+                raise f.error(f"col {col}, row {row} is not on the map", where)
+            if terrain[h] != "river":
+                raise f.error(f"col {col}, row {row} is {terrain[h]}, not a river hex (r in the picture)", where)
+            if hexes and h not in hexes[-1].neighbours():
+                raise f.error(f"col {col}, row {row} is not next to the hex before it", where)
+            if h in hexes:
+                raise f.error(f"col {col}, row {row} is already on this river", where)
+            hexes.append(h)
+        f.reject_unknown()
+        rivers.append(River(name, tuple(hexes)))
+    if rivers:
+        on = {h for r in rivers for h in r.hexes}
+        for h, kind in sorted(terrain.items()):
+            if kind == "river" and h not in on:
+                col, row = h.q, h.r + (h.q - h.q % 2) // 2
+                raise top.error(f"col {col}, row {row} is a river hex that no river runs through", "rivers")
+    return tuple(rivers)
+
+
 def _check_key_leaves_a_way(f: Fields, terrain: dict[Hex, str], key: dict[int, str]) -> None:
     """Every hex needs one key direction that stays on the map, or the re-roll rule never ends."""
     directions = set(key.values())
@@ -222,9 +302,10 @@ def load_board(path: Path) -> Board:
     key = _path_key(top.table("path_key"))
     _check_key_leaves_a_way(top, terrain, key)
     outbreak = _outbreak(top.table("outbreak"))
+    rivers = _rivers(top, terrain)
     top.reject_unknown()
-    return Board(terrain, places, grid, key, outbreak, markers)
+    return Board(terrain, places, grid, key, outbreak, markers, rivers)
 
 
 def default_path(maps: Path | None) -> Path:
-    return (maps if maps is not None else maps_dir()) / "kansas.toml"
+    return map_file("kansas.toml", maps)

@@ -149,8 +149,8 @@ class KansasGame:
                                       (f"{dice[0]}+{dice[1]}={total} {direction}: off the map", "Roll again"))
         move = Move(dice, total, direction, to)
         t = replace(t, moves=(*t.moves, move))
-        state = self._with_current(state, t, (f"{dice[0]}+{dice[1]}={total} {direction}",
-                                              f"Marker on {self.board.name_of(to)}"))
+        state = self._with_current(state, t, (f"Marker on {self.board.name_of(to)}",
+                                              f"{dice[0]}+{dice[1]}={total} {direction}"))
         return self._finish_if_done(self._add_markers(state, (to,)))
 
     def _with_current(self, state: KansasState, t: Tornado, recent: tuple[str, ...]) -> KansasState:
@@ -168,7 +168,8 @@ class KansasGame:
         if len(t.markers) < self.board.markers_per_tornado:
             return state
         path = " ".join(m.direction for m in t.moves if not m.rerolled)
-        done = (f"Start: {self.board.name_of(t.start)}", f"Path: {path}")
+        placed = state.recent[:1] if t.moves else ()  # the last marker's line: the table places it now
+        done = (*placed, f"Start: {self.board.name_of(t.start)}", f"Path: {path}")
         if t.number < state.count:
             line = state.forecast[1] if state.forecast and state.forecast[0] == t.number + 1 else ""
             return replace(state, tornadoes=(*state.tornadoes, Tornado(t.number + 1, forecast_line=line)),
@@ -211,9 +212,7 @@ class KansasGame:
         a = event.args
         if event.action == "end_turn":
             if state.turn >= self.board.turns(state.players):
-                scores = state.scores()
-                return replace(state, phase="over", recent=("Game over",
-                               " ".join(f"P{p}:{s}" for p, s in scores.items() if s) or "no city markers kept"))
+                return replace(state, phase="over", recent=self.final_lines(state))
             return self._begin_turn(replace(state, turn=state.turn + 1, recent=(f"Turn {state.turn + 1}",)))
         if event.action == "emergency":
             player = self._player_number(state.players, a.get("player"))
@@ -272,6 +271,32 @@ class KansasGame:
             state = replace(state, kept=tuple(sorted(kept.items())))
         return state
 
+    @staticmethod
+    def final_lines(state: KansasState) -> tuple[str, ...]:
+        """The final result, one short line per player: city markers kept and their points (2 each); with
+        more than four players three to a line, as kept/points, so all fit the OLED."""
+        scores = state.scores()
+        if state.players <= 4:
+            return tuple(f"P{p}: {state.kept_by(p)} kept, {s} points" for p, s in scores.items())
+        cells = [f"P{p} {state.kept_by(p)}/{s}" for p, s in scores.items()]
+        return ("Kept/points per player", *(" ".join(cells[i:i + 3]) for i in range(0, len(cells), 3)))
+
+    def markers_by_place(self, state: KansasState) -> list[tuple[Hex, int]]:
+        """The hexes with markers as the removal menu lists them: grouped by the city or town they are named
+        from, nearest first from where the last tornado stopped (where the projector's eye already is), so
+        the table scrolls through its own neighbourhood, not the board in coordinate order."""
+        b = self.board
+        tornadoes = [t for t in state.tornadoes if t.position is not None]
+        anchor = tornadoes[-1].position if tornadoes else None
+
+        def key(item: tuple[Hex, int]) -> tuple[int, str, int]:
+            h = item[0]
+            place = b.nearest_place(h)
+            far = place.hex.distance(anchor) if anchor is not None else 0
+            return (far, place.name, h.distance(place.hex))
+
+        return sorted(state.markers, key=key)
+
     def is_city(self, state: KansasState, h: Hex) -> bool:
         """A city or a New City: markers there go only by Emergency Response or delivery, and are kept."""
         place = self.board.place_at(h)
@@ -289,18 +314,19 @@ class KansasGame:
             raise RuleError(f"expected a hex as q, r whole numbers, got q={q!r}, r={r!r}")
         h = Hex(q, r)
         if h not in self.board.terrain:
-            raise RuleError(f"hex {q},{r} is not on the map")
+            raise RuleError("that hex is not on the map")
         return h
 
     # -- what the table sees ----------------------------------------------------------------
     def prompt(self, state: KansasState) -> Prompt:
         if state.phase == "over":
             scores = state.scores()
-            best = ", ".join(f"player {p} {s}" for p, s in scores.items() if s) or "nobody kept a city marker"
+            best = ", ".join(f"player {p} {s} points ({state.kept_by(p)} kept)" for p, s in scores.items() if s) \
+                or "nobody kept a city marker"
             return Prompt(f"Game over: 2 points per city marker kept: {best}", "Game over", done=True)
         if state.phase == "forecast":
             return Prompt(f"Player {state.forecaster} forecasts: choose the tornado and the line to fix",
-                          f"P{state.forecaster}: forecast", actions=FORECAST_ACTIONS)
+                          f"Player {state.forecaster}: forecast", actions=FORECAST_ACTIONS)
         if state.phase == "actions":
             last = state.turn >= self.board.turns(state.players)
             end = "end the game" if last else "end the turn"
@@ -309,22 +335,23 @@ class KansasGame:
         t = state.current
         assert t is not None
         head = f"Tornado {t.number} of {state.count}"
-        short = f"T{t.number}/{state.count}"
         need = self.need(state)
+        # The short forms are the OLED's body: "who" then "what", each part a 16-character line.
         if need == "ns":
-            return Prompt(f"{head}: roll a D8 for the north-south line", f"{short}: D8 north-south", dice=("d8",))
+            return Prompt(f"{head}: roll a D8 for the north-south line", f"{head}: north-south D8", dice=("d8",))
         if need == "we":
-            return Prompt(f"{head}: roll a D8 for the west-east line", f"{short}: D8 west-east", dice=("d8",))
+            return Prompt(f"{head}: roll a D8 for the west-east line", f"{head}: west-east D8", dice=("d8",))
         if need == "forecast_at":
             line = LINES[t.forecast_line]
             return Prompt(f"{head}: the forecaster chooses where along the {line} line it starts",
-                          f"{short}: pick {line}", actions=("forecast_at",))
+                          f"Tornado {t.number}: pick start", actions=("forecast_at",))
         move = t.moves_made + 1
         again = t.moves and t.moves[-1].rerolled
         text = f"{head}, move {move} of {self.board.moves_per_tornado}: roll 2D6 for the path"
         if again:
             text += " (the last roll left the map: roll again)"
-        return Prompt(text, f"{short} move {move}: 2D6" + (" again" if again else ""), dice=("d6", "d6"))
+        what = f"move {move}: 2D6 again" if again else f"move {move} of {self.board.moves_per_tornado}: 2D6"
+        return Prompt(text, f"{head}: {what}", dice=("d6", "d6"))
 
     def status(self, state: KansasState) -> str:
         names = {"forecast": "forecast", "tornado": "tornado phase", "actions": "build and deliver",
@@ -362,7 +389,7 @@ class KansasGame:
         last = state.turn >= b.turns(state.players)
         out = [Option.of("End game" if last else "End turn", Choice("end_turn"))]
         e = state.emergency
-        for h, n in state.markers:
+        for h, n in self.markers_by_place(state):
             at = {"q": h.q, "r": h.r}
             name = b.name_of(h)
             city = self.is_city(state, h)

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from companion.errors import CompanionError, RuleError
-from companion.games.kansas.state import LINES
+from companion.games.kansas.state import LINES, KansasState
 
 
 def add_risk_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,7 +57,7 @@ def cli_risk(args: argparse.Namespace) -> int:
     return 0
 
 
-def _with_forecaster(state):  # type: ignore[no-untyped-def]
+def _with_forecaster(state: KansasState) -> KansasState:
     """The same phase as if a player held the forecast (the options do not depend on who)."""
     from dataclasses import replace
 

@@ -14,7 +14,7 @@ from typing import Any
 from companion.datafile import Fields, load_toml
 from companion.games.stormfury.state import ROLES
 from companion.hexgrid import DIRECTION_NAMES, Hex
-from companion.paths import maps_dir
+from companion.paths import map_file
 
 BOTH_MARKS = ("net", "cancel", "strengthen", "weaken")
 OFF_BOARD = ("stop",)
@@ -417,5 +417,4 @@ def load_cards(path: Path) -> dict[str, tuple[Card, ...]]:
 
 
 def default_paths(maps: Path | None) -> tuple[Path, Path]:
-    folder = maps if maps is not None else maps_dir()
-    return folder / "stormfury.toml", folder / "stormfury_cards.toml"
+    return map_file("stormfury.toml", maps), map_file("stormfury_cards.toml", maps)

@@ -275,7 +275,7 @@ class StormfuryGame:
             return Prompt(f"Setup: {placing.name}, place your token in any city", f"{placing.short}: start city",
                           actions=("place",))
         if state.phase == "over":
-            return Prompt(f"The storm is over ({state.ended_by}): {sum(d.amount for d in state.damage)} damage",
+            return Prompt(f"The storm is over ({self.ending(state)}): {'; '.join(self.final_lines(state))}",
                           "Game over", done=True)
         if state.phase == "forecast":
             n = len(self.board.decks[state.deck])
@@ -317,8 +317,36 @@ class StormfuryGame:
         return f"Turn {state.turn} - {phase} - cat {state.category}"
 
     def recap(self, state: StormState) -> tuple[str, ...]:
-        """The last event's lines; in the player phase then the reminders for whose turn it is."""
+        """The last event's lines; in the player phase then the reminders for whose turn it is; at the end
+        the final result (total damage and the worst cities)."""
+        if state.phase == "over":
+            return self.final_lines(state)
         return (*state.recent, *self.reminders(state))
+
+    @staticmethod
+    def ending(state: StormState) -> str:
+        """Why the game ended, in words."""
+        return {"dissipated": "it dissipated", "max_turns": f"turn {state.turn} was the last"}.get(
+            state.ended_by, "game over")
+
+    def final_lines(self, state: StormState) -> tuple[str, ...]:
+        """Total damage, then the worst-hit cities (up to three), each a short line."""
+        summary = self.summary(state)
+        hit = sorted(((sum(v.values()), self.board.city(c).name) for c, v in summary["by_city"].items()
+                      if sum(v.values())), key=lambda x: (-x[0], x[1]))
+        worst = [f"{name} {n}" for n, name in hit[:3]]
+        if not worst:
+            return (f"Total damage: {summary['total']}", "No city was damaged")
+        return (f"Total damage: {summary['total']}", f"Worst: {worst[0]}", *worst[1:])
+
+    def shuffled_items(self, state: StormState) -> tuple[str, ...]:
+        """The cards the current shuffle orders, by the ids printed on them, in index order: the deck in the
+        forecast phase, the forecast in the hurricane phase (so a deal by dice names each card picked)."""
+        if state.phase == "forecast":
+            return tuple(c.id for c in self.board.decks[state.deck])
+        if state.phase == "hurricane":
+            return tuple(state.forecast)
+        return ()
 
     def risk_map(self, state: StormState) -> Mapping[Hex, float]:
         from companion.games.stormfury.risk import forecast_risk
@@ -354,7 +382,7 @@ class StormfuryGame:
         for player in state.players:
             who = b.role(player.role).short
             here = cities.get(player.city)
-            for road in b.roads_of(player.city):
+            for road in b.roads_of(player.city) if player.moves < b.rules.moves_per_turn else ():
                 to = road.other(player.city)
                 if road.id not in state.flooded and to in cities:
                     out.append(Option(f"{who}: go {cities[to].name}", Choice("move", {"player": player.role, "to": to}),

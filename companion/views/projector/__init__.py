@@ -1,10 +1,12 @@
 """The projector map: the board, the storm, the risk and the status, drawn with pygame.
 
-Modules with one job each: ``layout`` (fit any resolution), ``palette`` (colour-blind-safe colours
-and the risk ramp), ``board`` (the static board), ``overlay`` (risk heat-map and legend),
-``status`` (the top strip), ``cursor``, ``chart`` (damage summary), per-game painters
-(``stormfury``, ``kansas``), ``renderer`` (frame -> surface, redrawing only what changed) and
-``view`` (the running box's screen).
+Modules with one job each: ``layout`` (regions, the board fitted at any resolution), ``shapes``
+(hex, square-grid and graph geometry behind one interface: centre, outline, fit), ``palette``
+(colour-blind-safe colours and the risk ramp), ``symbols``/``marks``/``key`` (a symbol per kind, drawing
+it, the key naming it), ``board`` (the static board of any shape), ``overlay`` (risk heat on any place
+and its legend), ``status`` (the top strip), ``cursor``, ``chart`` (damage summary), ``painters``
+(which painter draws a game; the shared ones), per-game painters (``stormfury``, ``kansas``),
+``renderer`` (frame -> surface, redrawing only what changed) and ``view`` (the running box's screen).
 """
 
 from companion.views.projector.layout import DEFAULT_SIZE, Layout

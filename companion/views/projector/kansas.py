@@ -19,8 +19,11 @@ from companion.games.kansas.risk import forecast_lines, forecast_options
 from companion.games.kansas.state import LINES, KansasState, Move, Tornado
 from companion.hexgrid import Hex
 from companion.views.projector import palette, text
-from companion.views.projector.board import MapData, Place
+from companion.views.projector.board import MapData, Spot
+from companion.views.projector.key import KeyEntry, paint_key_foot
 from companion.views.projector.layout import Layout, Rect
+from companion.views.projector.marks import draw_polyline, draw_shadow, draw_token
+from companion.views.projector.status import paint_turn
 
 FORECAST = palette.OKABE_ITO[1]
 """Sky blue: the forecast's candidate starts and the chosen one."""
@@ -40,9 +43,10 @@ class KansasPainter:
         self.board = game.board
 
     # -- the printed board ----------------------------------------------------------------------
-    def map_data(self) -> MapData:
-        places = tuple(Place(p.name, p.hex, "city" if p.kind == "city" else "town") for p in self.board.places)
-        return MapData(dict(self.board.terrain), places, (), self.game.title)
+    def map_data(self, state: Any = None) -> MapData:
+        places = tuple(Spot(p.name, p.hex, "city" if p.kind == "city" else "town") for p in self.board.places)
+        rivers = tuple(r.hexes for r in getattr(self.board, "rivers", ()))
+        return MapData(dict(self.board.terrain), places, (), self.game.title, rivers=rivers)
 
     # -- what the state adds --------------------------------------------------------------------
     def candidates(self, state: KansasState) -> dict[int, Hex]:
@@ -89,7 +93,7 @@ class KansasPainter:
         """The start grid's line numbers, as printed along the board's edges: west-east numbers above
         the first north-south line, north-south numbers left of the first west-east line."""
         s = layout.hex_size
-        size = text.px(0.017, layout.height)
+        size = text.px(text.MARK, layout.height)
         r = max(6, round(size * 0.62))
         for we in range(1, 9):
             x, y = layout.centre(self.board.grid[(1, we)])
@@ -100,10 +104,12 @@ class KansasPainter:
 
     @staticmethod
     def _number(surface: Any, at: tuple[float, float], radius: int, label: str, size: int) -> None:
+        """A grid line's number: a dark disc with a light rim, a shadow under it (it sits on any terrain)."""
         centre = (round(at[0]), round(at[1]))
+        draw_shadow(surface, "circle", centre, radius)
         pygame.draw.circle(surface, palette.PANEL, centre, radius)
-        pygame.draw.circle(surface, palette.GRID, centre, radius, 1)
-        text.draw(surface, label, centre, size, palette.TEXT_DIM, anchor="center")
+        pygame.draw.circle(surface, palette.TEXT_DIM, centre, radius, max(1, radius // 6))
+        text.draw(surface, label, centre, size, palette.TEXT, anchor="center", bold=True)
 
     def _paint_track(self, surface: Any, layout: Layout, tornado: Tornado, latest: bool, index: int,
                      count: int) -> None:
@@ -112,21 +118,20 @@ class KansasPainter:
         pts = [(x + off, y + off) for x, y in (layout.centre(h) for h in tornado.markers)]
         colour = palette.TRACK if latest else palette.faded(palette.TRACK, EARLIER_FADE)
         width = max(3, round(s * (0.16 if latest else 0.1)))
-        if len(pts) >= 2:
-            if latest:
-                pygame.draw.lines(surface, palette.CITY_EDGE, False, pts, width + 4)
-            pygame.draw.lines(surface, colour, False, pts, width)
+        draw_polyline(surface, pts, colour, width, palette.CITY_EDGE)
         for x, y in pts[1:]:
             pygame.draw.circle(surface, colour, (round(x), round(y)), round(width * 0.9))
-        start = (round(pts[0][0]), round(pts[0][1]))
-        radius = round(s * 0.24)
-        pygame.draw.circle(surface, colour, start, radius)
-        pygame.draw.circle(surface, palette.CITY_EDGE, start, radius, max(1, round(s * 0.05)))
-        text.draw(surface, str(tornado.number), start, text.px(0.018, layout.height), palette.CITY_EDGE,
-                  anchor="center", bold=True)
+        self._start_disc(surface, pts[0], s, colour, str(tornado.number), text.px(text.MARK, layout.height))
         last = tornado.moves[-1] if tornado.moves else None
         if latest and last is not None and last.rerolled and tornado.position is not None:
             self._paint_off_map(surface, layout, tornado.position, last)
+
+    @staticmethod
+    def _start_disc(surface: Any, at: tuple[float, float], s: float, colour: Any, label: str, size: int) -> None:
+        """A tornado's start: a disc in its track's colour with its number, on a shadow."""
+        radius = max(size * 0.62, s * 0.26)
+        draw_token(surface, "circle", at, radius, colour, palette.CITY_EDGE, max(1, round(s * 0.05)))
+        text.draw(surface, label, at, size, palette.CITY_EDGE, anchor="center", bold=True)
 
     def _paint_off_map(self, surface: Any, layout: Layout, at: Hex, move: Move) -> None:
         """A re-rolled move: a short dashed stroke towards the edge it would have left by, crossed out."""
@@ -144,17 +149,9 @@ class KansasPainter:
 
     def _paint_stack(self, surface: Any, layout: Layout, h: Hex, n: int) -> None:
         """Damage markers: up to three offset discs (a stack) and the count on the top one."""
-        s = layout.hex_size
         x, y = layout.centre(h)
-        r = round(s * 0.27)
-        base = (x + s * 0.28, y + s * 0.3)
-        centre = (round(base[0]), round(base[1]))
-        for k in range(min(n, MAX_DISCS)):
-            centre = (round(base[0] + k * s * 0.07), round(base[1] - k * s * 0.09))
-            pygame.draw.circle(surface, palette.DAMAGE, centre, r)
-            pygame.draw.circle(surface, palette.CITY_EDGE, centre, r, max(1, round(s * 0.05)))
-        text.draw(surface, str(n), centre, text.px(0.02, layout.height), palette.CITY_EDGE, anchor="center",
-                  bold=True)  # on the top disc
+        s = layout.hex_size
+        paint_stack(surface, (x + s * 0.28, y + s * 0.3), s, n, text.px(text.MARK, layout.height))
 
     def _paint_candidate(self, surface: Any, layout: Layout, h: Hex, value: int) -> None:
         self._ring(surface, layout, h, FORECAST, str(value))
@@ -167,82 +164,101 @@ class KansasPainter:
         pygame.draw.polygon(surface, colour, layout.polygon(h, 0.86), w)
         x, y = layout.centre(h)
         badge = (round(x + s * 0.42), round(y - s * 0.36))  # top right: the grid numbers sit on the left
-        pygame.draw.circle(surface, colour, badge, round(s * 0.22))
-        pygame.draw.circle(surface, palette.CITY_EDGE, badge, round(s * 0.22), max(1, round(s * 0.05)))
-        text.draw(surface, label, badge, text.px(0.018, layout.height), palette.CITY_EDGE, anchor="center", bold=True)
+        size = text.px(text.MARK, layout.height)
+        draw_token(surface, "circle", badge, max(s * 0.22, size * 0.62), colour, palette.CITY_EDGE,
+                   max(1, round(s * 0.05)))
+        text.draw(surface, label, badge, size, palette.CITY_EDGE, anchor="center", bold=True)
 
     @staticmethod
     def _paint_funnel(surface: Any, layout: Layout, tornado: Tornado) -> None:
         """Where the tornado being rolled stands now: a funnel (a downward triangle) with its number."""
         assert tornado.position is not None
-        s = layout.hex_size
-        x, y = layout.centre(tornado.position)
-        pts = [(x - s * 0.34, y - s * 0.3), (x + s * 0.34, y - s * 0.3), (x, y + s * 0.34)]
-        pygame.draw.polygon(surface, palette.TRACK, pts)
-        pygame.draw.polygon(surface, palette.CITY_EDGE, pts, max(2, round(s * 0.07)))
-        text.draw(surface, str(tornado.number), (x, y - s * 0.1), text.px(0.018, layout.height), palette.CITY_EDGE,
-                  anchor="center", bold=True)
+        paint_funnel(surface, layout.centre(tornado.position), layout.hex_size, str(tornado.number),
+                     text.px(text.MARK, layout.height))
 
     # -- the side panel -------------------------------------------------------------------------
-    def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:
-        head = text.px(text.BODY, layout.height)
-        body = text.px(text.SMALL, layout.height)
-        y = rect.y
-        turns = self.board.turns(state.players)
-        title = f"Turn {state.turn}/{turns} - {state.players} players"
-        text.draw(surface, title, (rect.x, y), head, palette.TEXT, bold=True, max_width=rect.w)
-        y += head + 6
-        if state.phase == "tornado" and state.current is not None:
-            y = self._paint_rolls(surface, layout, Rect(rect.x, y, rect.w, rect.h), state)
-        elif state.phase == "actions" and state.count:
-            line = f"{state.count} tornado{'es' if state.count > 1 else ''} this turn, all rolled"
-            text.draw(surface, line, (rect.x, y), body, palette.TEXT_DIM, max_width=rect.w)
-            y += body + 6
-        y = self._paint_forecast(surface, layout, Rect(rect.x, y, rect.w, rect.h), state)
-        y += 6
-        on_map = sum(n for _, n in state.markers)
-        text.draw(surface, f"Markers on the map: {on_map}", (rect.x, y), head, palette.TEXT, bold=True,
-                  max_width=rect.w)
-        y += head + 2
-        cities = sum(n for h, n in state.markers if self.game.is_city(state, h))
-        text.draw(surface, f"on cities: {cities}", (rect.x, y), body, palette.TEXT_DIM, max_width=rect.w)
-        y += body + 8
-        scores = {p: s for p, s in state.scores().items() if s}
-        heading = "Final score" if state.phase == "over" else "Kept city markers"
-        text.draw(surface, heading, (rect.x, y), head, palette.TEXT, bold=True, max_width=rect.w)
-        y += head + 2
-        nobody = "nobody kept one" if state.phase == "over" else "none yet"
-        lines = [f"player {p}: {state.kept_by(p)} = {s} points" for p, s in scores.items()] or [nobody]
-        for line in lines:
-            text.draw(surface, line, (rect.x, y), body, palette.TEXT_DIM, max_width=rect.w)
-            y += body + 2
+    def key_entries(self, layout: Layout) -> list[KeyEntry]:
+        """The game's own marks for the key under the board's symbols."""
+        s = layout.hex_size
+        size = text.px(text.MARK, layout.height)
 
-    def _paint_rolls(self, surface: Any, layout: Layout, r: Rect, state: KansasState) -> int:
+        def stack(surface: Any, box: Any) -> None:
+            paint_stack(surface, (box.x + box.h * 0.45, box.centery + box.h * 0.08), box.h * 1.1, 2, size)
+
+        def track(surface: Any, box: Any) -> None:
+            draw_polyline(surface, [(box.x + box.h * 0.4, box.centery), (box.right - 2, box.centery)], palette.TRACK,
+                          max(3, round(s * 0.12)))
+            self._start_disc(surface, (box.x + box.h * 0.4, box.centery), box.h * 1.0, palette.TRACK, "1", size)
+
+        def funnel(surface: Any, box: Any) -> None:
+            paint_funnel(surface, (box.x + box.h * 0.6, box.centery + box.h * 0.1), box.h * 1.3, "2", size)
+
+        def forecast(surface: Any, box: Any) -> None:
+            draw_token(surface, "circle", (box.x + box.h * 0.6, box.centery), max(box.h * 0.45, size * 0.62),
+                       FORECAST, palette.CITY_EDGE, 2)
+            text.draw(surface, "F", (box.x + box.h * 0.6, box.centery), size, palette.CITY_EDGE, anchor="center",
+                      bold=True)
+
+        def grid(surface: Any, box: Any) -> None:
+            self._number(surface, (box.x + box.h * 0.6, box.centery), max(6, round(size * 0.62)), "3", size)
+
+        return [KeyEntry("damage markers", stack), KeyEntry("tornado track", track),
+                KeyEntry("tornado now", funnel), KeyEntry("forecast start", forecast),
+                KeyEntry("start grid line", grid)]
+
+    def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:
+        """Top to bottom: the turn, what just happened and what is asked, the tornado's dice, the
+        forecast, the markers and the score; the key to every symbol at the foot."""
+        above = paint_key_foot(surface, layout, rect, self.map_data(state), self.key_entries(layout))
+        col = text.Column(surface, above, layout.height)
+        turns = self.board.turns(state.players)
+        col.line(f"Turn {state.turn}/{turns} - {state.players} players", text.TITLE, palette.TEXT, bold=True)
+        col.gap()
+        paint_turn(col, self.game, state)
+        if state.phase == "tornado" and state.current is not None:
+            self._paint_rolls(col, layout, state)
+        elif state.phase == "actions" and state.count:
+            col.line(f"{state.count} tornado{'es' if state.count > 1 else ''} this turn, all rolled", text.SMALL,
+                     palette.TEXT_DIM)
+        self._paint_forecast(col, state)
+        col.gap()
+        on_map = sum(n for _, n in state.markers)
+        cities = sum(n for h, n in state.markers if self.game.is_city(state, h))
+        col.line(f"Markers on the map: {on_map}, on cities: {cities}", text.BODY, palette.TEXT, bold=True,
+                 wrap_lines=True)
+        scores = {p: s for p, s in state.scores().items() if s}
+        col.line("Final score" if state.phase == "over" else "Kept city markers", text.BODY, palette.TEXT, bold=True)
+        nobody = "nobody kept one" if state.phase == "over" else "none yet"
+        for line in [f"player {p}: {state.kept_by(p)} = {s} points" for p, s in scores.items()] or [nobody]:
+            col.line(line, text.BODY, palette.TEXT_DIM, indent=8)
+
+    def _paint_rolls(self, col: text.Column, layout: Layout, state: KansasState) -> None:
         """The tornado being rolled: its two D8 lines and every 2D6 move, the dice drawn as dice."""
         t = state.current
         assert t is not None
-        body = text.px(text.SMALL, layout.height)
-        die = max(18, round(layout.height * 0.034))
-        y = r.y
-        text.draw(surface, f"Tornado {t.number} of {state.count}", (r.x, y), body, palette.TEXT, bold=True,
-                  max_width=r.w)
-        y += body + 4
+        body = text.px(text.BODY, layout.height)
+        die = max(18, round(layout.height * 0.036))
+        x = col.rect.x
+        col.line(f"Tornado {t.number} of {state.count}", text.BODY, palette.TEXT, bold=True)
+        rows: list[tuple[list[tuple[str, int | None]], str, Any]] = []
         for line, value in (("ns", t.ns), ("we", t.we)):
-            fixed = t.forecast_line == line
-            self._die(surface, (r.x, y), die, "d8", value)
-            label = f"{LINES[line]}" + (" (forecast)" if fixed else "")
-            text.draw(surface, label, (r.x + die + 8, y + die / 2), body, palette.TEXT_DIM, anchor="midleft",
-                      max_width=r.w - die - 8)
-            y += die + 4
+            label = f"{LINES[line]}" + (" (forecast)" if t.forecast_line == line else "")
+            rows.append(([("d8", value)], label, palette.TEXT_DIM))
         for move in t.moves[-(self.board.moves_per_tornado + 2):]:
-            self._die(surface, (r.x, y), die, "d6", move.dice[0])
-            self._die(surface, (r.x + die + 4, y), die, "d6", move.dice[1])
             label = f"= {move.total} {move.direction}" + ("  off the map: again" if move.rerolled else "")
-            colour = palette.TEXT_DIM if move.rerolled else palette.TEXT
-            text.draw(surface, label, (r.x + 2 * die + 12, y + die / 2), body, colour, anchor="midleft",
-                      max_width=r.w - 2 * die - 12)
-            y += die + 4
-        return y + 4
+            rows.append(([("d6", move.dice[0]), ("d6", move.dice[1])], label, palette.TEXT_DIM if move.rerolled
+                         else palette.TEXT))
+        for dice, label, colour in rows:
+            if not col.room(die + 4):
+                col.full = True
+                return
+            for i, (kind, value) in enumerate(dice):
+                self._die(col.surface, (x + i * (die + 4), col.y), die, kind, value)
+            left = x + len(dice) * (die + 4) + 6
+            text.draw(col.surface, label, (left, col.y + die / 2), body, colour, anchor="midleft",
+                      max_width=col.rect.x + col.rect.w - left)
+            col.y += die + 4
+        col.gap()
 
     @staticmethod
     def _die(surface: Any, at: tuple[float, float], size: int, kind: str, value: int | None) -> None:
@@ -260,33 +276,55 @@ class KansasPainter:
             pygame.draw.polygon(surface, palette.CITY_EDGE, pts, 2)
             centre = (round(cx), round(cy))
         label = "?" if value is None else str(value)
-        text.draw(surface, label, centre, round(size * 0.8), palette.CITY_EDGE, anchor="center", bold=True)
+        digits = max(text.minimum(surface.get_height()), round(size * 0.8))
+        text.draw(surface, label, centre, digits, palette.CITY_EDGE, anchor="center", bold=True)
 
-    def _paint_forecast(self, surface: Any, layout: Layout, r: Rect, state: KansasState) -> int:
+    def _paint_forecast(self, col: text.Column, state: KansasState) -> None:
         """Who forecasts what; while a choice is open, the choices ranked by the markers they are
         expected to put on cities and towns (fewest first: the one that spares the most)."""
-        body = text.px(text.SMALL, layout.height)
-        y = r.y
         if state.forecast is not None:
             number, line, value = state.forecast
             where = f" at {value}" if value else ""
-            line_text = f"Forecast: tornado {number}, {LINES[line]}{where}"
-            text.draw(surface, line_text, (r.x, y), body, FORECAST, bold=True, max_width=r.w)
-            y += body + 4
+            col.line(f"Forecast: tornado {number}, {LINES[line]}{where}", text.BODY, FORECAST, bold=True,
+                     wrap_lines=True)
         elif state.forecaster:
-            text.draw(surface, f"Player {state.forecaster} holds a forecast", (r.x, y), body, FORECAST, bold=True,
-                      max_width=r.w)
-            y += body + 4
+            col.line(f"Player {state.forecaster} holds a forecast", text.BODY, FORECAST, bold=True)
         ranked = self.ranked(state)
         if not ranked:
-            return y
-        text.draw(surface, "Expected markers on cities and towns:", (r.x, y), body, palette.TEXT_DIM, max_width=r.w)
-        y += body + 2
+            return
+        col.line("Expected markers on cities and towns:", text.SMALL, palette.TEXT_DIM, wrap_lines=True)
         for label, expected in ranked[:RANKED_SHOWN]:
-            text.draw(surface, f"{label}: {expected:.2f}", (r.x + 8, y), body, palette.TEXT, max_width=r.w - 8)
-            y += body + 2
-        return y
+            col.line(f"{label}: {expected:.2f}", text.BODY, palette.TEXT, indent=8)
 
+
+def paint_stack(surface: Any, base: tuple[float, float], s: float, n: int, size: int) -> None:
+    """Damage markers at ``base``: up to three offset discs (a stack) on a shadow, the count on the top one."""
+    r = max(s * 0.27, size * 0.62)
+    centre = base
+    for k in range(min(n, MAX_DISCS)):
+        centre = (base[0] + k * s * 0.07, base[1] - k * s * 0.09)
+        draw_token(surface, "circle", centre, r, palette.DAMAGE, palette.CITY_EDGE, max(1, round(s * 0.05)))
+    text.draw(surface, str(n), centre, size, palette.CITY_EDGE, anchor="center", bold=True)  # on the top disc
+
+
+def paint_funnel(surface: Any, at: tuple[float, float], s: float, label: str, size: int) -> None:
+    """Where the tornado being rolled stands now: a funnel (a downward triangle) with its number."""
+    x, y = at
+    pts = [(x - s * 0.34, y - s * 0.3), (x + s * 0.34, y - s * 0.3), (x, y + s * 0.34)]
+    d = max(1, round(s * 0.06))
+    draw_shadow_polygon(surface, [(px + d, py + d) for px, py in pts])
+    pygame.draw.polygon(surface, palette.TRACK, pts)
+    pygame.draw.polygon(surface, palette.CITY_EDGE, pts, max(2, round(s * 0.07)))
+    text.draw(surface, label, (x, y - s * 0.1), size, palette.CITY_EDGE, anchor="center", bold=True)
+
+
+def draw_shadow_polygon(surface: Any, pts: list[tuple[float, float]]) -> None:
+    """A translucent dark polygon (a shadow already offset by the caller)."""
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    left, top = int(min(xs)), int(min(ys))
+    layer = pygame.Surface((int(max(xs)) - left + 2, int(max(ys)) - top + 2), pygame.SRCALPHA)
+    pygame.draw.polygon(layer, palette.SHADOW, [(px - left, py - top) for px, py in pts])
+    surface.blit(layer, (left, top))
 
 
 def track_offset(index: int, count: int, hex_size: float) -> float:

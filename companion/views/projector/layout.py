@@ -1,8 +1,8 @@
-"""Where everything goes on the projector: a status strip, the map fitted to the rest, a side panel.
+"""Where everything goes on the projector: a status strip, the board fitted to the rest, a side panel.
 
-The hex size is the largest that fits the board's hexes into the map area at any resolution, so
-the same board fills a 1280x720 laptop window and a 1920x1080 projector alike. Hex <-> pixel goes
-through companion.hexgrid so drawing agrees with the rules about where a hex is.
+The board's geometry is a *shape* (``companion.views.projector.shapes``): hexes, square cells or a
+graph, fitted into the map area at any resolution. ``Layout`` speaks of places, whatever the shape:
+``centre``, ``outline`` (``polygon``), ``box``, ``probe`` and ``unit`` (``hex_size`` on a hex board).
 """
 
 from __future__ import annotations
@@ -11,79 +11,119 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from companion.hexgrid import Hex, corners, hex_at_pixel, pixel_centre
+from companion.hexgrid import Hex, pixel_centre
+from companion.places import Board, HexBoard, Place
+from companion.views.projector.shapes import GraphShape, HexShape, Point, Rect, SquareShape, fit
+
+__all__ = ["DEFAULT_SIZE", "Layout", "Rect", "regions"]
 
 DEFAULT_SIZE = (1920, 1080)
-STATUS_SHARE = 0.065
+STATUS_SHARE = 0.08
 """Height of the status strip as a share of the screen height."""
-PANEL_SHARE = 0.24
-"""Width of the side panel (forecast cards, chart, legend) as a share of the screen width."""
+PANEL_SHARE = 0.27
+"""Least width of the side panel (what happened, what is asked, the forecast, the score, the key) as a
+share of the screen width; a hex board that fills the height first leaves the panel its spare width."""
+PANEL_MAX_SHARE = 0.36
+"""The side panel never takes more than this share of the width (the map stays the larger part)."""
 
 
-@dataclass(frozen=True)
-class Rect:
-    x: int
-    y: int
-    w: int
-    h: int
+def regions(width: int, height: int, side_w: int | None = None) -> tuple[Rect, Rect, Rect]:
+    """The status strip, the map area and the side panel at ``width`` x ``height`` (the panel
+    ``side_w`` wide, by default its least share)."""
+    status_h = max(24, round(height * STATUS_SHARE))
+    side_w = max(160, round(width * PANEL_SHARE)) if side_w is None else side_w
+    pad = max(4, round(min(width, height) * 0.01))
+    status = Rect(0, 0, width, status_h)
+    side = Rect(width - side_w, status_h, side_w, height - status_h)
+    area = Rect(pad, status_h + pad, width - side_w - 2 * pad, height - status_h - 2 * pad)
+    return status, area, side
 
-    def as_tuple(self) -> tuple[int, int, int, int]:
-        return (self.x, self.y, self.w, self.h)
+
+def hex_span(hexes: list[Hex]) -> float:
+    """Width of ``hexes`` at unit circumradius (centres plus one circumradius either side), as
+    ``HexShape.fit`` measures it."""
+    xs = [pixel_centre(h, 1.0)[0] for h in hexes or [Hex(0, 0)]]
+    return max(xs) - min(xs) + 2.0
 
 
 @dataclass(frozen=True)
 class Layout:
-    """Screen regions and the hex <-> pixel transform for one board at one resolution."""
+    """Screen regions and the place <-> pixel geometry of one board at one resolution."""
 
     width: int
     height: int
     status: Rect
     map: Rect
     side: Rect
-    hex_size: float
-    """Circumradius of a hex in pixels."""
-    origin: tuple[float, float]
-    """Pixel position of hex (0, 0)'s centre."""
+    shape: HexShape | SquareShape | GraphShape
 
     @classmethod
     def fit(cls, hexes: Iterable[Hex], width: int = DEFAULT_SIZE[0], height: int = DEFAULT_SIZE[1]) -> Layout:
         """The largest hexes that fit ``hexes`` into the map area, centred."""
-        status_h = max(24, round(height * STATUS_SHARE))
-        side_w = max(160, round(width * PANEL_SHARE))
-        pad = max(4, round(min(width, height) * 0.01))
-        status = Rect(0, 0, width, status_h)
-        side = Rect(width - side_w, status_h, side_w, height - status_h)
-        area = Rect(pad, status_h + pad, width - side_w - 2 * pad, height - status_h - 2 * pad)
-        cells = list(hexes) or [Hex(0, 0)]
-        # Extent at unit size: centres plus one circumradius across, half a hex height down.
-        xs = [pixel_centre(h, 1.0)[0] for h in cells]
-        ys = [pixel_centre(h, 1.0)[1] for h in cells]
-        span_x = max(xs) - min(xs) + 2.0
-        span_y = max(ys) - min(ys) + math.sqrt(3)
-        size = max(2.0, min(area.w / span_x, area.h / span_y))
-        used_w, used_h = span_x * size, span_y * size
-        ox = area.x + (area.w - used_w) / 2 + size - min(xs) * size
-        oy = area.y + (area.h - used_h) / 2 + size * math.sqrt(3) / 2 - min(ys) * size
-        return cls(width, height, status, area, side, size, (ox, oy))
+        return cls._hexes(list(hexes), width, height)
 
-    def centre(self, h: Hex) -> tuple[float, float]:
-        x, y = pixel_centre(h, self.hex_size)
-        return x + self.origin[0], y + self.origin[1]
+    @classmethod
+    def _hexes(cls, hexes: list[Hex], width: int, height: int) -> Layout:
+        """Hexes fitted at the panel's least width; a board the height limits gives the width it
+        leaves over to the side panel (up to PANEL_MAX_SHARE), at the same hex size."""
+        status, area, side = regions(width, height)
+        shape = HexShape.fit(hexes, area)
+        spare = area.w - hex_span(hexes) * shape.unit
+        if spare >= 2:
+            wider = min(round(width * PANEL_MAX_SHARE), side.w + math.floor(spare))
+            status, area, side = regions(width, height, wider)
+            shape = HexShape.fit(hexes, area)
+        return cls(width, height, status, area, side, shape)
 
-    def polygon(self, h: Hex, scale: float = 1.0) -> list[tuple[float, float]]:
-        return corners(self.centre(h), self.hex_size * scale)
+    @classmethod
+    def for_board(cls, board: Board, width: int = DEFAULT_SIZE[0], height: int = DEFAULT_SIZE[1]) -> Layout:
+        """``board`` of any shape fitted into the map area (a square grid: what is laid and a margin)."""
+        if isinstance(board, HexBoard):
+            return cls._hexes(list(board.terrain), width, height)
+        status, area, side = regions(width, height)
+        return cls(width, height, status, area, side, fit(board, area))
+
+    @property
+    def unit(self) -> float:
+        """What marks scale by: a hex's circumradius, half a cell's side, a location's radius."""
+        return self.shape.unit
+
+    @property
+    def hex_size(self) -> float:
+        """Circumradius of a hex in pixels (on other shapes: ``unit``, the same role)."""
+        return self.shape.unit
+
+    @property
+    def origin(self) -> Point:
+        """Pixel position of hex (0, 0)'s centre (cell (0, 0)'s on a square grid)."""
+        if isinstance(self.shape, GraphShape):
+            raise AttributeError("a graph board has no origin: ask centre(Location(key))")
+        return self.shape.origin
+
+    def holds(self, place: Place) -> bool:
+        """Whether ``place`` is on this board's shape (a cursor on anything else is not drawn)."""
+        return self.shape.holds(place)
+
+    def centre(self, place: Place) -> Point:
+        return self.shape.centre(place)
+
+    def outline(self, place: Place, scale: float = 1.0) -> list[Point]:
+        return self.shape.outline(place, scale)
+
+    def polygon(self, place: Place, scale: float = 1.0) -> list[Point]:
+        """The outline (the hex-era name)."""
+        return self.shape.outline(place, scale)
 
     def hex_at(self, x: float, y: float) -> Hex:
-        return hex_at_pixel(x - self.origin[0], y - self.origin[1], self.hex_size)
+        if not isinstance(self.shape, HexShape):
+            raise TypeError("hex_at: this board is not a hex grid")
+        return self.shape.at(x, y)
 
-    def probe(self, h: Hex) -> tuple[int, int]:
-        """A pixel inside ``h`` away from its centre marks and from lines joining neighbour centres
-        (towards the east corner): where fills such as terrain, footprint and risk show plainly."""
-        x, y = self.centre(h)
-        return round(x + 0.62 * self.hex_size), round(y)
+    def probe(self, place: Place) -> tuple[int, int]:
+        """A pixel inside ``place`` away from its centre marks and from lines joining neighbour centres:
+        where fills such as terrain, footprint and risk show plainly."""
+        return self.shape.probe(place)
 
-    def box(self, h: Hex, scale: float = 1.0) -> Rect:
-        """Bounding box of a hex (grown by ``scale``), for partial screen updates."""
-        x, y = self.centre(h)
-        r = self.hex_size * scale
-        return Rect(math.floor(x - r) - 2, math.floor(y - r) - 2, math.ceil(2 * r) + 5, math.ceil(2 * r) + 5)
+    def box(self, place: Place, scale: float = 1.0) -> Rect:
+        """Bounding box of ``place`` (grown by ``scale``), for partial screen updates."""
+        return self.shape.box(place, scale)

@@ -1,7 +1,9 @@
-"""The risk overlay: each hex filled by its exact probability of being hit, and the legend that reads it.
+"""The risk overlay: each place filled by its exact probability of being hit, and the legend that reads it.
 
-The probabilities come from the engine's ``risk_map`` (exact, not sampled). Hexes at zero stay
-as terrain, so the overlay shows where the storm may go rather than tinting the whole board.
+The probabilities come from the engine's ``risk_map`` (exact, not sampled), keyed by the board's
+places: a hex or a cell is filled, a location gets a disc around its mark, a link a band along it.
+Places at zero stay as terrain, so the overlay shows where the storm may go rather than tinting the
+whole board; a place the board does not have is left out.
 """
 
 from __future__ import annotations
@@ -11,19 +13,19 @@ from typing import Any
 
 import pygame
 
-from companion.hexgrid import Hex
+from companion.places import Place
 from companion.views.projector import palette, text
 from companion.views.projector.layout import Layout, Rect
 
 FILL_SCALE = 0.94
-"""The heat fill leaves the hex edges visible, so the grid still reads under the overlay."""
+"""The heat fill leaves the area edges visible, so the grid still reads under the overlay."""
 LEGEND_STOPS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
-def paint_risk(surface: Any, layout: Layout, risk: Mapping[Hex, float]) -> None:
-    for h, p in risk.items():
-        if p > 0:
-            pygame.draw.polygon(surface, palette.heat(p), layout.polygon(h, FILL_SCALE))
+def paint_risk(surface: Any, layout: Layout, risk: Mapping[Place, float]) -> None:
+    for place, p in risk.items():
+        if p > 0 and layout.holds(place):
+            pygame.draw.polygon(surface, palette.heat(p), layout.outline(place, FILL_SCALE))
 
 
 def legend_rect(layout: Layout) -> Rect:

@@ -1,23 +1,29 @@
 """Which painter draws which game: a painter turns one game's state into marks on the map.
 
-A painter has three jobs: describe the printed board (``map_data``), draw what the state adds on
-the map (``paint_state``) and fill the side panel (``paint_side``). Games without a painter of
-their own get the generic one, which draws the board a game publishes through ``map_json`` and
-nothing more, so a new rule set shows its board and risk before anyone writes its painter.
+A painter has three jobs: describe the board (``map_data(state)``: the printed board, or the board
+as it stands when it grows), draw what the state adds on the map (``paint_state``) and fill the side
+panel (``paint_side``). A game names its painter in its registry spec; one without gets
+:class:`BoardPainter` when its engine has ``board_for(state)`` (the board of its shape, a key to
+every symbol, nothing game-specific), else :class:`GenericPainter`, which draws the board the game
+publishes through ``map_json``. So a new rule set shows its board and risk before anyone writes its
+painter, and a game's own painter can start from :class:`BoardPainter` and add its marks.
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
-from companion.games.base import HasMapJson
+from companion.games.base import HasBoard, HasMapJson
 from companion.hexgrid import Hex
-from companion.views.projector.board import MapData, Place
+from companion.views.projector.board import MapData, Spot
+from companion.views.projector.key import paint_key
 from companion.views.projector.layout import Layout, Rect
 
 
 class GamePainter(Protocol):
-    def map_data(self) -> MapData: ...
+    def map_data(self, state: Any = None) -> MapData:
+        """The board to draw for ``state`` (asked again on every new state; drawn again only if it changed)."""
+        ...
 
     def paint_state(self, surface: Any, layout: Layout, state: Any, overlay: bool = False) -> None: ...
 
@@ -31,13 +37,13 @@ class GenericPainter:
     def __init__(self, game: Any) -> None:
         self.game = game
 
-    def map_data(self) -> MapData:
+    def map_data(self, state: Any = None) -> MapData:
         data: dict[str, Any] = self.game.map_json() if isinstance(self.game, HasMapJson) else {}
         terrain = {Hex(h["q"], h["r"]): str(h.get("terrain", "land")) for h in data.get("hexes", [])}
-        places = [Place(str(c.get("name", c.get("id", ""))), Hex(c["q"], c["r"]))
+        places = [Spot(str(c.get("name", c.get("id", ""))), Hex(c["q"], c["r"]))
                   for c in data.get("cities", []) if "q" in c and "r" in c]
-        named = {p.hex for p in places}
-        places += [Place(str(h["name"]), Hex(h["q"], h["r"])) for h in data.get("hexes", [])
+        named = {p.at for p in places}
+        places += [Spot(str(h["name"]), Hex(h["q"], h["r"])) for h in data.get("hexes", [])
                    if h.get("name") and Hex(h["q"], h["r"]) not in named]
         return MapData(terrain, tuple(places))
 
@@ -48,19 +54,42 @@ class GenericPainter:
         return None
 
 
-def painter_for(game: Any) -> GamePainter:
-    """The painter the game's registry spec names (imported now, not before), else the generic one.
+class BoardPainter:
+    """The board of any shape from ``game.board_for(state)``, and its key in the side panel.
 
-    A painter whose module cannot be imported (an optional part missing) leaves the generic painter:
+    The base of a game's own painter: override ``paint_state`` (and ``paint_side``, calling
+    ``paint_key`` where the key should go) and draw with the layout's places."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def map_data(self, state: Any = None) -> MapData:
+        if state is None or not isinstance(self.game, HasBoard):
+            return GenericPainter(self.game).map_data()
+        return MapData.of(self.game.board_for(state), getattr(self.game, "title", ""))
+
+    def paint_state(self, surface: Any, layout: Layout, state: Any, overlay: bool = False) -> None:
+        return None
+
+    def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:
+        paint_key(surface, layout, rect, self.map_data(state))
+
+
+def painter_for(game: Any) -> GamePainter:
+    """The painter the game's registry spec names (imported now, not before), else the shared one for
+    its board (:class:`BoardPainter` for an engine with ``board_for``, else :class:`GenericPainter`).
+
+    A painter whose module cannot be imported (an optional part missing) leaves the shared painter:
     the board still shows."""
     from companion.games import registry
 
+    fallback: GamePainter = BoardPainter(game) if isinstance(game, HasBoard) else GenericPainter(game)
     key = getattr(game, "key", "")
     reference = registry.specs()[key].painter if key in registry.specs() else ""
     if not reference:
-        return GenericPainter(game)
+        return fallback
     try:
         painter: type[GamePainter] = registry.resolve(reference)
     except ImportError:
-        return GenericPainter(game)
+        return fallback
     return painter(game)  # type: ignore[call-arg]

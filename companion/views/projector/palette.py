@@ -20,18 +20,37 @@ GRID: Colour = (60, 66, 78)
 TERRAIN: dict[str, Colour] = {
     "ocean": (38, 70, 110),
     "water": (38, 70, 110),
+    "sea": (38, 70, 110),
     "land": (150, 150, 118),
     "plains": (170, 160, 110),
     "plain": (170, 160, 110),
-    "hill": (130, 112, 84),
-    "river": (96, 140, 170),
+    "hill": (136, 116, 84),
+    "hills": (136, 116, 84),
+    "mountain": (118, 108, 104),
+    "mountains": (118, 108, 104),
+    "forest": (84, 118, 74),
+    "river": (158, 164, 112),
     "farm": (150, 160, 100),
     "town": (185, 175, 150),
     "city": (205, 195, 170),
 }
-"""Terrain fill by kind; unknown kinds fall back to LAND."""
+"""Terrain fill by kind; unknown kinds fall back to LAND. A river hex is land a river runs through (the
+river itself is a line), so it is a plain a shade greener, never a blue that reads as a lake."""
 LAND: Colour = TERRAIN["land"]
-ROAD: Colour = (70, 52, 40)
+SEA_KINDS = frozenset({"ocean", "water", "sea"})
+SHALLOWS: Colour = (58, 104, 142)
+"""Sea hexes touching land: lighter than the open sea (``TERRAIN["ocean"]``), as on a printed chart."""
+SURF: Colour = (150, 196, 214)
+"""The pale band of sea along a coast."""
+COAST: Colour = (28, 34, 40)
+"""The coastline drawn along every edge between land and sea."""
+RIVER: Colour = (74, 150, 214)
+RIVER_EDGE: Colour = (24, 52, 86)
+ROAD: Colour = (232, 214, 170)
+"""A road's pale surface; its dark edges are ROAD_EDGE."""
+ROAD_EDGE: Colour = (70, 52, 40)
+SHADOW = (0, 0, 0, 90)
+"""Drop shadow under marks and tokens (RGBA), so they stand off any terrain."""
 CITY: Colour = (250, 250, 250)
 CITY_EDGE: Colour = (20, 20, 20)
 

@@ -1,7 +1,8 @@
 """Frame -> pygame.Surface, redrawing only what changed.
 
 Three layers, each rebuilt only when its input changes:
-- the board (terrain, roads, places) per game and resolution, drawn once and cached;
+- the board (terrain, roads, places; any shape) per game, map data and resolution, drawn once and cached
+  (a printed board once a game; a square grid again when it grows);
 - the map layer (board + risk overlay + the game's marks + side panel) per (state, overlay);
 - the cursor and the status strip, drawn over the map layer.
 A new state rebuilds the map layer (a full frame); a cursor move or a new prompt touches only the
@@ -16,7 +17,6 @@ from typing import Any
 import pygame
 
 from companion.games.base import HasRiskMap
-from companion.hexgrid import Hex
 from companion.views.projector import palette, text
 from companion.views.projector.board import MapData, paint_board, paint_labels, paint_place
 from companion.views.projector.cursor import cursor_box, paint_cursor
@@ -27,15 +27,15 @@ from companion.views.projector.status import paint_status
 
 
 class _Board:
-    """One game's painter, layout and static board surface at one resolution."""
+    """One game's painter, the board its state shows, its layout and static surface at one resolution."""
 
-    def __init__(self, game: Any, size: tuple[int, int]) -> None:
+    def __init__(self, game: Any, painter: GamePainter, data: MapData, size: tuple[int, int]) -> None:
         self.game = game
-        self.painter: GamePainter = painter_for(game)
-        self.data: MapData = self.painter.map_data()
-        self.layout = Layout.fit(self.data.hexes, *size)
+        self.painter = painter
+        self.data = data
+        self.layout = Layout.for_board(data.shaped(), *size)
         self.surface = pygame.Surface(size)
-        paint_board(self.surface, self.layout, self.data)
+        paint_board(self.surface, self.layout, data)
 
 
 class ProjectorRenderer:
@@ -61,9 +61,14 @@ class ProjectorRenderer:
         """The layout of the game on screen (an empty board's when no game is chosen)."""
         return self._board.layout if self._board is not None else self._idle
 
-    def board_for(self, game: Any) -> _Board:
-        if self._board is None or self._board.game is not game:
-            self._board = _Board(game, self.size)
+    def board_for(self, game: Any, state: Any = None) -> _Board:
+        """The board layer for ``game`` in ``state``: kept while the painter's map data stays the same
+        (a printed board: the whole game; a square grid: until a tile is laid)."""
+        same_game = self._board is not None and self._board.game is game
+        painter = self._board.painter if self._board is not None and same_game else painter_for(game)
+        data = painter.map_data(state)
+        if self._board is None or not same_game or (data is not self._board.data and data != self._board.data):
+            self._board = _Board(game, painter, data, self.size)
         return self._board
 
     def render(self, frame: Any) -> Any:
@@ -103,6 +108,8 @@ class ProjectorRenderer:
     def _draw_cursor(self, cursor: Any) -> None:
         if cursor is None or self._board is None or self._map_key is None or self._map_key[0] is None:
             return
+        if not self.layout.holds(cursor):  # a place of another shape: nothing to point at
+            return
         paint_cursor(self.surface, self.layout, cursor)
         box = cursor_box(self.layout, cursor)
         self.dirty.append(pygame.Rect(box.as_tuple()).clip(self.surface.get_rect()))
@@ -113,17 +120,16 @@ class ProjectorRenderer:
             self._board = None
             self._paint_idle()
             return
-        board = self.board_for(game)
+        board = self.board_for(game, state)
         layout = board.layout
         self._map.blit(board.surface, (0, 0))
         if overlay:
             shade = pygame.Surface(self.size, pygame.SRCALPHA)
             shade.fill((*palette.BACKGROUND, 150))  # the terrain steps back so the heat reads alone
             self._map.blit(shade, (0, 0))
-            risk = game.risk_map(state) if isinstance(game, HasRiskMap) else {}
-            paint_risk(self._map, layout, {h: p for h, p in risk.items() if isinstance(h, Hex)})
+            paint_risk(self._map, layout, game.risk_map(state) if isinstance(game, HasRiskMap) else {})
             for place in board.data.places:  # places stay visible above the heat
-                paint_place(self._map, layout, place)
+                paint_place(self._map, layout, place, board.data.mark(place.kind))
         board.painter.paint_state(self._map, layout, state, overlay)
         paint_labels(self._map, layout, board.data)
         side = layout.side

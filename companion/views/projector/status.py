@@ -6,6 +6,7 @@ disagree about what the box is waiting for.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pygame
@@ -23,6 +24,29 @@ SOURCE_LABELS = {"waiting": ("looking", palette.FORT), "connected": ("ready", pa
 """How another dice source's state reads after its name ("Blue D8 ready")."""
 
 
+def paint_turn(column: text.Column, game: Any, state: Any, now: Sequence[str] = ()) -> None:
+    """What just happened (the state's ``recent`` lines, else the engine's recap) and what is asked now
+    (``now``: a heading line then its details; by default the engine's prompt, whole), for a game's
+    side panel: the two things a table looks up to read, in type legible across the room."""
+    recent = getattr(state, "recent", None)
+    happened = tuple(recent) if isinstance(recent, tuple) else tuple(game.recap(state)) if hasattr(game, "recap") \
+        else ()
+    if happened:
+        column.line("Just happened", text.SMALL, palette.TEXT_DIM, bold=True)
+        for line in happened:
+            column.line(line, text.BODY, palette.TEXT, wrap_lines=True)
+        column.gap()
+    if not now:
+        prompt = game.prompt(state) if hasattr(game, "prompt") else None
+        now = (prompt.text,) if prompt is not None and prompt.text else ()
+    if now:
+        column.line("Now", text.SMALL, palette.TEXT_DIM, bold=True)
+        column.line(now[0], text.BODY, palette.FORT, bold=True, wrap_lines=True)
+        for line in now[1:]:
+            column.line(line, text.SMALL, palette.TEXT, wrap_lines=True, indent=8)
+        column.gap()
+
+
 def prompt_line(panel: Panel) -> str:
     if panel.menu is not None:
         return f"{panel.menu.title}: {panel.menu.items[panel.menu.selected] if panel.menu.items else ''}"
@@ -38,7 +62,7 @@ def paint_status(surface: Any, layout: Layout, panel: Panel) -> None:
     r = layout.status
     pygame.draw.rect(surface, palette.PANEL, r.as_tuple())
     big = text.px(text.BODY, layout.height)
-    y = r.y + r.h / 2
+    y = r.y + r.h * (0.36 if panel.notices else 0.5)  # lasting notices take the foot of the strip
     pad = max(6, r.h // 4)
     tower, colour = TOWER_LABELS.get(panel.tower, (f"tower {panel.tower}", palette.TEXT_DIM))
     right = text.draw(surface, tower, (r.x + r.w - pad, y), big, colour, anchor="midright", bold=True)
@@ -59,5 +83,5 @@ def paint_status(surface: Any, layout: Layout, panel: Panel) -> None:
         text.draw(surface, line, (x, y), big, colour, anchor="midleft", bold=True,
                   max_width=max(10, right.left - x - pad))
     if panel.notices:  # lasting conditions, small, under the strip's text
-        text.draw(surface, " | ".join(panel.notices), (r.x + pad, r.y + r.h - 2), text.px(0.014, layout.height),
+        text.draw(surface, " | ".join(panel.notices), (r.x + pad, r.y + r.h - 2), text.minimum(layout.height),
                   palette.TEXT_DIM, anchor="bottomleft", max_width=r.w - 2 * pad)

@@ -16,12 +16,23 @@ import pygame
 
 from companion.games.stormfury import storm
 from companion.hexgrid import Hex
-from companion.views.projector import palette, text
-from companion.views.projector.board import MapData, Place
+from companion.views.projector import palette, text, textures
+from companion.views.projector.board import MapData, Spot, label_place
 from companion.views.projector.chart import paint_damage_chart
+from companion.views.projector.key import KeyEntry, paint_key_foot
 from companion.views.projector.layout import Layout, Rect
+from companion.views.projector.marks import draw_line, draw_polyline, draw_token
+from companion.views.projector.palette import Colour
+from companion.views.projector.status import paint_turn
+from companion.views.projector.symbols import Symbols
 
 KINDS = ("infrastructure", "population", "road")
+TOKEN_SHARE = 0.45
+"""A player token's radius, at least this share of the hex's."""
+TOKEN_SCREEN = 0.016
+"""... and at least this share of the screen height (11 px at 720p, 17 px at 1080p)."""
+PLAYER_COLOURS: tuple[Colour, ...] = ((0, 114, 178), (230, 159, 0), (204, 121, 167), (86, 180, 233))
+"""One Okabe-Ito colour per seat (blue, orange, reddish purple, sky blue); the initials tell them apart too."""
 STEP_ANGLE = {"N": -90, "NE": -30, "SE": 30, "S": 90, "SW": 150, "NW": 210}
 """Screen angle in degrees of each hex direction (flat-topped hexes, y down)."""
 
@@ -33,17 +44,27 @@ class StormfuryPainter:
         self.game = game
         self.board = game.board
         self._centres = {c.id: c.population_centre for c in self.board.cities}
+        self._labels: dict[tuple[int, int, float], list[Any]] = {}
 
     # -- the printed board ----------------------------------------------------------------------
-    def map_data(self) -> MapData:
+    def map_data(self, state: Any = None) -> MapData:
         b = self.board
         terrain = {h: ("land" if h in b.land else "ocean") for h in b.hexes}
-        places: list[Place] = []
+        places: list[Spot] = []
         for city in b.cities:
-            places.append(Place(city.name, city.population_centre, "city"))
-            places.extend(Place(s.name, s.hex, "town", label=False) for s in city.infrastructure)
+            places.append(Spot(city.name, city.population_centre, "city"))
+            # each kind of space its own mark, named in the key ("port", "power plant")
+            places.extend(Spot(s.name, s.hex, s.name.lower(), label=False) for s in city.infrastructure)
         roads = tuple(self._road_line(r) for r in b.roads)
-        return MapData(terrain, tuple(places), roads, self.game.title)
+        return MapData(terrain, tuple(places), roads, self.game.title, symbols=self._symbols(places))
+
+    @staticmethod
+    def _symbols(places: list[Spot]) -> Symbols:
+        """City a disc; the kinds of space the other marks, in sorted order (a port a square, a power
+        plant a diamond on the printed board's cities)."""
+        spare = ("square", "diamond", "triangle", "hexagon", "star")
+        kinds = sorted({p.kind for p in places} - {"city"})
+        return Symbols(marks={"city": "circle", **{k: spare[i % len(spare)] for i, k in enumerate(kinds)}})
 
     def _road_line(self, road: Any) -> tuple[Hex, ...]:
         """The road as printed: from one city through each of its hexes to the other."""
@@ -151,8 +172,7 @@ class StormfuryPainter:
         for n, turn in enumerate(state.log):
             pts = [layout.centre(h) for h in (here, *turn.path)]
             colour = palette.faded(palette.TRACK, 0.5 * (turns - 1 - n) / max(1, turns))
-            if len(pts) >= 2:
-                pygame.draw.lines(surface, colour, False, pts, w)
+            draw_polyline(surface, pts, colour, w)  # over a dark casing: it holds on land and sea
             pygame.draw.circle(surface, colour, pts[-1], w * 1.4)
             if turn.path:
                 here = turn.path[-1]
@@ -189,11 +209,13 @@ class StormfuryPainter:
                         pygame.draw.line(surface, colour, (x - a, y + a), (x + a, y - a), w)
                 forts = state.fortified(space.id)
                 if forts:
-                    box = pygame.Rect(0, 0, round(s * 0.42), round(s * 0.42))
+                    side = max(round(s * 0.5), round(layout.height * 0.02))
+                    box = pygame.Rect(0, 0, side, side)
                     box.center = (round(x - s * 0.42), round(y + s * 0.42))
                     pygame.draw.rect(surface, palette.FORT, box)
                     pygame.draw.rect(surface, palette.CITY_EDGE, box, max(1, round(s * 0.05)))
-                    text.draw(surface, str(forts), box.center, small, palette.CITY_EDGE, anchor="center", bold=True)
+                    text.draw(surface, str(forts), box.center, max(small, round(side * 0.9)), palette.CITY_EDGE,
+                              anchor="center", bold=True)
             x, y = layout.centre(city.population_centre)
             people = state.people(city.id)
             text.draw(surface, str(people), (x, y), text.px(0.022, layout.height), palette.CITY_EDGE,
@@ -204,21 +226,71 @@ class StormfuryPainter:
                 pygame.draw.circle(surface, palette.CITY_EDGE, centre, round(s * 0.26), max(1, round(s * 0.05)))
                 text.draw(surface, f"-{lost[city.id]}", centre, small, palette.CITY_EDGE, anchor="center", bold=True)
 
-    def _paint_players(self, surface: Any, layout: Layout, state: Any) -> None:
-        s = layout.hex_size
-        by_city: dict[str, list[str]] = {}
-        for p in state.players:
-            by_city.setdefault(p.city, []).append(p.role)
-        for city, roles in by_city.items():
-            if city not in self._centres:
+    def token_radius(self, layout: Layout) -> int:
+        """A player token's radius: at least TOKEN_SHARE of the hex and TOKEN_SCREEN of the screen height, so
+        a token reads from across a room at 720p as at 1080p (about as tall as a city's name)."""
+        return max(round(layout.hex_size * TOKEN_SHARE), round(layout.height * TOKEN_SCREEN))
+
+    def _label_rects(self, layout: Layout) -> list[Any]:
+        """Where the board's names are drawn (by the board painter's own code, on a scratch surface, once
+        per screen size): the tokens keep clear of them, since names are drawn last, over the marks."""
+        key = (layout.width, layout.height, layout.hex_size)
+        if key not in self._labels:
+            scratch = pygame.Surface((layout.width, layout.height))
+            taken: list[Any] = []
+            for place in self.map_data().places:
+                if place.label:
+                    taken.append(label_place(scratch, layout, place, taken))
+            self._labels = {key: taken}
+        return self._labels[key]
+
+    def token_spots(self, layout: Layout, state: Any) -> list[tuple[str, tuple[int, int], int, Colour]]:
+        """(role, centre, radius, colour) of each player's token: a cluster by her city, on the first side
+        (right, left, below, above) where no name and no other cluster is, inside the map."""
+        r = self.token_radius(layout)
+        gap = max(2, r // 5)
+        labels = [rect.inflate(4, 4) for rect in self._label_rects(layout)]
+        by_city: dict[str, list[int]] = {}
+        for i, p in enumerate(state.players):
+            if state.phase == "setup" and i >= state.placed:  # not placed yet: no token on the board
                 continue
+            if p.city in self._centres:
+                by_city.setdefault(p.city, []).append(i)
+        spots: list[tuple[str, tuple[int, int], int, Colour]] = []
+        used: list[Any] = []
+        area = pygame.Rect(layout.map.as_tuple())
+        s = layout.hex_size
+        for city, seats in by_city.items():
             x, y = layout.centre(self._centres[city])
-            for i, role in enumerate(roles):
-                centre = (round(x - s * 0.55 + i * s * 0.3), round(y - s * 0.62))
-                pygame.draw.circle(surface, palette.OKABE_ITO[6], centre, round(s * 0.16))
-                pygame.draw.circle(surface, palette.CITY, centre, round(s * 0.16), 1)
-                text.draw(surface, role[0].upper(), centre, text.px(0.014, layout.height), palette.CITY,
-                          anchor="center", bold=True)
+            cols = 1 if len(seats) == 1 else 2
+            rows = (len(seats) + cols - 1) // cols
+            w, h = cols * 2 * r + (cols - 1) * gap, rows * 2 * r + (rows - 1) * gap
+            sides = ((x + s * 0.5, y - h / 2), (x - s * 0.5 - w, y - h / 2), (x - w / 2, y + s * 0.55),
+                     (x - w / 2, y - s * 0.55 - h))
+            boxes = [pygame.Rect(round(bx), round(by), w, h) for bx, by in sides]
+            free = [b for b in boxes if area.contains(b) and b.collidelist(labels) < 0 and b.collidelist(used) < 0]
+            box = (free or boxes)[0]
+            used.append(box.inflate(gap, gap))
+            for n, seat in enumerate(seats):
+                cx = box.x + r + (n % cols) * (2 * r + gap)
+                cy = box.y + r + (n // cols) * (2 * r + gap)
+                spots.append((state.players[seat].role, (cx, cy), r, PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]))
+        return spots
+
+    def initials(self, role: str) -> str:
+        """A role's mark on its token: the initials of its name, or the first two letters of a one-word name
+        ("AE", "Ar", "ES", "RC"), so no two experts share one."""
+        words = self.board.role(role).name.split()
+        return "".join(w[0] for w in words[:2]).upper() if len(words) > 1 else words[0][:2]
+
+    def _paint_players(self, surface: Any, layout: Layout, state: Any) -> None:
+        for role, centre, r, colour in self.token_spots(layout, state):
+            pygame.draw.circle(surface, palette.CITY_EDGE, centre, r + max(2, r // 6))
+            pygame.draw.circle(surface, colour, centre, r)
+            pygame.draw.circle(surface, palette.CITY, centre, r, max(1, r // 8))
+            ink = palette.CITY_EDGE if sum(colour) > 420 else palette.CITY
+            text.draw(surface, self.initials(role), centre, max(text.minimum(layout.height), round(r * 1.3)), ink,
+                      anchor="center", bold=True)
 
     def _paint_centre(self, surface: Any, layout: Layout, state: Any) -> None:
         if state.phase == "over" and state.category <= 0:
@@ -232,43 +304,122 @@ class StormfuryPainter:
                   anchor="center", bold=True)
 
     # -- the side panel -------------------------------------------------------------------------
+    def key_entries(self, layout: Layout) -> list[KeyEntry]:
+        """The storm's marks and the damage marks for the key under the board's symbols (player tokens
+        and fortifications are named by their own letters and numbers on the map)."""
+        size = text.px(text.MARK, layout.height)
+        s = layout.hex_size
+
+        def centre(surface: Any, box: Any) -> None:
+            at = (box.x + box.h * 0.6, box.centery)
+            draw_token(surface, "circle", at, box.h * 0.5, palette.category_colour(2), palette.CITY_EDGE, 2)
+            text.draw(surface, "2", at, size, palette.CITY_EDGE, anchor="center", bold=True)
+
+        def footprint(surface: Any, box: Any) -> None:
+            pygame.draw.rect(surface, palette.faded(palette.category_colour(2), 0.45, palette.TERRAIN["ocean"]), box)
+            pygame.draw.rect(surface, palette.category_colour(2), box, 2)
+
+        def path(surface: Any, box: Any) -> None:
+            a, b = (box.x + 2, box.centery), (box.right - box.h * 0.5, box.centery)
+            draw_line(surface, a, b, palette.OKABE_ITO[0], max(2, round(s * 0.08)))
+            draw_token(surface, "circle", b, box.h * 0.45, palette.OKABE_ITO[0], palette.CITY_EDGE, 2)
+
+        def track(surface: Any, box: Any) -> None:
+            pts = [(box.x + 2, box.bottom - 4), (box.centerx, box.y + 4), (box.right - 2, box.centery)]
+            draw_polyline(surface, pts, palette.TRACK, max(2, round(s * 0.14)))
+
+        def destroyed(surface: Any, box: Any) -> None:
+            cx, cy, a = box.x + box.h * 0.6, box.centery, box.h * 0.38
+            for w, colour in ((max(5, round(s * 0.22)), palette.CITY_EDGE), (max(3, round(s * 0.13)), palette.DAMAGE)):
+                pygame.draw.line(surface, colour, (cx - a, cy - a), (cx + a, cy + a), w)
+                pygame.draw.line(surface, colour, (cx - a, cy + a), (cx + a, cy - a), w)
+
+        def lost(surface: Any, box: Any) -> None:
+            at = (box.x + box.h * 0.6, box.centery)
+            draw_token(surface, "circle", at, max(box.h * 0.5, size * 0.7), palette.DAMAGE, palette.CITY_EDGE, 2)
+            text.draw(surface, "-1", at, size, palette.CITY_EDGE, anchor="center", bold=True)
+
+        def flooded(surface: Any, box: Any) -> None:
+            pygame.draw.line(surface, palette.FLOOD, (box.x, box.centery), (box.right, box.centery), max(3, box.h // 3))
+            pts = [(box.x + box.w * t / 12, box.centery + box.h * 0.12 * math.sin(t * 1.1)) for t in range(13)]
+            pygame.draw.lines(surface, palette.CITY_EDGE, False, pts, 2)
+
+        def dam(surface: Any, box: Any) -> None:
+            textures.paint_road(surface, [(box.x, box.centery), (box.right, box.centery)], box.h * 0.8)
+            x = box.centerx
+            pygame.draw.line(surface, palette.CITY_EDGE, (x, box.y), (x, box.bottom), max(4, box.h // 3))
+            pygame.draw.line(surface, palette.DAM, (x, box.y + 2), (x, box.bottom - 2), max(2, box.h // 5))
+
+        return [KeyEntry("storm (category)", centre), KeyEntry("storm's reach", footprint),
+                KeyEntry("forecast card path", path), KeyEntry("storm track", track),
+                KeyEntry("destroyed space", destroyed), KeyEntry("people lost", lost),
+                KeyEntry("flooded road", flooded), KeyEntry("dam", dam)]
+
     def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:
+        """Top to bottom: the category, what just happened and what is asked, the forecast cards, the
+        damage (the score) and the turn's reminders; the key to every symbol at the foot. At the end
+        of the game, the damage chart."""
+        above = paint_key_foot(surface, layout, rect, self.map_data(state), self.key_entries(layout))
         if state.phase == "over":
             summary = self.game.summary(state)
-            rows = [(self.board.city(cid).name, values) for cid, values in summary["by_city"].items()]
-            title = f"Damage: {summary['total']} ({state.ended_by})"
-            paint_damage_chart(surface, rect, title, rows, KINDS, layout.height, summary["by_kind"])
+            rows = sorted(((self.board.city(cid).name, values) for cid, values in summary["by_city"].items()),
+                          key=lambda row: -sum(row[1].values()))  # the worst cities first
+            title = f"Damage: {summary['total']} ({self.game.ending(state)})"
+            drawn = paint_damage_chart(surface, above, title, rows, KINDS, layout.height, summary["by_kind"])
+            below = Rect(above.x, drawn.y + drawn.h, above.w, max(0, above.y + above.h - drawn.y - drawn.h))
+            end = text.Column(surface, below, layout.height)
+            end.gap()
+            for line in self.game.final_lines(state)[1:]:
+                end.line(line, text.BODY, palette.TEXT, bold=True, wrap_lines=True)
             return
-        head = text.px(text.BODY, layout.height)
-        body = text.px(text.SMALL, layout.height)
-        y = rect.y
-        text.draw(surface, f"Category {state.category} - deck: {state.deck}", (rect.x, y), head, palette.TEXT,
-                  bold=True, max_width=rect.w)
-        y += head + 4
+        col = text.Column(surface, above, layout.height)
+        col.line(f"Category {state.category} - deck: {state.deck}", text.TITLE, palette.TEXT, bold=True)
+        col.y = self._paint_legend(surface, layout, col.rect, state, col.y)
+        col.gap()
+        role = self.game.turn_of(state)
+        paint_turn(col, self.game, state, (f"{role.name}'s turn",) if role else ())
         if not state.forecast or state.phase not in ("players", "hurricane"):
-            text.draw(surface, "Forecast: not dealt yet", (rect.x, y), body, palette.TEXT_DIM, max_width=rect.w)
-            y += body + 8
+            col.line("Forecast: not dealt yet", text.BODY, palette.TEXT_DIM)
         else:
             k = self.board.rules.draws[state.category - 1]
-            text.draw(surface, f"Forecast: the storm follows {k} of these", (rect.x, y), body, palette.TEXT_DIM,
-                      max_width=rect.w)
-            y += body + 6
+            col.line(f"Forecast: the storm follows {k} of these", text.SMALL, palette.TEXT_DIM, wrap_lines=True)
+            card_h = round(text.px(text.BODY, layout.height) * 1.25)
             for i, cid in enumerate(state.forecast):
-                y = self._paint_card(surface, layout, Rect(rect.x, y, rect.w, body * 2), cid, i) + 4
+                if not col.room(card_h):
+                    col.full = True
+                    break
+                col.y = self._paint_card(surface, layout, Rect(col.rect.x, col.y, col.rect.w, card_h), cid, i) + 4
+        col.gap()
         total = sum(d.amount for d in state.damage)
-        y += 6
-        text.draw(surface, f"Damage so far: {total}", (rect.x, y), head, palette.TEXT, bold=True, max_width=rect.w)
-        y += head + 2
-        lines = [f"destroyed spaces: {len(state.destroyed)}", f"flooded roads: {len(state.flooded)}",
-                 f"forts: {sum(n for _, n in state.fortifications)}   dams: {len(state.dams)}"]
-        for line in lines:
-            text.draw(surface, line, (rect.x, y), body, palette.TEXT_DIM, max_width=rect.w)
-            y += body + 2
-        y += 6
-        for line in self.side_lines(state):
-            for part in _wrap(line, body, rect.w):
-                text.draw(surface, part, (rect.x, y), body, palette.TEXT, max_width=rect.w)
-                y += body + 2
+        col.line(f"Damage so far: {total}", text.BODY, palette.TEXT, bold=True)
+        col.line(f"destroyed spaces {len(state.destroyed)}, flooded roads {len(state.flooded)}", text.SMALL,
+                 palette.TEXT_DIM, wrap_lines=True)
+        col.line(f"forts {sum(n for _, n in state.fortifications)}, dams {len(state.dams)}", text.SMALL,
+                 palette.TEXT_DIM)
+        col.gap()
+        for line in self.game.reminders(state):  # what she does with her cards: read if there is room
+            col.line(line, text.SMALL, palette.TEXT, wrap_lines=True)
+        col.line(self.board.rules.population_line, text.SMALL, palette.TEXT_DIM, wrap_lines=True)
+
+    def _paint_legend(self, surface: Any, layout: Layout, rect: Rect, state: Any, y: int) -> int:
+        """Who is who: each token as on the map, with the expert's name and her city."""
+        body = text.px(text.SMALL, layout.height)
+        letters = text.minimum(layout.height)  # initials as legible as any text on the screen
+        r = max(body // 2 + 2, math.ceil(letters / 1.2))
+        cities = {c.id: c.name for c in self.board.cities}
+        for seat, player in enumerate(state.players):
+            colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+            centre = (rect.x + r, y + r)
+            pygame.draw.circle(surface, colour, centre, r)
+            ink = palette.CITY_EDGE if sum(colour) > 420 else palette.CITY
+            text.draw(surface, self.initials(player.role), centre, max(letters, round(r * 1.2)), ink, anchor="center",
+                      bold=True)
+            where = cities.get(player.city, "not placed yet") if state.phase != "setup" or seat < state.placed \
+                else "not placed yet"
+            text.draw(surface, f"{self.board.role(player.role).name}: {where}", (rect.x + 2 * r + 6, y + r), body,
+                      palette.TEXT, anchor="midleft", max_width=rect.w - 2 * r - 6)
+            y += 2 * r + 3
+        return y + 4
 
     def _paint_card(self, surface: Any, layout: Layout, r: Rect, card_id: str, index: int) -> int:
         """One forecast card: its colour (matching its path), id, mark and the steps as arrows."""
@@ -276,7 +427,7 @@ class StormfuryPainter:
         colour = palette.OKABE_ITO[index % len(palette.OKABE_ITO)]
         pygame.draw.rect(surface, palette.BACKGROUND, r.as_tuple())
         pygame.draw.rect(surface, colour, (r.x, r.y, max(6, r.h // 4), r.h))
-        body = text.px(text.SMALL, layout.height)
+        body = text.px(text.BODY, layout.height)
         label = card.id + {"strengthen": "  +1 cat", "weaken": "  -1 cat"}.get(card.mark, "")
         text.draw(surface, label, (r.x + r.h // 4 + 6, r.y + r.h / 2), body, palette.TEXT, anchor="midleft",
                   bold=True, max_width=r.w // 2)
@@ -293,15 +444,3 @@ class StormfuryPainter:
             right = (tip[0] - math.cos(a + 0.5) * length * 0.7, tip[1] - math.sin(a + 0.5) * length * 0.7)
             pygame.draw.polygon(surface, colour, [tip, left, right])
         return r.y + r.h
-
-
-def _wrap(line: str, size: int, width: int) -> list[str]:
-    """Words of ``line`` broken into rows that fit ``width`` pixels at ``size`` (a reminder is read whole)."""
-    f = text.font(size)
-    rows: list[str] = []
-    for word in line.split():
-        if rows and f.size(f"{rows[-1]} {word}")[0] <= width:
-            rows[-1] = f"{rows[-1]} {word}"
-        else:
-            rows.append(word)
-    return rows

@@ -1,12 +1,15 @@
 """Text on the map: pygame's bundled font, cached by size, with a dark halo so names read over any fill.
 
-Sizes are given as a share of the screen height, so a city name is the same apparent size on a
-720p window and a 1080p projector; at 1080p a city name is about 34 px tall, which reads from two
-metres on a one-metre-wide image.
+Sizes are given as a share of the screen height, so a name is the same apparent size on a 720p
+window and a 1080p projector. No text is drawn smaller than :data:`MIN_SHARE`: the usual legibility
+rule of thumb asks a character height of about 1/200 of the viewing distance, so 20 mm at 4 m,
+which on a 2 m wide image is 1 % of its width (1.8 % of the height at 16:9). :func:`px` never
+returns less, whatever share a painter asks for.
 """
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -14,12 +17,18 @@ import pygame
 
 from companion.views.projector.palette import BACKGROUND, Colour
 
-CITY_NAME = 0.032
+MIN_SHARE = 0.019
+"""The smallest text, as a share of the screen height (1 % of the width at 16:9, with rounding room)."""
+CITY_NAME = 0.034
 """City names: share of the screen height."""
-TOWN_NAME = 0.022
-BODY = 0.026
-SMALL = 0.02
-TITLE = 0.036
+TOWN_NAME = 0.024
+BODY = 0.03
+"""Side panel text read from across the room."""
+SMALL = 0.022
+"""Secondary lines (still above the minimum)."""
+TITLE = 0.04
+MARK = MIN_SHARE
+"""Numbers inside marks on the map (marker counts, card ids, grid numbers)."""
 
 
 @lru_cache(maxsize=64)
@@ -32,8 +41,14 @@ def font(px: int, bold: bool = False) -> Any:
     return f
 
 
+def minimum(height: int) -> int:
+    """The smallest text size in pixels on a screen ``height`` pixels tall."""
+    return max(10, math.ceil(MIN_SHARE * height))
+
+
 def px(share: float, height: int) -> int:
-    return max(10, round(share * height))
+    """``share`` of the screen height in pixels, never below the legible :func:`minimum`."""
+    return max(minimum(height), round(share * height))
 
 
 def draw(surface: Any, text: str, pos: tuple[float, float], size: int, colour: Colour, *, anchor: str = "topleft",
@@ -56,3 +71,54 @@ def draw(surface: Any, text: str, pos: tuple[float, float], size: int, colour: C
             surface.blit(shadow, rect.move(dx, dy))
     surface.blit(image, rect)
     return rect
+
+
+def wrap(line: str, size: int, width: int, bold: bool = False) -> list[str]:
+    """Words of ``line`` broken into rows that fit ``width`` pixels at ``size`` (a reminder is read whole)."""
+    f = font(size, bold)
+    rows: list[str] = []
+    for word in line.split():
+        if rows and f.size(f"{rows[-1]} {word}")[0] <= width:
+            rows[-1] = f"{rows[-1]} {word}"
+        else:
+            rows.append(word)
+    return rows
+
+
+class Column:
+    """Lines written down a panel rectangle, each below the last; a line that would pass the bottom is
+    left out (and ``full`` set), so a long panel never runs into the key or the legend under it."""
+
+    def __init__(self, surface: Any, rect: Any, height: int) -> None:
+        self.surface = surface
+        self.rect = rect
+        self.height = height
+        """The screen height: sizes are shares of it."""
+        self.y = rect.y
+        self.full = False
+
+    @property
+    def bottom(self) -> int:
+        return int(self.rect.y + self.rect.h)
+
+    def room(self, pixels: float) -> bool:
+        """Whether ``pixels`` more fit above the bottom."""
+        return self.y + pixels <= self.bottom
+
+    def line(self, words: str, share: float = BODY, colour: Colour = (240, 240, 240), *, bold: bool = False,
+             indent: int = 0, wrap_lines: bool = False) -> bool:
+        """One line (or, with ``wrap_lines``, as many rows as it needs); False when it did not fit."""
+        size = px(share, self.height)
+        width = int(self.rect.w) - indent
+        rows = wrap(words, size, width, bold) if wrap_lines else [words]
+        step = font(size, bold).get_linesize()
+        for row in rows:
+            if not self.room(step):
+                self.full = True
+                return False
+            draw(self.surface, row, (self.rect.x + indent, self.y), size, colour, bold=bold, max_width=width)
+            self.y += step
+        return True
+
+    def gap(self, share: float = 0.01) -> None:
+        self.y += round(share * self.height)

@@ -46,24 +46,31 @@ class SurfaceImage:
 class ProjectorView:
     """Renders each frame (only what changed) and, with a screen, updates just the changed rectangles."""
 
-    def __init__(self, renderer: ProjectorRenderer | None = None, screen: Any = None) -> None:
+    def __init__(self, renderer: ProjectorRenderer | None = None, screen: Any = None, table: Any = None) -> None:
         self.renderer = renderer or ProjectorRenderer(screen.get_size() if screen is not None else DEFAULT_SIZE)
         self.screen = screen
+        self.table = table
+        """A warp.TableProjection when the projector draws onto the printed board (``companion calibrate``)."""
         self.shown = 0
+        self._surface: Any = None
 
     def show(self, frame: Any) -> None:
         """Draw ``frame``; a screen that went away (projector unplugged, display closed) raises
         pygame.error once, and the loop then drops this view and says so: the OLED carries on."""
-        surface = self.renderer.render(frame)
+        surface, dirty = self.renderer.render(frame), self.renderer.dirty
+        if self.table is not None and dirty:  # the last step: the map warped onto the board, the rest black
+            warped = self.table.project(self.renderer, frame)
+            surface, dirty = (warped, [warped.get_rect()]) if warped is not None else (surface, dirty)
+        self._surface = surface
         self.shown += 1
-        if self.screen is None or not self.renderer.dirty:
+        if self.screen is None or not dirty:
             return
         try:
             if not pygame.display.get_init():
                 raise pygame.error("the display was closed")
-            for rect in self.renderer.dirty:
+            for rect in dirty:
                 self.screen.blit(surface, rect, rect)
-            pygame.display.update(self.renderer.dirty)
+            pygame.display.update(dirty)
         except pygame.error:
             self.screen = None
             raise
@@ -71,7 +78,7 @@ class ProjectorView:
     @property
     def image(self) -> SurfaceImage | None:
         """The last frame drawn (None before the first), for the headless frames folder."""
-        return SurfaceImage(self.renderer.surface) if self.shown else None
+        return SurfaceImage(self._surface) if self.shown else None
 
     def pump(self) -> None:
         """Keep SDL's event queue drained on a fullscreen display (nothing is read from it). Once the
@@ -136,4 +143,6 @@ def open_projector(config: Any, say: Callable[[str], None]) -> ProjectorView | N
         else:
             os.environ["SDL_VIDEODRIVER"] = previous
     log.info("projector: %s %dx%d on display %d", actual, *screen.get_size(), getattr(config, "display", 0))
-    return ProjectorView(ProjectorRenderer(screen.get_size()), screen)
+    from companion.views.projector.warp import table_for
+
+    return ProjectorView(ProjectorRenderer(screen.get_size()), screen, table_for(config, screen.get_size()))

@@ -1,0 +1,76 @@
+"""Which sheet edits a game, the document it starts from, and saving: written, judged by the game's loader, kept.
+
+A board is saved to the group's maps folder (``companion.paths.group_maps_dir``) only once the game's own
+loader reads it: the file is written beside its final name, loaded, and moved into place in one rename, so
+the box never sees half a file or a board it would refuse. A refusal is the loader's one line, naming the
+file and the field.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+
+from companion.board_editor.graphsheet import FORMATS, GraphSheet
+from companion.board_editor.hexsheets import KansasSheet, StormfurySheet
+from companion.board_editor.model import Doc, Editor, Sheet
+from companion.board_editor.tomlout import dumps
+from companion.errors import CompanionError, DataError
+from companion.paths import group_maps_dir, map_source
+
+
+def sheet_for(game: str) -> Sheet:
+    """The sheet of a game whose board can be edited; any other game is a one-line error."""
+    if game == "kansas":
+        return KansasSheet()
+    if game == "stormfury":
+        return StormfurySheet()
+    if game in FORMATS:
+        return GraphSheet(FORMATS[game])
+    raise CompanionError(f"no board editor for {game!r} (boards: {', '.join(editable())})")
+
+
+def editable() -> tuple[str, ...]:
+    return ("kansas", "stormfury", *FORMATS)
+
+
+def start_doc(sheet: Sheet) -> tuple[Doc, Path]:
+    """The board in force (the group's own if there is one, else the shipped one) as a document."""
+    _, path = map_source(sheet.file)
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh), path
+    except FileNotFoundError:
+        raise DataError(f"{path}: file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{path}: not valid TOML: {exc}") from None
+
+
+HEADER = """{game} board drawn with `companion board edit {game}` (from {source}).
+The box reads this file instead of the shipped one; `companion board reset {game}` goes back to it."""
+
+
+def save(editor: Editor, folder: Path | None = None, source: Path | str = "the shipped board") -> Path:
+    """Write the editor's document as ``folder/<file>`` (default: the group's maps folder) once the game's
+    loader accepts it; raises DataError with the loader's reason (naming the final file) otherwise."""
+    folder = folder if folder is not None else group_maps_dir()
+    target = folder / editor.sheet.file
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataError(f"{folder}: cannot create the folder: {exc.strerror}") from None
+    trial = folder / f".{editor.sheet.file}.new"
+    text = dumps(editor.doc, HEADER.format(game=editor.sheet.game, source=source))
+    try:
+        trial.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"{target}: cannot write: {exc.strerror}") from None
+    try:
+        editor.sheet.validate(trial)
+    except DataError as exc:
+        trial.unlink(missing_ok=True)
+        raise DataError(str(exc).replace(str(trial), str(target))) from None
+    os.replace(trial, target)
+    editor.saved_doc = editor.doc
+    return target

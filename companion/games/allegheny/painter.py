@@ -1,0 +1,321 @@
+"""Age of Rail: Allegheny on the projector: the map, the track each railroad laid, the developments, the
+auctions and the P&LE.
+
+Built on the shared graph parts (``BoardPainter``: locations and links where maps/allegheny.toml puts
+them, names, cursor). Unbuilt links are thin grey lines (dotted to an external connection); track is
+drawn in its railroad's colour as the group reads it (``[[railroads]] colour``, shown with the name
+everywhere), each railroad with its own dash pattern and its name on the link, side by side where two
+railroads share a link. Metro areas are discs, settlements squares, external connections diamonds with
+their bonus. Under each location its development: one pip per level of capacity, filled as developed.
+The next automatic metro development is ringed (dashed, yellow, "auto"), each railroad's base ringed in
+its colour, and Pittsburgh carries the P&LE's tag (dashed until it opens).
+
+The side panel reads the engine's own rows (``railroad_rows``, ``automatic_line``): the auction under
+way (stock, high bid and whose, whose bid, who passed), then each railroad's owner, price, value and
+income, then the key.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pygame
+
+from companion.games.allegheny import network as net
+from companion.games.allegheny.state import AlleghenyState
+from companion.places import Location
+from companion.views.projector import palette, text
+from companion.views.projector.board import MapData, Spot
+from companion.views.projector.layout import Layout, Rect
+from companion.views.projector.marks import draw_line, draw_mark
+from companion.views.projector.painters import BoardPainter
+from companion.views.projector.shapes import GraphShape
+from companion.views.projector.symbols import DASHES, LineStyle, Symbols
+
+Point = tuple[float, float]
+
+RAIL_COLOURS: dict[str, palette.Colour] = {
+    "red": (213, 94, 0), "blue": (0, 114, 178), "orange": (230, 159, 0), "yellow": (240, 228, 66),
+    "purple": (204, 121, 167), "black": (24, 24, 24), "green": (0, 158, 115), "sky": (86, 180, 233),
+    "brown": (150, 100, 50), "grey": (165, 165, 165), "gray": (165, 165, 165), "white": (245, 245, 245),
+}
+"""A railroad's colour word (maps/allegheny.toml) as drawn: the Okabe-Ito colour closest to it. Black
+track gets a light casing so it reads on the dark map; an unknown word takes an Okabe-Ito colour."""
+UNBUILT: palette.Colour = (96, 102, 114)
+AUTO: palette.Colour = palette.FORT
+LINE = 0.023
+"""The side panel's main lines (railroad names, the auction): a little above the shared small type."""
+PIP = 0.0065
+"""A development pip's radius as a share of the screen height (readable at 720p)."""
+KINDS = {"metro": "city", "settlement": "town", "external": "external"}
+"""The map's location kinds as the shared board draws them (metro names in the large type)."""
+KIND_WORDS = {"city": "metro area", "town": "settlement", "external": "external connection"}
+
+
+def _first_up(words: str) -> str:
+    return words[:1].upper() + words[1:]
+
+
+def rail_colour(word: str, index: int) -> palette.Colour:
+    return RAIL_COLOURS.get(word.lower(), palette.OKABE_ITO[index % len(palette.OKABE_ITO)])
+
+
+def casing_for(colour: palette.Colour) -> palette.Colour:
+    return palette.TEXT if sum(colour) < 150 else palette.CITY_EDGE
+
+
+def ink_on(colour: palette.Colour) -> palette.Colour:
+    return palette.CITY_EDGE if sum(colour) > 330 else palette.CITY
+
+
+class Painter(BoardPainter):
+    """The Allegheny painter: the graph board with track, developments, auctions and the P&LE."""
+
+    @property
+    def board(self) -> Any:
+        return self.game.board
+
+    # -- the printed board --------------------------------------------------------------------------------
+    def map_data(self, state: Any = None) -> MapData:
+        graph = self.board.graph()
+        spots = tuple(Spot(s.name, Location(k), KINDS.get(s.kind, "town")) for k, s in graph.sites.items())
+        symbols = Symbols(marks={"city": "circle", "town": "square", "external": "diamond"},
+                          lines={"rail": LineStyle(UNBUILT), "external": LineStyle(UNBUILT, (1, 2))})
+        return MapData({}, spots, (), self.game.title, board=graph, symbols=symbols)
+
+    # -- what the state adds (also what the tests ask) ----------------------------------------------------
+    def style(self, railroad: str) -> LineStyle:
+        """A railroad's colour (from the data's word) and dash pattern (by its place in the data)."""
+        keys = [r.key for r in self.board.railroads]
+        i = keys.index(railroad)
+        return LineStyle(rail_colour(self.board.by_key[railroad].colour, i), DASHES[i % len(DASHES)])
+
+    def track_lines(self, layout: Layout, state: AlleghenyState) -> list[tuple[str, Point, Point]]:
+        """(railroad, from, to) for each track laid, side by side where a link carries two."""
+        out = []
+        width = self.track_width(layout)
+        for link in sorted({t.link for t in state.tracks}):
+            if not layout.holds(link) or not isinstance(layout.shape, GraphShape):
+                continue
+            (ax, ay), (bx, by) = layout.shape.ends(link)
+            length = math.hypot(bx - ax, by - ay) or 1.0
+            nx, ny = -(by - ay) / length, (bx - ax) / length
+            laid = state.tracks_on(link)
+            for i, t in enumerate(laid):
+                off = (i - (len(laid) - 1) / 2) * (width + 4)
+                out.append((t.railroad, (ax + nx * off, ay + ny * off), (bx + nx * off, by + ny * off)))
+        return out
+
+    @staticmethod
+    def track_width(layout: Layout) -> int:
+        return max(4, round(layout.unit * 0.26))
+
+    @staticmethod
+    def pip_radius(layout: Layout) -> int:
+        return max(3, round(PIP * layout.height))
+
+    def pips(self, layout: Layout, key: str) -> list[Point]:
+        """Where a location's development pips go: a row under its mark, one per level of capacity."""
+        spot = self.board.spots[key]
+        x, y = layout.centre(Location(key))
+        r = self.pip_radius(layout)
+        gap = 2 * r + max(2, r // 2)
+        y0 = y + layout.unit * 0.5 + r + 2
+        return [(x + (i - (spot.levels - 1) / 2) * gap, y0) for i in range(spot.levels)]
+
+    def automatic_target(self, state: AlleghenyState) -> str:
+        return net.automatic_target(self.board, state)
+
+    # -- the map --------------------------------------------------------------------------------------------
+    def paint_state(self, surface: Any, layout: Layout, state: Any, overlay: bool = False) -> None:
+        width = self.track_width(layout)
+        for rr, a, b in self.track_lines(layout, state):
+            style = self.style(rr)
+            draw_line(surface, a, b, style.colour, width, style.dash, casing=casing_for(style.colour))
+        label = text.px(0.016, layout.height)
+        for rr, a, b in self.track_lines(layout, state):
+            if math.dist(a, b) > 6 * label:  # short links keep their colour and dashes only: no clutter
+                mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+                self._tag(surface, mid, self.board.by_key[rr].name, self.style(rr).colour, label)
+        for rr in self.board.railroads:
+            if net.is_open(self.board, state, rr.key) and rr.key != self.board.rules.ple:
+                c = layout.centre(Location(rr.base))
+                ring = round(layout.unit * 0.62)
+                pygame.draw.circle(surface, casing_for(self.style(rr.key).colour), (round(c[0]), round(c[1])),
+                                   ring, max(4, round(layout.unit * 0.16)))
+                pygame.draw.circle(surface, self.style(rr.key).colour, (round(c[0]), round(c[1])), ring,
+                                   max(2, round(layout.unit * 0.1)))
+        self._paint_ple(surface, layout, state, label)
+        target = self.automatic_target(state)
+        if target:
+            self._paint_auto(surface, layout, target, label)
+        r = self.pip_radius(layout)
+        for key, spot in self.board.spots.items():
+            if spot.external:
+                x, y = layout.centre(Location(key))
+                text.draw(surface, f"+${spot.bonus}", (x, y + layout.unit * 0.55), text.px(text.SMALL, layout.height),
+                          palette.FORT, anchor="midtop", halo=True, bold=True)
+                continue
+            level = state.level(key)
+            for i, (px, py) in enumerate(self.pips(layout, key)):
+                centre = (round(px), round(py))
+                pygame.draw.circle(surface, palette.CITY_EDGE, centre, r + 2)
+                if i < level:
+                    pygame.draw.circle(surface, palette.CITY, centre, r)
+                else:
+                    pygame.draw.circle(surface, palette.TEXT_DIM, centre, r, max(1, r // 3))
+
+    def _paint_auto(self, surface: Any, layout: Layout, key: str, size: int) -> None:
+        """The next automatic metro development: a dashed yellow ring (a base's ring is solid)."""
+        x, y = layout.centre(Location(key))
+        radius = layout.unit * 0.85
+        steps = 16
+        for k in range(0, steps, 2):
+            a0, a1 = 2 * math.pi * k / steps, 2 * math.pi * (k + 1) / steps
+            arc = [(x + radius * math.cos(a0 + (a1 - a0) * j / 4), y + radius * math.sin(a0 + (a1 - a0) * j / 4))
+                   for j in range(5)]
+            pygame.draw.lines(surface, palette.CITY_EDGE, False, arc, max(5, round(layout.unit * 0.14)))
+            pygame.draw.lines(surface, AUTO, False, arc, max(3, round(layout.unit * 0.09)))
+
+    def _paint_ple(self, surface: Any, layout: Layout, state: AlleghenyState, size: int) -> None:
+        """The P&LE's tag at the location that opens it: dashed edge until it opens, solid after."""
+        r = self.board.rules
+        name = self.board.by_key[r.ple].name
+        pips = self.pips(layout, r.ple_opens_at)
+        w = text.font(size, True).size(name + "?")[0]
+        at = (pips[-1][0] + self.pip_radius(layout) + 6 + w / 2 + size / 2, pips[-1][1])
+        colour = self.style(r.ple).colour
+        self._tag(surface, at, name if state.ple_open else f"{name}?", colour, size, dashed=not state.ple_open)
+
+    @staticmethod
+    def _tag(surface: Any, centre: Point, words: str, fill: palette.Colour, size: int, dashed: bool = False) -> None:
+        """A railroad's name in a small pill of its colour."""
+        w, h = text.font(size, True).size(words)
+        box = pygame.Rect(0, 0, w + size // 2 + 4, h + 2)
+        box.center = (round(centre[0]), round(centre[1]))
+        pygame.draw.rect(surface, fill, box, border_radius=h // 2)
+        edge = casing_for(fill)
+        if dashed:
+            for x in range(box.x, box.right, 6):
+                pygame.draw.line(surface, palette.TEXT, (x, box.y), (min(x + 3, box.right), box.y), 2)
+                pygame.draw.line(surface, palette.TEXT, (x, box.bottom - 1), (min(x + 3, box.right), box.bottom - 1), 2)
+        else:
+            pygame.draw.rect(surface, edge, box, 1, border_radius=h // 2)
+        text.draw(surface, words, box.center, size, ink_on(fill), anchor="center", bold=True)
+
+    # -- the side panel --------------------------------------------------------------------------------------
+    def auction_lines(self, state: AlleghenyState) -> list[str]:
+        """The auction under way in words: stock, high bid and whose, whose bid, who passed."""
+        a = state.auction
+        if a is None:
+            return []
+        g, rules = self.game, self.board.rules
+        rr = self.board.by_key[a.railroad]
+        head = (f"Initial offering {state.offered + 1} of {len(rules.offering)}" if state.phase == "offering"
+                else f"The {rr.name} opens")
+        lines = [head, f"Stock: {rr.label}, base {self.board.name(rr.base)}",
+                 f"High bid: ${a.high} by {g.seat(a.leader)}" if a.leader is not None
+                 else f"No bid yet (at least ${rules.minimum})",
+                 f"Bidding now: {g.seat(a.bidder)}"]
+        if a.passed:
+            lines.append("Passed: " + ", ".join(g.seat(s) for s in sorted(a.passed)))
+        return lines
+
+    def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:
+        head, body = text.px(text.BODY, layout.height), text.px(LINE, layout.height)
+        y = rect.y
+        lines = self.auction_lines(state)
+        if lines:
+            text.draw(surface, "Auction", (rect.x, y), head, palette.TEXT, bold=True)
+            y += head + 2
+            for i, line in enumerate(lines):
+                text.draw(surface, line, (rect.x, y), body, palette.FORT if i == 3 else palette.TEXT,
+                          bold=i in (2, 3), max_width=rect.w)
+                y += body + 3
+            y += 6
+        y = self._paint_railroads(surface, layout, Rect(rect.x, y, rect.w, rect.h), state)
+        text.draw(surface, _first_up(self.game.automatic_line(state)), (rect.x, y + 4), body, AUTO,
+                  max_width=rect.w)
+        y += body + 12
+        self._paint_key(surface, layout, Rect(rect.x, y, rect.w, rect.y + rect.h - y), state)
+
+    def _paint_railroads(self, surface: Any, layout: Layout, rect: Rect, state: AlleghenyState) -> int:
+        head, body = text.px(text.BODY, layout.height), text.px(LINE, layout.height)
+        small = text.px(text.SMALL, layout.height)
+        y = rect.y
+        text.draw(surface, "Railroads: owner, value, income", (rect.x, y), head, palette.TEXT, bold=True,
+                  max_width=rect.w)
+        y += head + 4
+        sample = 2 * body
+        for rr, row in zip(self.board.railroads, self.game.railroad_rows(state), strict=True):
+            style = self.style(rr.key)
+            mid = y + body / 2
+            draw_line(surface, (rect.x, mid), (rect.x + sample, mid), style.colour, 5, style.dash,
+                      casing=casing_for(style.colour))
+            building = state.phase == "build" and state.railroad == rr.key
+            text.draw(surface, row["railroad"] + ("  building" if building else ""), (rect.x + sample + 8, y), body,
+                      palette.TEXT, bold=True, max_width=rect.w - sample - 8)
+            y += body + 2
+            if row["owner"]:
+                words = f"{row['owner']} (${row['price']}): value {row['value']}, income ${row['income']}"
+            elif rr.key == self.board.rules.ple:
+                words = f"opens when a railroad reaches {self.board.name(self.board.rules.ple_opens_at)}"
+            else:
+                words = "not sold yet"
+            text.draw(surface, words, (rect.x + sample + 8, y), small,
+                      palette.TEXT if row["owner"] else palette.TEXT_DIM, max_width=rect.w - sample - 8)
+            y += small + 6
+        return y
+
+    def _paint_key(self, surface: Any, layout: Layout, rect: Rect, state: AlleghenyState) -> None:
+        head, body = text.px(text.BODY, layout.height), text.px(text.SMALL, layout.height)
+        y = rect.y
+        text.draw(surface, "Key", (rect.x, y), head, palette.TEXT, bold=True)
+        y += head + 4
+        sw = body + 8
+        rows = ["city", "town", "external", "pips", "rail", "external_link", "base", "auto", "ple"]
+        columns = 2 if y + len(rows) * (sw + 3) > rect.y + rect.h else 1
+        per = math.ceil(len(rows) / columns)
+        col_w = rect.w // columns
+        for i, row in enumerate(rows):
+            x, top = rect.x + (i // per) * col_w, y + (i % per) * (sw + 3)
+            if top + sw > rect.y + rect.h:
+                continue
+            box = pygame.Rect(x, top, 2 * sw, sw)
+            self._swatch(surface, layout, row, box, body, state)
+            text.draw(surface, self._key_words(row, state), (box.right + 8, box.centery), body, palette.TEXT,
+                      anchor="midleft", max_width=col_w - box.w - 12)
+
+    def _key_words(self, row: str, state: AlleghenyState) -> str:
+        ple = self.board.by_key[self.board.rules.ple].name
+        return {"city": "metro area", "town": "settlement", "external": "external connection, bonus",
+                "pips": "developed / capacity", "rail": "link to build", "external_link": "link to a connection",
+                "base": "a railroad's base", "auto": "next automatic metro",
+                "ple": f"{ple} (? until it opens)"}[row]
+
+    def _swatch(self, surface: Any, layout: Layout, row: str, box: pygame.Rect, size: int,
+                state: AlleghenyState) -> None:
+        c = (box.centerx, box.centery)
+        r = box.h / 2
+        if row in ("city", "town", "external"):
+            draw_mark(surface, {"city": "circle", "town": "square", "external": "diamond"}[row], c, r * 0.75)
+        elif row == "pips":
+            pr = max(3, round(r * 0.35))
+            for i in range(3):
+                at = (round(box.x + pr + 2 + i * (2 * pr + 3)), box.centery)
+                pygame.draw.circle(surface, palette.CITY_EDGE, at, pr + 2)
+                if i < 2:
+                    pygame.draw.circle(surface, palette.CITY, at, pr)
+                else:
+                    pygame.draw.circle(surface, palette.TEXT_DIM, at, pr, max(1, pr // 3))
+        elif row in ("rail", "external_link"):
+            draw_line(surface, (box.x, box.centery), (box.right, box.centery), UNBUILT, 3,
+                      (1, 2) if row == "external_link" else ())
+        elif row == "base":
+            pygame.draw.circle(surface, palette.TEXT_DIM, c, round(r * 0.8), 3)
+        elif row == "auto":
+            pygame.draw.circle(surface, AUTO, c, round(r * 0.8), 3)
+        else:
+            self._tag(surface, c, self.board.by_key[self.board.rules.ple].name, self.style(self.board.rules.ple).colour,
+                      text.px(0.016, layout.height), dashed=not state.ple_open)

@@ -1,0 +1,894 @@
+"""The Carcassonne engine: the tiles the table lays, the followers on them, and the four disasters, as a fold.
+
+A turn: the player points at a space and says which tile it is and how it is turned (three journaled steps, or
+one ``lay`` choice), or says the meteor or the flood was drawn; a tornado tile then sends the tornado round the
+table; the player may deploy a follower; completed features score. The earthquake waits for final scoring.
+A group that does not enter kinds marks spaces only (mode "cells"), and the box asks what it needs when it
+needs it. Everything the text leaves open is in maps/carcassonne.toml (:class:`~.data.Rules`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from companion.dice import Choice, Event, Prompt
+from companion.errors import RuleError
+from companion.games.base import Option, SetupQuestion
+from companion.games.carcassonne import tornado as twister
+from companion.games.carcassonne.data import Data
+from companion.games.carcassonne.features import Analysis, Placed, analyse, around, neighbour
+from companion.games.carcassonne.scoring import cities_hit, earthquake_zone, on_feature, owners, points
+from companion.games.carcassonne.state import CarcState, Flood, Follower, Laid, Meteor, Tornado, long_name, short_name
+from companion.games.carcassonne.tiles import OPPOSITE, SIDES, TileType
+from companion.places import Cell, SquareBoard
+
+START = Cell(0, 0)
+MODES = ("tiles", "cells")
+TURN_NAMES = ("upright", "quarter right", "half turn", "quarter left")
+
+
+def cell_of(args: Mapping[str, Any], what: str = "space") -> Cell:
+    x, y = args.get("x"), args.get("y")
+    if not isinstance(x, int) or not isinstance(y, int) or isinstance(x, bool) or isinstance(y, bool):
+        raise RuleError(f"point at a {what} (x and y whole numbers), got {x!r}, {y!r}")
+    return Cell(x, y)
+
+
+class CarcassonneGame:
+    """Carcassonne with Natural Disasters, keeping the :class:`companion.games.base.Game` contract."""
+
+    key = "carcassonne"
+    title = "Carcassonne: Natural Disasters"
+
+    def __init__(self, data: Data) -> None:
+        self.data = data
+        self.catalog = data.catalog
+        self.rules = data.rules
+
+    # -- published data -------------------------------------------------------------------------
+    def map_json(self) -> dict[str, Any]:
+        return self.data.to_json()
+
+    def tiles_json(self) -> dict[str, Any]:
+        return {"tiles": self.catalog.to_json(), "start_tile": self.catalog.start.key}
+
+    def board_for(self, state: CarcState) -> SquareBoard:
+        names = {c: self._tile(t).name if t.kind else "tile" for c, t in state.board}
+        return SquareBoard(names)
+
+    def setup_questions(self) -> list[SetupQuestion]:
+        return [SetupQuestion("players", "players", tuple(range(2, len(self.rules.colours) + 1))),
+                SetupQuestion("board", "tile kinds", MODES),
+                SetupQuestion("river", "river", ("no", "yes"))]
+
+    # -- small helpers --------------------------------------------------------------------------
+    def who(self, seat: int) -> str:
+        return self.rules.colours[seat]
+
+    def _tile(self, laid: Laid) -> TileType:
+        return self.catalog.by_key[laid.kind]
+
+    def _disaster(self, laid: Laid) -> str:
+        return self._tile(laid).disaster if laid.kind else ""
+
+    def _placed(self, state: CarcState) -> dict[Cell, Placed]:
+        return {c: Placed(self._tile(t), t.quarters) for c, t in state.board if t.kind}
+
+    def covered(self, state: CarcState) -> frozenset[Cell]:
+        """The spaces under the flood's cut-out (once it has spread)."""
+        f = state.flood
+        return frozenset(around(f.cell)) if f is not None and f.spread else frozenset()
+
+    def analysis(self, state: CarcState) -> Analysis:
+        return analyse(self._placed(state), self.covered(state))
+
+    def remaining(self, state: CarcState, tile: TileType) -> int:
+        return tile.count - state.drawn_of(tile.key)
+
+    def in_play(self, state: CarcState, tile: TileType) -> bool:
+        return state.river or not tile.river
+
+    def quake_cell(self, state: CarcState) -> Cell | None:
+        """Where the earthquake tile lies (None before it is laid, or once a meteor has replaced it)."""
+        return next((c for c, t in state.board if t.kind and self._disaster(t) == "earthquake"), None)
+
+    def quake_zone(self, state: CarcState) -> frozenset[Cell]:
+        at = self.quake_cell(state)
+        return earthquake_zone(at, self.rules.quake_orthogonal, self.rules.quake_diagonal) if at else frozenset()
+
+    # -- the game -------------------------------------------------------------------------------
+    def new_game(self, options: Mapping[str, Any]) -> CarcState:
+        """Options: ``players`` 2..6 (seats clockwise in the colours' order), ``board`` "tiles" (kinds entered,
+        default) or "cells" (spaces only), ``river`` "yes"/"no" (or true/false: the river tiles and the flood)."""
+        n = options.get("players", 2)
+        top = len(self.rules.colours)
+        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= top:
+            raise RuleError(f"players: Carcassonne is for 2..{top} players, got {n!r}")
+        mode = options.get("board", "tiles")
+        if mode not in MODES:
+            raise RuleError(f"board: expected tiles or cells, got {mode!r}")
+        river = options.get("river", "no")
+        if river not in ("yes", "no", True, False):
+            raise RuleError(f"river: expected yes or no, got {river!r}")
+        start = self.catalog.start
+        tiles = mode == "tiles"
+        return CarcState(players=n, mode=mode, river=river in ("yes", True),
+                         board=((START, Laid(start.key if tiles else "")),),
+                         supply=(self.rules.followers,) * n, scores=(0,) * n,
+                         drawn=((start.key, 1),) if tiles else (),
+                         recent=(f"Start tile laid; {self.who(0)} begins",))
+
+    def apply(self, state: CarcState, event: Event) -> CarcState:
+        if state.phase == "over":
+            raise RuleError("the game is over")
+        if not isinstance(event, Choice):
+            raise RuleError(f"{self.prompt(state).short}: a decision, not a {type(event).__name__}")
+        handler = getattr(self, f"_on_{state.phase}")
+        new: CarcState = handler(state, event)
+        return new
+
+    # -- laying ---------------------------------------------------------------------------------
+    def blocked(self, state: CarcState) -> frozenset[Cell]:
+        return self.covered(state) if self.rules.flood_covers_empty else frozenset()
+
+    def open_cells(self, state: CarcState) -> list[Cell]:
+        blocked = self.blocked(state)
+        return [c for c in state.square().open_cells() if c not in blocked]
+
+    def check_cell(self, state: CarcState, cell: Cell) -> None:
+        if cell in state.tiles:
+            raise RuleError(f"{long_name(cell)} already holds a tile")
+        if not any(n in state.tiles for n in cell.neighbours()):
+            raise RuleError(f"{long_name(cell)} is not next to a laid tile")
+        if cell in self.blocked(state):
+            raise RuleError(f"{long_name(cell)} lies under the flood")
+
+    def fits(self, state: CarcState, cell: Cell, tile: TileType, quarters: int) -> str:
+        """Why ``tile`` turned ``quarters`` cannot go on ``cell`` ("" when it fits the tiles around)."""
+        for side in SIDES:
+            other = state.tiles.get(neighbour(cell, side))
+            if other is None or not other.kind:
+                continue
+            mine, theirs = tile.edge(side, quarters), self._tile(other).edge(OPPOSITE[side], other.quarters)
+            if "X" in (mine, theirs) or mine == theirs:
+                continue
+            return f"its {_EDGE[mine]} on the {_SIDE[side]} meets a {_EDGE[theirs]}"
+        return ""
+
+    def layable(self, state: CarcState, cell: Cell) -> list[tuple[TileType, tuple[int, ...]]]:
+        """The kinds left in the bag that fit on ``cell``, each with the turns that fit."""
+        out = []
+        for tile in self.catalog.types:
+            if tile.disaster in ("meteor", "flood") or not self.in_play(state, tile):
+                continue
+            if self.remaining(state, tile) <= 0:
+                continue
+            turns = tuple(q for q in tile.rotations() if not self.fits(state, cell, tile, q))
+            if turns:
+                out.append((tile, turns))
+        return out
+
+    def _on_cell(self, state: CarcState, event: Choice) -> CarcState:
+        a = event.args
+        if event.action == "cell":
+            cell = cell_of(a)
+            self.check_cell(state, cell)
+            if state.mode == "tiles" and not self.layable(state, cell):
+                raise RuleError(f"no tile left in the bag fits on {long_name(cell)}")
+            return replace(state, phase="kind", pending_cell=cell, recent=(f"Tile on {long_name(cell)}",))
+        if event.action == "lay":
+            return self._lay(state, cell_of(a), a.get("kind"), a.get("quarters", 0))
+        if event.action == "meteor":
+            return self._drew_meteor(state)
+        if event.action == "flood":
+            return self._drew_flood(state)
+        if event.action == "home" and state.mode == "cells":
+            return self._home(state, a)
+        if event.action == "end":
+            return self._to_final(state, "The table ends the game")
+        raise RuleError(f"{self.who(state.current)}: point at a space for the tile (cell), not {event.action!r}")
+
+    def _on_kind(self, state: CarcState, event: Choice) -> CarcState:
+        assert state.pending_cell is not None
+        if event.action == "lay":
+            cell = cell_of(event.args)
+            if cell != state.pending_cell:
+                raise RuleError(f"the tile goes on {long_name(state.pending_cell)}, not {long_name(cell)}")
+            return self._lay(state, cell, event.args.get("kind"), event.args.get("quarters", 0))
+        if event.action != "kind":
+            raise RuleError(f"{self.who(state.current)}: which tile is it (kind), not {event.action!r}")
+        kind = event.args.get("kind")
+        tile = self._kind(state, kind)
+        if state.mode == "cells":
+            return self._lay(state, state.pending_cell, kind, 0)
+        turns = tuple(q for q in tile.rotations() if not self.fits(state, state.pending_cell, tile, q))
+        if not turns:
+            raise RuleError(f"{tile.name} does not fit on {long_name(state.pending_cell)} however it is turned")
+        return replace(state, phase="rotation", pending_kind=tile.key)
+
+    def _on_rotation(self, state: CarcState, event: Choice) -> CarcState:
+        assert state.pending_cell is not None
+        if event.action not in ("rotate", "lay"):
+            raise RuleError(f"{self.who(state.current)}: how is the tile turned (rotate), not {event.action!r}")
+        kind = event.args.get("kind", state.pending_kind)
+        if kind != state.pending_kind:
+            raise RuleError(f"the tile is a {self.catalog.by_key[state.pending_kind].name}")
+        return self._lay(state, state.pending_cell, state.pending_kind, event.args.get("quarters", 0))
+
+    def _kind(self, state: CarcState, kind: Any) -> TileType:
+        """The tile type named ``kind``, if the bag still holds one this game uses."""
+        if state.mode == "cells" and kind in ("", None):
+            return self.catalog.start
+        tile = self.catalog.get(kind) if isinstance(kind, str) else None
+        if tile is None:
+            raise RuleError(f"unknown tile kind {kind!r}")
+        if state.mode == "cells" and tile.disaster not in ("tornado", "earthquake"):
+            raise RuleError(f"marking spaces only: a plain tile, a tornado or the earthquake, not {tile.name}")
+        if tile.disaster in ("meteor", "flood"):
+            raise RuleError(f"the {tile.disaster} is not laid on an empty space: it replaces a tile")
+        if not self.in_play(state, tile):
+            raise RuleError(f"{tile.name} is a river tile and this game has no river")
+        if state.mode == "tiles" and self.remaining(state, tile) <= 0:
+            raise RuleError(f"no {tile.name} left in the bag ({tile.count} in the game)")
+        return tile
+
+    def _lay(self, state: CarcState, cell: Cell, kind: Any, quarters: Any) -> CarcState:
+        self.check_cell(state, cell)
+        tile = self._kind(state, kind)
+        if isinstance(quarters, bool) or not isinstance(quarters, int) or not 0 <= quarters <= 3:
+            raise RuleError(f"turn the tile 0..3 quarters, got {quarters!r}")
+        laid = Laid(tile.key if state.mode == "tiles" or kind else "", quarters if state.mode == "tiles" else 0)
+        if state.mode == "tiles":
+            why = self.fits(state, cell, tile, quarters)
+            if why:
+                raise RuleError(f"{tile.name} does not fit on {long_name(cell)}: {why}")
+        drawn = dict(state.drawn)
+        if laid.kind:
+            drawn[laid.kind] = drawn.get(laid.kind, 0) + 1
+        what = tile.name if laid.kind else "A tile"
+        new = replace(state, board=(*state.board, (cell, laid)), drawn=tuple(sorted(drawn.items())),
+                      pending_cell=None, pending_kind="", last=cell,
+                      recent=(f"{self.who(state.current)}: {what} on {long_name(cell)}",))
+        if tile.disaster == "tornado" and laid.kind:
+            spaces = self.rules.tornado_spaces
+            t = Tornado(at=cell, placer=state.current, mover=state.current, left=spaces, visited=frozenset({cell}),
+                        path=(cell,))
+            new = replace(new, tornado=t, phase="tornado",
+                          recent=(*new.recent, f"The tornado moves: {spaces} spaces from {self.who(state.current)}"))
+            return self._tornado_next(new, t, first=True)
+        if tile.disaster == "earthquake" and laid.kind:
+            new = replace(new, recent=(*new.recent, "The earthquake's zone is drawn"))
+        return replace(new, phase="deploy")
+
+    # -- following the followers ----------------------------------------------------------------
+    def deploy_spots(self, state: CarcState, cell: Cell) -> list[int]:
+        """Segments of the tile on ``cell`` a follower may stand on: its feature has none yet (-1: the tile)."""
+        laid = state.tiles[cell]
+        if not laid.kind or state.mode == "cells":
+            return [-1]
+        placed = Placed(self._tile(laid), laid.quarters)
+        an = self.analysis(state)
+        return [i for i, s in enumerate(placed.segments) if s.kind != "river"
+                and not on_feature(an.feature_of[(cell, i)], an, state.followers)]
+
+    def _on_deploy(self, state: CarcState, event: Choice) -> CarcState:
+        cell, who = state.last, state.current
+        assert cell is not None
+        if event.action == "pass":
+            return self._end_turn(replace(state, recent=(*state.recent, f"{self.who(who)}: no follower")))
+        if event.action != "deploy":
+            raise RuleError(f"{self.who(who)}: deploy a follower or pass, not {event.action!r}")
+        if cell_of(event.args) != cell:
+            raise RuleError(f"a follower goes only on the tile just laid, {long_name(cell)}")
+        if state.supply[who] <= 0:
+            raise RuleError(f"{self.who(who)} has no follower left in supply")
+        segment = event.args.get("segment", -1)
+        if segment not in self.deploy_spots(state, cell):
+            raise RuleError(f"{self.feature_name(state, cell, segment)} is taken or not on this tile")
+        supply = tuple(n - 1 if i == who else n for i, n in enumerate(state.supply))
+        new = replace(state, followers=(*state.followers, Follower(who, cell, segment)), supply=supply,
+                      recent=(*state.recent, f"{self.who(who)}: {self.feature_name(state, cell, segment)}"))
+        return self._end_turn(new)
+
+    def feature_name(self, state: CarcState, cell: Cell, segment: Any) -> str:
+        laid = state.tiles.get(cell)
+        if laid is None or not laid.kind or not isinstance(segment, int) or isinstance(segment, bool):
+            return "the tile"
+        segments = Placed(self._tile(laid), laid.quarters).segments
+        return segments[segment].describe() if 0 <= segment < len(segments) else f"feature {segment!r}"
+
+    def _home(self, state: CarcState, a: Mapping[str, Any]) -> CarcState:
+        """Spaces only: the table says a follower went home (its feature was completed and scored)."""
+        cell, seat = cell_of(a), a.get("player")
+        f = next((f for f in state.followers if f.cell == cell and f.player == seat), None)
+        if f is None:
+            raise RuleError(f"no follower of that colour on {long_name(cell)}")
+        return replace(state, followers=_without(state.followers, f), supply=_plus(state.supply, f.player),
+                       recent=(f"{self.who(f.player)}'s follower goes home",))
+
+    def _score_completed(self, state: CarcState) -> CarcState:
+        """Completed features with followers score; their followers go home (base rules)."""
+        if state.mode == "cells":
+            return state
+        an = self.analysis(state)
+        followers, supply, scores = list(state.followers), list(state.supply), list(state.scores)
+        lines = []
+        for fid, feature in enumerate(an.features):
+            if not feature.complete:
+                continue
+            on = on_feature(fid, an, followers)
+            if not on:
+                continue
+            pts = points(feature, final=False)
+            for seat in owners(fid, an, followers):
+                scores[seat] += pts
+                lines.append(f"{self.who(seat)} +{pts}: {feature.kind}")
+            for f in on:
+                followers.remove(f)
+                supply[f.player] += 1
+        if not lines:
+            return state
+        return replace(state, followers=tuple(followers), supply=tuple(supply), scores=tuple(scores),
+                       recent=(*state.recent, *lines))
+
+    def _end_turn(self, state: CarcState) -> CarcState:
+        state = self._score_completed(state)
+        nxt = (state.current + 1) % state.players
+        state = replace(state, current=nxt, turn=state.turn + 1, last=None, tornado=None, meteor=None, phase="cell")
+        if state.mode == "tiles" and self.bag_left(state) == 0:
+            return self._to_final(state, "The last tile is down")
+        if state.flood is not None and not state.flood.spread and state.flood.player == nxt:
+            return replace(state, phase="flood_spread")
+        return state
+
+    def bag_left(self, state: CarcState) -> int:
+        return sum(max(0, self.remaining(state, t)) for t in self.catalog.types if self.in_play(state, t))
+
+    # -- the tornado ----------------------------------------------------------------------------
+    def tornado_moves(self, state: CarcState, t: Tornado) -> list[tuple[Cell, ...]]:
+        laid = frozenset(state.tiles)
+        return twister.moves(t, laid, self.rules.tornado_step, self.rules.tornado_visited,
+                             self.rules.tornado_over_empty)
+
+    def _tornado_next(self, state: CarcState, t: Tornado, first: bool = False) -> CarcState:
+        """After a move (or the tile's laying): hand the tornado to the next player, or let it stop."""
+        if not first:
+            t = replace(t, mover=(t.mover + 1) % state.players)
+        if t.left > 0 and self.tornado_moves(state, t):
+            return replace(state, tornado=t, phase="tornado")
+        why = "it has moved all its spaces" if t.left == 0 else "it cannot move on"
+        state = replace(state, tornado=t, recent=(*state.recent, f"The tornado stops: {why}"))
+        if t.inside is None:
+            return replace(state, phase="deploy", recent=(*state.recent, "The tornado leaves the board"))
+        spots = self.land_spots(state, t)
+        if not spots:
+            return replace(state, phase="deploy", supply=_plus(state.supply, t.inside),
+                           tornado=replace(t, inside=None),
+                           recent=(*state.recent, f"{self.who(t.inside)}'s follower returns to supply"))
+        return replace(state, phase="tornado_land")
+
+    def land_spots(self, state: CarcState, t: Tornado) -> list[int]:
+        """Where the follower in the tornado may stand on the final tile: an unoccupied, uncompleted feature."""
+        laid = state.tiles.get(t.at)
+        if laid is None:
+            return []
+        if not laid.kind or state.mode == "cells":
+            return [-1]
+        if self._disaster(laid) in ("meteor", "flood"):
+            return []
+        an = self.analysis(state)
+        return [i for i in self.deploy_spots(state, t.at) if not an.at(t.at, i).complete]
+
+    def _on_tornado(self, state: CarcState, event: Choice) -> CarcState:
+        t = state.tornado
+        assert t is not None
+        if event.action == "deploy":
+            raise RuleError("a follower goes on a tornado tile only after the tornado has moved")
+        if event.action != "tornado":
+            raise RuleError(f"{self.who(t.mover)}: move the tornado {self.rules.tornado_step}, not {event.action!r}")
+        raw = event.args.get("path")
+        if not isinstance(raw, list | tuple) or not all(isinstance(p, list | tuple) and len(p) == 2 for p in raw):
+            raise RuleError("a tornado move is a path of spaces")
+        path = tuple(cell_of({"x": p[0], "y": p[1]}) for p in raw)
+        legal = self.tornado_moves(state, t)
+        if path not in legal:
+            raise RuleError(twister.why_not(t, path, frozenset(state.tiles), self.rules.tornado_step,
+                                            self.rules.tornado_visited, self.rules.tornado_over_empty))
+        visited = (t.visited if self.rules.tornado_visited == "tornado" else frozenset()) | set(path) | {t.at}
+        moved = replace(t, at=path[-1], left=t.left - len(path), visited=visited, path=(*t.path, *path),
+                        pending=path)
+        new = replace(state, tornado=moved,
+                      recent=(f"{self.who(t.mover)} moves the tornado to {long_name(path[-1])}",))
+        return self._tornado_resolve(new, moved)
+
+    def _tornado_resolve(self, state: CarcState, t: Tornado) -> CarcState:
+        """Take followers from the spaces of the move, in order; stop to ask when a tile holds several."""
+        while t.pending:
+            here = state.followers_at(t.pending[0])
+            if len(here) > 1:
+                return replace(state, tornado=t, phase="tornado_pick")
+            if here:
+                state, t = self._take(state, t, here[0])
+            t = replace(t, pending=t.pending[1:])
+        return self._tornado_next(replace(state, tornado=t), t)
+
+    def _take(self, state: CarcState, t: Tornado, f: Follower) -> tuple[CarcState, Tornado]:
+        """``f`` goes into the tornado; one already inside takes its place (a swap)."""
+        followers = _without(state.followers, f)
+        line = f"{self.who(f.player)}'s follower is swept into the tornado"
+        if t.inside is not None:
+            followers = (*followers, Follower(t.inside, f.cell, f.segment))
+            line += f"; {self.who(t.inside)}'s takes its place"
+        t = replace(t, inside=f.player)
+        return replace(state, followers=followers, tornado=t, recent=(*state.recent, line)), t
+
+    def _on_tornado_pick(self, state: CarcState, event: Choice) -> CarcState:
+        t = state.tornado
+        assert t is not None and t.pending
+        if event.action != "pick":
+            raise RuleError(f"{self.who(t.mover)}: which follower goes into the tornado (pick)")
+        seat, segment = event.args.get("player"), event.args.get("segment", -1)
+        f = next((f for f in state.followers_at(t.pending[0]) if f.player == seat and f.segment == segment), None)
+        if f is None:
+            raise RuleError(f"no such follower on {long_name(t.pending[0])}")
+        state, t = self._take(state, t, f)
+        return self._tornado_resolve(state, replace(t, pending=t.pending[1:]))
+
+    def _on_tornado_land(self, state: CarcState, event: Choice) -> CarcState:
+        t = state.tornado
+        assert t is not None and t.inside is not None
+        seat = t.inside
+        if event.action == "pass" and state.mode == "cells":
+            return replace(state, phase="deploy", supply=_plus(state.supply, seat), tornado=replace(t, inside=None),
+                           recent=(f"{self.who(seat)}'s follower returns to supply",))
+        if event.action != "land":
+            raise RuleError(f"{self.who(seat)}: place the follower from the tornado on {long_name(t.at)} (land)")
+        segment = event.args.get("segment", -1)
+        if segment not in self.land_spots(state, t):
+            raise RuleError(f"{self.feature_name(state, t.at, segment)} is taken, completed or not on the tile")
+        return replace(state, phase="deploy", followers=(*state.followers, Follower(seat, t.at, segment)),
+                       tornado=replace(t, inside=None),
+                       recent=(f"{self.who(seat)}'s follower lands: {self.feature_name(state, t.at, segment)}",))
+
+    # -- the meteor -----------------------------------------------------------------------------
+    def meteor_target(self, state: CarcState, cell: Cell) -> str:
+        """Why the meteor cannot land on ``cell`` ("" when it can)."""
+        laid = state.tiles.get(cell)
+        if laid is None:
+            return f"{long_name(cell)} holds no tile"
+        if cell == START:
+            return "the meteor may not land on the start tile"
+        if laid.kind and self._tile(laid).spring:
+            return "the meteor may not land on a spring"
+        if laid.kind and self._disaster(laid) in ("meteor", "flood"):
+            return f"{long_name(cell)} is already a {self._disaster(laid)}"
+        return ""
+
+    def meteor_moves(self, state: CarcState, m: Meteor) -> list[Cell]:
+        last = m.chosen[-1]
+        near = last.neighbours(diagonal=self.rules.meteor_diagonal)
+        return sorted(c for c in near if c not in m.chosen and not self.meteor_target(state, c))
+
+    def _drew_meteor(self, state: CarcState) -> CarcState:
+        tile = next(t for t in self.catalog.types if t.disaster == "meteor")
+        if state.mode == "tiles" and self.remaining(state, tile) <= 0:
+            raise RuleError("the meteor is already out of the bag")
+        state = replace(state, drawn=_count(state.drawn, tile.key), meteor=Meteor(state.current),
+                        recent=(f"{self.who(state.current)} drew the meteor",))
+        if not any(not self.meteor_target(state, c) for c in state.tiles):
+            return self._end_turn(replace(state, recent=(*state.recent, "Nowhere to land: the meteor is set aside")))
+        return replace(state, phase="meteor_aim")
+
+    def meteor_sayer(self, state: CarcState, m: Meteor) -> int:
+        """Whose say it is: the others clockwise from the drawer, then the drawer's last word."""
+        return (m.drawer + 1 + m.says) % state.players
+
+    def _on_meteor_aim(self, state: CarcState, event: Choice) -> CarcState:
+        m = state.meteor
+        assert m is not None
+        if event.action != "aim":
+            raise RuleError(f"{self.who(m.drawer)}: point at the tile the meteor lands on (aim)")
+        cell = cell_of(event.args, "tile")
+        why = self.meteor_target(state, cell)
+        if why:
+            raise RuleError(why)
+        m = replace(m, chosen=(cell,))
+        return replace(state, meteor=m, phase="meteor_move",
+                       recent=(f"{self.who(m.drawer)} aims the meteor at {long_name(cell)}",))
+
+    def _on_meteor_move(self, state: CarcState, event: Choice) -> CarcState:
+        m = state.meteor
+        assert m is not None
+        seat = self.meteor_sayer(state, m)
+        if event.action == "aim":
+            cell = cell_of(event.args, "tile")
+            why = self.meteor_target(state, cell)
+            if cell in m.chosen:
+                why = f"{long_name(cell)} was already chosen for this meteor"
+            elif not why and cell not in m.chosen[-1].neighbours(diagonal=self.rules.meteor_diagonal):
+                why = f"{long_name(cell)} is not next to {long_name(m.chosen[-1])}"
+            if why:
+                raise RuleError(why)
+            m = replace(m, chosen=(*m.chosen, cell))
+            line = f"{self.who(seat)} moves the meteor to {long_name(cell)}"
+        elif event.action == "pass":
+            line = f"{self.who(seat)} passes"
+        else:
+            raise RuleError(f"{self.who(seat)}: move the meteor (aim) or pass")
+        m = replace(m, says=m.says + 1)
+        state = replace(state, meteor=m, recent=(line,))
+        if m.says >= state.players:  # everyone, then the drawer's last word
+            return self._meteor_lands(state, m)
+        return state
+
+    def _meteor_lands(self, state: CarcState, m: Meteor) -> CarcState:
+        cell = m.chosen[-1]
+        meteor = next(t for t in self.catalog.types if t.disaster == "meteor")
+        state = self._replace_tile(state, cell, meteor, self.rules.meteor_followers)
+        state = replace(state, recent=(*state.recent, f"The meteor lands on {long_name(cell)}"))
+        if state.mode == "cells":
+            state = replace(state, recent=(*state.recent, "Score what it completes that has a follower"))
+        return self._end_turn(state)
+
+    def _replace_tile(self, state: CarcState, cell: Cell, tile: TileType, fate: str) -> CarcState:
+        """The meteor or the flood takes a tile's place; followers on it go home or out of the game."""
+        gone = state.followers_at(cell)
+        supply = state.supply
+        if fate == "supply":
+            for f in gone:
+                supply = _plus(supply, f.player)
+        board = tuple((c, Laid(tile.key) if c == cell else t) for c, t in state.board)
+        lines = tuple(f"{self.who(f.player)}'s follower {'goes home' if fate == 'supply' else 'is lost'}"
+                      for f in gone)
+        return replace(state, board=board, followers=tuple(f for f in state.followers if f.cell != cell),
+                       supply=supply, recent=(*state.recent, *lines))
+
+    # -- the flood ------------------------------------------------------------------------------
+    def flood_targets(self, state: CarcState) -> list[Cell]:
+        if state.mode == "cells":
+            return sorted(c for c, t in state.board if c != START and not t.kind)
+        return sorted(c for c, t in state.board if t.kind and self._tile(t).river)
+
+    def _drew_flood(self, state: CarcState) -> CarcState:
+        tile = next(t for t in self.catalog.types if t.disaster == "flood")
+        if state.mode == "tiles" and self.remaining(state, tile) <= 0:
+            raise RuleError("the flood is already out of the bag")
+        state = replace(state, drawn=_count(state.drawn, tile.key))
+        who = self.who(state.current)
+        if not state.river:
+            return replace(state, recent=(f"{who} drew the flood: no river in play, set it aside and draw again",))
+        if not self.flood_targets(state):
+            return replace(state, recent=(f"{who} drew the flood: no river tile to replace, set it aside",))
+        return replace(state, phase="flood_aim", recent=(f"{who} drew the flood",))
+
+    def _on_flood_aim(self, state: CarcState, event: Choice) -> CarcState:
+        if event.action != "aim":
+            raise RuleError(f"{self.who(state.current)}: choose the river tile the flood replaces (aim)")
+        cell = cell_of(event.args, "tile")
+        if cell not in self.flood_targets(state):
+            raise RuleError(f"{long_name(cell)} is not a river, spring or lake tile")
+        tile = next(t for t in self.catalog.types if t.disaster == "flood")
+        state = self._replace_tile(state, cell, tile, self.rules.flood_followers)
+        state = replace(state, flood=Flood(cell, state.current),
+                        recent=(*state.recent, f"The flood covers {long_name(cell)}: what touches it cannot complete"))
+        return self._end_turn(state)
+
+    def _on_flood_spread(self, state: CarcState, event: Choice) -> CarcState:
+        assert state.flood is not None
+        if event.action != "spread":
+            raise RuleError(f"{self.who(state.current)}: before drawing, the flood spreads (spread)")
+        return replace(state, flood=replace(state.flood, spread=True), phase="cell",
+                       recent=("The flood spreads over the 8 tiles around it",))
+
+    # -- the end --------------------------------------------------------------------------------
+    def _to_final(self, state: CarcState, why: str) -> CarcState:
+        state = replace(state, phase="final", recent=(why, "The earthquake strikes before final scoring"))
+        if state.mode == "cells" and self._quake_questions(state):
+            return replace(state, phase="quake_ask")
+        return state
+
+    def _quake_questions(self, state: CarcState) -> list[Cell]:
+        """Spaces only: the tiles in the zone the table has not yet said hold a city or not."""
+        zone = self.quake_zone(state)
+        return sorted((c for c in zone if c in state.tiles and c not in state.quake_asked
+                       and self._disaster(state.tiles[c]) not in ("meteor", "flood")),
+                      key=lambda c: (c.manhattan(self.quake_cell(state) or START), c))
+
+    def _on_quake_ask(self, state: CarcState, event: Choice) -> CarcState:
+        ask = self._quake_questions(state)[0]
+        if event.action != "quake" or not isinstance(event.args.get("city"), bool):
+            raise RuleError(f"does {long_name(ask)} hold a city? (quake, city yes or no)")
+        if cell_of(event.args, "tile") != ask:
+            raise RuleError(f"the question is about {long_name(ask)}")
+        hits = (*state.quake_hits, ask) if event.args["city"] else state.quake_hits
+        state = replace(state, quake_asked=(*state.quake_asked, ask), quake_hits=hits)
+        return state if self._quake_questions(state) else replace(state, phase="final")
+
+    def _on_final(self, state: CarcState, event: Choice) -> CarcState:
+        if event.action != "score":
+            raise RuleError("final scoring: the earthquake, then the score (score)")
+        if state.mode == "cells":
+            lines = ["Earthquake tokens: cities on " + (", ".join(long_name(c) for c in state.quake_hits) or "none"),
+                     "Unfinished ones score nothing; finished ones give farmers nothing"]
+            return replace(state, phase="over", final=tuple(lines), recent=tuple(lines))
+        final, scores = self.final_scoring(state)
+        return replace(state, phase="over", final=final, scores=scores, recent=final[-2:])
+
+    def final_scoring(self, state: CarcState) -> tuple[tuple[str, ...], tuple[int, ...]]:
+        """The earthquake's tokens, then every feature as it stands; lines to show and the new scores."""
+        an = self.analysis(state)
+        hit = set(cities_hit(an, self.quake_zone(state)))
+        scores = list(state.scores)
+        lines = []
+        if self.quake_cell(state) is not None:
+            names = [self.city_name(an, fid) for fid in sorted(hit)]
+            lines.append(f"Earthquake tokens: {len(hit)} cit{'y' if len(hit) == 1 else 'ies'}"
+                         + (f" ({'; '.join(names)})" if names else ""))
+        for fid, feature in enumerate(an.features):
+            win = owners(fid, an, state.followers)
+            if not win:
+                continue
+            if feature.kind == "field":
+                good = [c for c in feature.cities if an.features[c].complete and c not in hit]
+                lost = [c for c in feature.cities if an.features[c].complete and c in hit]
+                pts = 3 * len(good)
+                note = f" ({len(lost)} cit{'y' if len(lost) == 1 else 'ies'} lost to the earthquake)" if lost else ""
+                what = f"farmers{note}"
+            elif feature.kind == "city" and not feature.complete and fid in hit:
+                pts, what = 0, "unfinished city hit by the earthquake"
+            elif feature.complete or feature.kind == "river":
+                continue  # scored when completed
+            else:
+                pts, what = points(feature, final=True), f"unfinished {feature.kind}"
+            for seat in win:
+                scores[seat] += pts
+                lines.append(f"{self.who(seat)} +{pts}: {what}")
+        lines.append("Final: " + ", ".join(f"{self.who(i)} {s}" for i, s in enumerate(scores)))
+        return tuple(lines), tuple(scores)
+
+    def city_name(self, an: Analysis, fid: int) -> str:
+        cells = sorted(an.features[fid].cells, key=lambda c: (c.manhattan(START), c))
+        state = "finished" if an.features[fid].complete else "unfinished"
+        return f"{state} city at {long_name(cells[0])}"
+
+    def quake_report(self, state: CarcState) -> list[str]:
+        """The cities the earthquake will hit, as the box sees them now (tiles mode)."""
+        if state.mode == "cells":
+            return [long_name(c) for c in state.quake_hits]
+        an = self.analysis(state)
+        return [self.city_name(an, fid) for fid in cities_hit(an, self.quake_zone(state))]
+
+    # -- what the table sees --------------------------------------------------------------------
+    def prompt(self, state: CarcState) -> Prompt:
+        p, who = state.phase, self.who(state.current)
+        t, m = state.tornado, state.meteor
+        if p == "over":
+            return Prompt("Game over. " + (state.final[-1] if state.final else ""), "Game over", done=True)
+        if p == "cell":
+            return Prompt(f"{who}'s turn: point at the space for the tile drawn, or say the meteor or the flood "
+                          f"was drawn", f"{who}: lay a tile", actions=("cell", "meteor", "flood", "end"))
+        if p == "kind":
+            assert state.pending_cell is not None
+            return Prompt(f"{who}: which tile goes on {long_name(state.pending_cell)}?", f"{who}: which tile?",
+                          actions=("kind",))
+        if p == "rotation":
+            name = self.catalog.by_key[state.pending_kind].name
+            return Prompt(f"{who}: how is the {name} turned?", f"{who}: turn the tile", actions=("rotate",))
+        if p == "tornado":
+            assert t is not None
+            inside = f"{self.who(t.inside)}'s follower is inside" if t.inside is not None else "nobody inside"
+            short = f"{self.who(t.mover)}: move the tornado {self.rules.tornado_step} " \
+                    f"({t.left} of {self.rules.tornado_spaces} left)"
+            return Prompt(f"{short}; {inside}", short, actions=("tornado",))
+        if p == "tornado_pick":
+            assert t is not None
+            return Prompt(f"{self.who(t.mover)}: which follower on {long_name(t.pending[0])} goes into the tornado?",
+                          f"{self.who(t.mover)}: take which?", actions=("pick",))
+        if p == "tornado_land":
+            assert t is not None and t.inside is not None
+            return Prompt(f"{self.who(t.inside)}: place your follower from the tornado on {long_name(t.at)}",
+                          f"{self.who(t.inside)}: place follower", actions=("land",))
+        if p == "deploy":
+            return Prompt(f"{who}: deploy a follower on the tile just laid, or none", f"{who}: deploy?",
+                          actions=("deploy", "pass"))
+        if p == "meteor_aim":
+            return Prompt(f"{who} drew the meteor: point at the tile it lands on", f"{who}: aim the meteor",
+                          actions=("aim",))
+        if p == "meteor_move":
+            assert m is not None
+            seat = self.meteor_sayer(state, m)
+            last = seat == m.drawer
+            text = f"{self.who(seat)}: {'last word: ' if last else ''}move the meteor next to " \
+                   f"{long_name(m.chosen[-1])}, or {'leave it' if last else 'pass'}"
+            return Prompt(text, f"{self.who(seat)}: {'last word' if last else 'move meteor?'}",
+                          actions=("aim", "pass"))
+        if p == "flood_aim":
+            return Prompt(f"{who}: choose the river, spring or lake tile the flood replaces", f"{who}: flood where?",
+                          actions=("aim",))
+        if p == "flood_spread":
+            return Prompt(f"{who}'s turn: before drawing, the flood spreads over the 8 tiles around it",
+                          "Flood spreads: OK", actions=("spread",))
+        if p == "quake_ask":
+            ask = self._quake_questions(state)[0]
+            return Prompt(f"Earthquake: does {long_name(ask)} hold a city?", f"City on {short_name(ask)}?",
+                          actions=("quake",))
+        hits = self.quake_report(state)
+        what = f"it hits {len(hits)} cit{'y' if len(hits) == 1 else 'ies'}" if self.quake_cell(state) else \
+            "no earthquake tile on the board"
+        return Prompt(f"All tiles are down: the earthquake strikes ({what}), then final scoring",
+                      "Final scoring: OK", actions=("score",))
+
+    def status(self, state: CarcState) -> str:
+        parts = [f"Turn {state.turn}", self.who(state.current)]
+        t = state.tornado
+        if t is not None and state.phase.startswith("tornado"):
+            inside = f", {self.who(t.inside)} inside" if t.inside is not None else ""
+            parts.append(f"tornado {t.left} of {self.rules.tornado_spaces} left{inside}")
+        if self.quake_cell(state) is not None and state.phase != "over":
+            parts.append("earthquake zone drawn")
+        if state.flood is not None:
+            parts.append("flood spread" if state.flood.spread else "flood")
+        if state.mode == "tiles":
+            parts.append(f"{self.bag_left(state)} tiles left")
+        return " - ".join(parts)
+
+    def recap(self, state: CarcState) -> tuple[str, ...]:
+        return state.recent[-3:]
+
+    # -- the decisions open now -----------------------------------------------------------------
+    def choices(self, state: CarcState) -> list[Option]:
+        return list(getattr(self, f"_choices_{state.phase}")(state))
+
+    def _choices_cell(self, state: CarcState) -> Sequence[Option]:
+        out = []
+        for cell in self.open_cells(state):
+            if state.mode == "tiles" and not self.layable(state, cell):
+                continue
+            out.append(Option.of(short_name(cell), Choice("cell", {"x": cell.x, "y": cell.y}), text=long_name(cell)))
+        meteor = next(t for t in self.catalog.types if t.disaster == "meteor")
+        flood = next(t for t in self.catalog.types if t.disaster == "flood")
+        if state.mode == "cells" or self.remaining(state, meteor) > 0:
+            out.append(Option("Drew the meteor", Choice("meteor", {})))
+        if state.mode == "cells" or self.remaining(state, flood) > 0:
+            out.append(Option("Drew the flood", Choice("flood", {})))
+        if state.mode == "cells":
+            out += [Option.of(f"{self.who(f.player)} home: {short_name(f.cell)}"[:20],
+                              Choice("home", {"x": f.cell.x, "y": f.cell.y, "player": f.player}))
+                    for f in state.followers]
+        out.append(Option("End: final scoring", Choice("end", {})))
+        return out
+
+    def _choices_kind(self, state: CarcState) -> Sequence[Option]:
+        cell = state.pending_cell
+        assert cell is not None
+        where = {"x": cell.x, "y": cell.y}
+        if state.mode == "cells":
+            out = [Option("Plain tile", Choice("kind", {"kind": ""}), cell)]
+            for kind in ("tornado", "earthquake"):
+                tile = next(t for t in self.catalog.types if t.disaster == kind)
+                out.append(Option(f"{kind.capitalize()} tile", Choice("kind", {"kind": tile.key}), cell))
+            return out
+        out = []
+        for tile, turns in self.layable(state, cell):
+            left = f"{self.remaining(state, tile)} left"
+            if len(turns) == 1:
+                event = Choice("lay", {**where, "kind": tile.key, "quarters": turns[0]})
+            else:
+                event = Choice("kind", {"kind": tile.key})
+            out.append(Option(tile.name, event, cell, f"{tile.name} ({left})"))
+        return out
+
+    def _choices_rotation(self, state: CarcState) -> Sequence[Option]:
+        cell = state.pending_cell
+        assert cell is not None
+        tile = self.catalog.by_key[state.pending_kind]
+        return [Option(turn_label(tile, q), Choice("rotate", {"quarters": q}), cell, TURN_NAMES[q])
+                for q in tile.rotations() if not self.fits(state, cell, tile, q)]
+
+    def _choices_tornado(self, state: CarcState) -> Sequence[Option]:
+        t = state.tornado
+        assert t is not None
+        out = []
+        for path in self.tornado_moves(state, t):
+            label = ", ".join(_direction(a, b) for a, b in zip((t.at, *path), path, strict=False))
+            out.append(Option(label, Choice("tornado", {"path": [[c.x, c.y] for c in path]}), path[-1],
+                              f"to {long_name(path[-1])}"))
+        return out
+
+    def _choices_tornado_pick(self, state: CarcState) -> Sequence[Option]:
+        t = state.tornado
+        assert t is not None
+        cell = t.pending[0]
+        return [Option(f"{self.who(f.player)} {self.feature_name(state, cell, f.segment)}"[:20],
+                       Choice("pick", {"player": f.player, "segment": f.segment}), cell)
+                for f in state.followers_at(cell)]
+
+    def _choices_tornado_land(self, state: CarcState) -> Sequence[Option]:
+        t = state.tornado
+        assert t is not None and t.inside is not None
+        out = [Option(f"{self.who(t.inside)}: {self.feature_name(state, t.at, s)}"[:20],
+                      Choice("land", {"segment": s}), t.at) for s in self.land_spots(state, t)]
+        if state.mode == "cells":
+            out.append(Option("Back to supply", Choice("pass", {}), t.at))
+        return out
+
+    def _choices_deploy(self, state: CarcState) -> Sequence[Option]:
+        cell = state.last
+        assert cell is not None
+        who = self.who(state.current)
+        out = [Option("No follower", Choice("pass", {}), cell)]
+        if state.supply[state.current] > 0:
+            out += [Option(f"{who}: {self.feature_name(state, cell, s)}"[:20],
+                           Choice("deploy", {"x": cell.x, "y": cell.y, "segment": s}), cell)
+                    for s in self.deploy_spots(state, cell)]
+        return out
+
+    def _choices_meteor_aim(self, state: CarcState) -> Sequence[Option]:
+        return [Option.of(short_name(c), Choice("aim", {"x": c.x, "y": c.y}), text=long_name(c))
+                for c, _ in sorted(state.board) if not self.meteor_target(state, c)]
+
+    def _choices_meteor_move(self, state: CarcState) -> Sequence[Option]:
+        m = state.meteor
+        assert m is not None
+        last = self.meteor_sayer(state, m) == m.drawer
+        out = [Option("Leave it here" if last else "Pass", Choice("pass", {}), m.chosen[-1])]
+        out += [Option.of(short_name(c), Choice("aim", {"x": c.x, "y": c.y}), text=long_name(c))
+                for c in self.meteor_moves(state, m)]
+        return out
+
+    def _choices_flood_aim(self, state: CarcState) -> Sequence[Option]:
+        return [Option.of(short_name(c), Choice("aim", {"x": c.x, "y": c.y}), text=long_name(c))
+                for c in self.flood_targets(state)]
+
+    def _choices_flood_spread(self, state: CarcState) -> Sequence[Option]:
+        assert state.flood is not None
+        return [Option("The flood spreads", Choice("spread", {}), state.flood.cell)]
+
+    def _choices_quake_ask(self, state: CarcState) -> Sequence[Option]:
+        ask = self._quake_questions(state)[0]
+        return [Option(f"{answer}: city there", Choice("quake", {"x": ask.x, "y": ask.y, "city": city}), ask)
+                for answer, city in (("Yes", True), ("No", False))]
+
+    def _choices_final(self, state: CarcState) -> Sequence[Option]:
+        return [Option("Score the game", Choice("score", {}), self.quake_cell(state))]
+
+    def _choices_over(self, state: CarcState) -> Sequence[Option]:
+        return []
+
+
+_EDGE = {"C": "city", "R": "road", "F": "field", "W": "river", "X": "nothing"}
+_SIDE = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+def _direction(a: Cell, b: Cell) -> str:
+    return {(0, -1): "north", (1, 0): "east", (0, 1): "south", (-1, 0): "west"}.get((b.x - a.x, b.y - a.y), "?")
+
+
+def turn_label(tile: TileType, quarters: int) -> str:
+    """A turned tile as the OLED tells it: where its cities and roads point ("city NW, road ES")."""
+    parts = []
+    for kind in ("city", "road", "river"):
+        groups = ["".join(s for s in SIDES if s in seg.sides) for seg in tile.turned(quarters) if seg.kind == kind]
+        if groups:
+            parts.append(f"{kind} {'/'.join(groups)}")
+    if not parts:
+        return TURN_NAMES[quarters]
+    return ", ".join(parts)[:20]
+
+
+def _without(followers: tuple[Follower, ...], f: Follower) -> tuple[Follower, ...]:
+    out = list(followers)
+    out.remove(f)
+    return tuple(out)
+
+
+def _plus(supply: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    return tuple(n + 1 if i == seat else n for i, n in enumerate(supply))
+
+
+def _count(drawn: tuple[tuple[str, int], ...], key: str) -> tuple[tuple[str, int], ...]:
+    d = dict(drawn)
+    d[key] = d.get(key, 0) + 1
+    return tuple(sorted(d.items()))

@@ -1,0 +1,419 @@
+"""The Age of Industry engine: the box's ledger of what is built, the Japan card display and the deck, as a fold.
+
+The table plays with its own cards and board; the box keeps the parts players get wrong or count slowly: what
+stands where (entered step by step, see :mod:`entries`), the card display of the Japan map, the deck count that
+ends the game, the sea lanes and Minnesota's markets, and the rail-link ledger.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from companion.dice import Choice, Event, Prompt, Shuffled
+from companion.errors import RuleError
+from companion.games.base import Option, SetupQuestion
+from companion.games.industry import ledger
+from companion.games.industry.data import MAPS, Board, Rules
+from companion.games.industry.entries import ENTRIES, Entry, Step, Table, card_kinds, card_label
+from companion.games.industry.state import IndustryState, Slot
+from companion.places import GraphBoard
+
+DEAL_MODES: tuple[str, ...] = ("table", "box")
+"""The Japan display's cards: said by the players ("table") or dealt by the box from its own list ("box")."""
+TURN_ACTIONS: tuple[str, ...] = ("card", "draw", "end_turn")
+PAGE = "page"
+"""A long list (the locations of a map) is offered a page at a time: the page picked is a step of its own."""
+PAGE_SIZE = 10
+
+
+class IndustryGame:
+    """Age of Industry: Japan and Minnesota, keeping the :class:`companion.games.base.Game` contract."""
+
+    key = "industry"
+    title = "Age of Industry: Japan and Minnesota"
+
+    def __init__(self, rules: Rules, boards: Mapping[str, Board]) -> None:
+        self.rules = rules
+        self.boards = dict(boards)
+
+    def board(self, state: IndustryState) -> Board:
+        return self.boards[state.map]
+
+    def table(self, state: IndustryState) -> Table:
+        return Table(self.rules, self.boards[state.map], state)
+
+    # -- setup --------------------------------------------------------------------------------------
+    def setup_questions(self) -> list[SetupQuestion]:
+        r = self.rules
+        return [SetupQuestion("map", "map", tuple(MAPS)),
+                SetupQuestion("players", "players", tuple(range(r.min_players, r.max_players + 1))),
+                SetupQuestion("display", "Japan display", DEAL_MODES)]
+
+    def new_game(self, options: Mapping[str, Any]) -> IndustryState:
+        """Options: ``map`` ("Japan" or "Minnesota"), ``players`` (a count; the first colours of
+        maps/industry.toml play), ``display`` ("table" or "box": who deals the Japan display)."""
+        name = options.get("map", "Japan")
+        match = next((m for m in self.boards if isinstance(name, str) and m.lower() == name.lower()), None)
+        if match is None:
+            raise RuleError(f"map: expected one of {', '.join(self.boards)}, got {name!r}")
+        r = self.rules
+        n = options.get("players", 3)
+        if isinstance(n, bool) or not isinstance(n, int) or not r.min_players <= n <= r.max_players:
+            raise RuleError(f"players: Age of Industry is for {r.min_players}..{r.max_players} players, got {n!r}")
+        mode = options.get("display", "table")
+        if mode not in DEAL_MODES:
+            raise RuleError(f"display: expected one of {', '.join(DEAL_MODES)}, got {mode!r}")
+        board = self.boards[match]
+        deck = len(board.deck) - r.hand * n - (0 if board.has_display else r.beside_board)
+        if deck <= 0:
+            raise RuleError(f"the {board.name} deck of {len(board.deck)} cards cannot deal {r.hand} to {n} players")
+        state = IndustryState(map=match, players=r.colours[:n], deck=deck, deal_mode=mode,
+                              demand=tuple(sorted((k, d.filled) for k, d in board.demand.items())),
+                              recent=(f"{board.name}: {n} players, deck {deck}",))
+        if board.has_display:  # "At the start of the game place six cards face up in the spaces"
+            state = replace(state, phase="deal", display=tuple(Slot() for _ in board.display_costs),
+                            box_deck=board.deck if mode == "box" else ())
+        return state
+
+    # -- the fold -----------------------------------------------------------------------------------
+    def apply(self, state: IndustryState, event: Event) -> IndustryState:
+        if state.phase == "over":
+            raise RuleError("the game is over: the deck is exhausted")
+        if state.phase == "deal":
+            return self._deal(state, event)
+        if not isinstance(event, Choice):
+            raise RuleError(f"waiting for an entry, not a {type(event).__name__}")
+        if event.action == "cancel":
+            return replace(state, pending="", args=(), recent=("Cancelled",))
+        if state.pending and event.action != state.pending:
+            raise RuleError(f"finish or cancel '{self._entry(state, state.pending).label}' first")
+        entry = self._entry(state, event.action)
+        t = self.table(state)
+        args = dict(event.args)
+        page = args.pop(PAGE, None)
+        given, complete = self._walk(t, entry, args)
+        if not complete:
+            if page is not None and (isinstance(page, bool) or not isinstance(page, int) or page < 0):
+                raise RuleError(f"no page {page!r} of a list")
+            kept = {**given, PAGE: page} if page is not None else given
+            return replace(state, pending=entry.key, args=tuple(kept.items()), recent=())
+        if event.action in TURN_ACTIONS:
+            return self._turn(replace(state, pending="", args=()), event.action, given)
+        return replace(entry.perform(t, given), pending="", args=())
+
+    def _entry(self, state: IndustryState, action: str) -> Entry:
+        known = self._actions(state)
+        entry = ENTRIES.get(action) or TURN_ENTRIES.get(action)
+        if entry is None or action not in known:
+            raise RuleError(f"no entry {action!r} on the {state.map} map (entries: {', '.join(known)})")
+        return entry
+
+    @staticmethod
+    def _walk(t: Table, entry: Entry, args: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        """Check the steps given, in order; (the checked arguments, whether every step is given)."""
+        given: dict[str, Any] = {}
+        for step in entry.steps:
+            if not step.when(t, given):
+                continue
+            if step.field not in args:
+                extra = set(args) - set(given)
+                if extra:
+                    raise RuleError(f"'{entry.label}': give {step.field} before {', '.join(sorted(extra))}")
+                return given, False
+            step.check(t, given, args[step.field])
+            given[step.field] = args[step.field]
+        return given, True
+
+    def _actions(self, state: IndustryState) -> list[str]:
+        t = self.table(state)
+        keys = [k for k, e in ENTRIES.items() if e.available(t)]
+        turn = [k for k, e in TURN_ENTRIES.items() if e.available(t)]
+        return keys + turn
+
+    # -- the card display, the deck and the end of the turn -----------------------------------------
+    def _turn(self, state: IndustryState, action: str, given: dict[str, Any]) -> IndustryState:
+        if action == "card":
+            return self._take_card(state, given)
+        if action == "draw":
+            return self._draw(state, int(given["count"]))
+        return self._end_turn(state)
+
+    def _take_card(self, state: IndustryState, a: dict[str, Any]) -> IndustryState:
+        """The rules: "You can choose to take cards from here if you choose the Take Cards action, at no cost.
+        Alternatively, you can pay the amount marked under the space to take a card and use it immediately." """
+        board, i = self.board(state), int(a["space"])
+        slot = state.display[i]
+        cost = board.display_costs[i]
+        display = tuple(replace(s, taken=f"{a['player']} {a['how']}") if j == i else s
+                        for j, s in enumerate(state.display))
+        pay = "free (Take Cards)" if a["how"] == "free" else f"pay ${cost}"
+        name = card_label(board, self.rules, slot.card)
+        return replace(state, display=display, recent=(f"{a['player']} takes {name} from space {i + 1}: {pay}",))
+
+    def _draw(self, state: IndustryState, n: int) -> IndustryState:
+        deck = state.deck - n
+        lines = [f"{n} card{'s' if n > 1 else ''} from the deck: {deck} left"]
+        if deck == 0:
+            lines.append("The deck is exhausted: the game ends at the end of this turn")
+        return replace(state, deck=deck, recent=tuple(lines))
+
+    def _end_turn(self, state: IndustryState) -> IndustryState:
+        """The rules: "At the end of the turn remove any coal or ironworks cards and place in the discard pile.
+        Then move all of the remaining cards to the lower value spaces, retaining their relative positions. Then
+        refill the display to six cards, if possible." The game ends when the deck is exhausted, cards on display
+        or not."""
+        board = self.board(state)
+        if state.deck == 0:
+            return self._over(state)
+        if not board.has_display:
+            return replace(state, turn=state.turn + 1, recent=(f"Turn {state.turn + 1}",))
+        kept = [s.card for s in state.display if s.card and not s.taken and s.card not in board.display_discard]
+        gone = [s.card for s in state.display if s.card and not s.taken and s.card in board.display_discard]
+        display = tuple(Slot(c) for c in kept) + tuple(Slot() for _ in range(len(board.display_costs) - len(kept)))
+        lines = [f"Turn {state.turn + 1}: display slides, {len(board.display_costs) - len(kept)} to deal"]
+        if gone:
+            lines.append("Discarded: " + ", ".join(card_label(board, self.rules, c) for c in gone))
+        return replace(state, turn=state.turn + 1, display=display, phase="deal", recent=tuple(lines))
+
+    def _over(self, state: IndustryState) -> IndustryState:
+        sums = ledger.totals(self.board(state), self.rules, state)
+        return replace(state, phase="over", pending="", args=(),
+                       recent=("Deck exhausted: game over", "Rail links: " + _money(sums)))
+
+    def _deal(self, state: IndustryState, event: Event) -> IndustryState:
+        """Refill the display card by card into the cheapest empty space; the deck count goes down with each."""
+        board = self.board(state)
+        if state.deal_mode == "box":
+            want = self._box_deal_size(state)
+            if not isinstance(event, Shuffled):
+                raise RuleError(f"waiting for the box's deck to be shuffled ({len(state.box_deck)} cards)")
+            if len(event.order) != len(state.box_deck):
+                raise RuleError(f"need a shuffle of {len(state.box_deck)} cards, got {len(event.order)}")
+            cards = [state.box_deck[i] for i in event.order[:want]]
+            rest = tuple(state.box_deck[i] for i in event.order[want:])
+            state = replace(state, box_deck=tuple(sorted(rest)))
+        else:
+            if not isinstance(event, Choice) or event.action != "deal":
+                raise RuleError("the display is being refilled: say which card was dealt (deal)")
+            card = event.args.get("card")
+            known = card_kinds(board)
+            if card not in known and not (isinstance(card, str) and card.startswith("at:")
+                                          and card[3:] in board.spots):
+                raise RuleError(f"no card {card!r} in the {board.name} deck")
+            cards = [str(card)]
+        slots = list(state.display)
+        names = []
+        deck = state.deck
+        for card in cards:
+            i = next(j for j, s in enumerate(slots) if not s.card)
+            slots[i] = Slot(card)
+            deck -= 1
+            names.append(f"{card_label(board, self.rules, card)} in space {i + 1}")
+        state = replace(state, display=tuple(slots), deck=deck, recent=tuple(names))
+        if deck == 0:
+            return replace(self._over(state), recent=(*names, *self._over(state).recent))
+        if all(s.card for s in slots) or (state.deal_mode == "box" and not state.box_deck):
+            return replace(state, phase="play")
+        return state
+
+    def _box_deal_size(self, state: IndustryState) -> int:
+        empty = sum(1 for s in state.display if not s.card)
+        return min(empty, state.deck, len(state.box_deck))
+
+    # -- what the table sees ------------------------------------------------------------------------
+    def last_round(self, state: IndustryState) -> bool:
+        """The box says a round ahead that the deck runs out: when one round's draws and refills may take it."""
+        board = self.board(state)
+        reach = len(state.players) * self.rules.draws_per_player_turn + len(board.display_costs)
+        return state.phase != "over" and 0 < state.deck <= reach
+
+    def prompt(self, state: IndustryState) -> Prompt:
+        board = self.board(state)
+        money = _money(ledger.totals(board, self.rules, state))
+        if state.phase == "over":
+            return Prompt(f"Game over: the deck is exhausted. Rail links: {money}", "Game over", done=True)
+        if state.phase == "deal":
+            empty = sum(1 for s in state.display if not s.card)
+            if state.deal_mode == "box":
+                k = self._box_deal_size(state)
+                return Prompt(f"The box deals {k} display card{'s' if k > 1 else ''}: shuffle its deck",
+                              f"Deal {k}: shuffle", shuffle=len(state.box_deck), deal=k)
+            i = next(j for j, s in enumerate(state.display) if not s.card)
+            return Prompt(f"Deal a card into display space {i + 1} (${board.display_costs[i]}): which kind? "
+                          f"{empty} to deal, deck {state.deck}", f"Space {i + 1}: which card?", actions=("deal",))
+        warn = " The deck may run out this round: the game ends at the end of the turn it does." \
+            if self.last_round(state) else ""
+        if state.pending:
+            entry = self._entry(state, state.pending)
+            step = self._next_step(state)
+            ask = step.ask if step else "?"
+            return Prompt(f"{entry.label}: {ask}", ask, actions=(state.pending, "cancel"))
+        return Prompt(f"Turn {state.turn}: enter what is built, or end the turn. Rail links: {money}.{warn}",
+                      f"Turn {state.turn}: entry?", actions=tuple(self._actions(state)))
+
+    def _next_step(self, state: IndustryState) -> Step | None:
+        entry = self._entry(state, state.pending)
+        t = self.table(state)
+        given = state.pending_args()
+        for step in entry.steps:
+            if step.when(t, given) and step.field not in given:
+                return step
+        return None
+
+    def status(self, state: IndustryState) -> str:
+        phase = {"deal": "dealing", "play": "", "over": "game over"}[state.phase]
+        warn = " - last round?" if self.last_round(state) else ""
+        return f"{state.map} turn {state.turn} - deck {state.deck}{' - ' + phase if phase else ''}{warn}"
+
+    def recap(self, state: IndustryState) -> tuple[str, ...]:
+        return state.recent
+
+    # -- the decisions open now ---------------------------------------------------------------------
+    def choices(self, state: IndustryState) -> list[Option]:
+        """Idle: one option per entry that has something to enter; during an entry: the values its next step
+        allows (sorted by name), then Cancel; while dealing the display: the card kinds."""
+        if state.phase == "over" or (state.phase == "deal" and state.deal_mode == "box"):
+            return []
+        board = self.board(state)
+        if state.phase == "deal":
+            return [Option(card_label(board, self.rules, k)[:20], Choice("deal", {"card": k}))
+                    for k in card_kinds(board)]
+        t = self.table(state)
+        if state.pending:
+            step = self._next_step(state)
+            given = state.pending_args()
+            page = given.pop(PAGE, None)
+            out = []
+            if step is None:
+                return [Option("Cancel", Choice("cancel", {}))]
+            for label, value, place in step.candidates(t, given):
+                try:
+                    step.check(t, given, value)
+                except RuleError:
+                    continue
+                out.append(Option(label[:20], Choice(state.pending, {**given, step.field: value}), place))
+            pages = _pages(out)
+            if len(pages) > 1 and page is None:
+                out = [Option(f"{p[0].label[:9]}..{p[-1].label[:9]}", Choice(state.pending, {**given, PAGE: i}))
+                       for i, p in enumerate(pages)]
+            elif len(pages) > 1:
+                out = pages[min(page, len(pages) - 1)]
+            return [*out, Option("Cancel", Choice("cancel", {}))]
+        out = []
+        for key in self._actions(state):
+            entry = ENTRIES.get(key) or TURN_ENTRIES[key]
+            if not entry.steps or self._first_open(t, entry):
+                out.append(Option(entry.label, Choice(key, {})))
+        return out
+
+    @staticmethod
+    def _first_open(t: Table, entry: Entry) -> bool:
+        step = entry.steps[0]
+        for _label, value, _place in step.candidates(t, {}):
+            try:
+                step.check(t, {}, value)
+                return True
+            except RuleError:
+                continue
+        return False
+
+    # -- the board as data --------------------------------------------------------------------------
+    def board_for(self, state: IndustryState) -> GraphBoard:
+        return self.board(state).graph()
+
+    def map_json(self) -> dict[str, Any]:
+        """Both maps as the box reads them (``companion map industry --json``)."""
+        out: dict[str, Any] = {}
+        for label, b in self.boards.items():
+            out[label] = {
+                "locations": [{"key": s.key, "name": s.name, "x": s.x, "y": s.y, "spaces": list(s.spaces),
+                               **{f: True for f in ("iron_range", "hydro", "chicago") if getattr(s, f)},
+                               **({"area": s.area} if s.area else {})} for s in b.spots.values()],
+                "links": [[link.a, link.b] for link in sorted(b.links)],
+                "ships": [{"key": s.key, "name": s.name, "ends": list(s.ends), "coal": s.coal, "iron": s.iron,
+                           "market": s.market} for s in b.ships.values()],
+                "deck": len(b.deck),
+                **({"display_costs": list(b.display_costs)} if b.has_display else {}),
+            }
+        return {"maps": out, "link_base": self.rules.link_base}
+
+    def ledger_json(self, state: IndustryState) -> dict[str, Any]:
+        """The ledger now: each built link's value (for the map) and each player's total (for the side panel)."""
+        board = self.board(state)
+        rows = ledger.ledger(board, self.rules, state)
+        return {"links": [{"link": [r.link.a, r.link.b], "owner": r.owner, "value": r.value, "ends": list(r.ends)}
+                          for r in rows],
+                "totals": ledger.totals(board, self.rules, state),
+                "lanes": [[lane.a, lane.b] for lane in ledger.live_lanes(board, state)]}
+
+
+def _pages(options: list[Option]) -> list[list[Option]]:
+    """A long list cut into pages of about equal length, none longer than PAGE_SIZE, in the list's order."""
+    if len(options) <= PAGE_SIZE + 2:
+        return [options]
+    n = -(-len(options) // PAGE_SIZE)
+    size = -(-len(options) // n)
+    return [options[i:i + size] for i in range(0, len(options), size)]
+
+
+def _money(sums: Mapping[str, int]) -> str:
+    return ", ".join(f"{p} ${v}" for p, v in sums.items())
+
+
+# -- the turn's own entries (the card display, the deck) ----------------------------------------------
+
+
+def _slots(t: Table, a: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    return [(f"{i + 1} ${t.board.display_costs[i]} {card_label(t.board, t.rules, s.card)}"[:20], i, None)
+            for i, s in enumerate(t.state.display)]
+
+
+def _check_slot(t: Table, a: dict[str, Any], v: Any) -> None:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < len(t.state.display):
+        raise RuleError(f"no display space {v!r}")
+    slot = t.state.display[v]
+    if not slot.card:
+        raise RuleError(f"display space {v + 1} is empty")
+    if slot.taken:
+        raise RuleError(f"the card in space {v + 1} is taken already ({slot.taken.split()[0]})")
+
+
+def _hows(t: Table, a: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    return [("Free (Take Cards)", "free", None), (f"Pay ${t.board.display_costs[a['space']]}", "paid", None)]
+
+
+def _check_how(t: Table, a: dict[str, Any], v: Any) -> None:
+    if v not in ("free", "paid"):
+        raise RuleError(f"a display card is taken free (Take Cards) or paid, not {v!r}")
+
+
+def _check_count(t: Table, a: dict[str, Any], v: Any) -> None:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        raise RuleError(f"draw a whole number of cards, not {v!r}")
+    if v > t.state.deck:
+        raise RuleError(f"the deck has only {t.state.deck} card{'s' if t.state.deck != 1 else ''}")
+
+
+def _check_player(t: Table, a: dict[str, Any], v: Any) -> None:
+    t.player(v)
+
+
+def _unused(t: Table, a: dict[str, Any]) -> Any:
+    raise AssertionError("performed by the engine")
+
+
+TURN_ENTRIES: dict[str, Entry] = {e.key: e for e in (
+    Entry("card", "Take display card", (
+        Step("space", "Which card?", _slots, _check_slot),
+        Step("how", "Free or paid?", _hows, _check_how),
+        Step("player", "Who takes it?", lambda t, a: [(p, p, None) for p in t.state.players], _check_player),
+    ), _unused, lambda t: t.board.has_display),
+    Entry("draw", "Draw from deck", (
+        Step("count", "How many?", lambda t, a: [(str(n), n, None) for n in range(1, 7)], _check_count),
+    ), _unused, lambda t: t.state.deck > 0),
+    Entry("end_turn", "End turn", (), _unused),
+)}
+
+__all__ = ["DEAL_MODES", "IndustryGame"]
