@@ -51,8 +51,8 @@ def _game_rows(key: str) -> list[Row]:
                                                                    8), p99=300.0)
     base = frames[1]
     renderer.render(base)
-    hexes = sorted(renderer.board_for(game).data.hexes)
-    cursors = [hexes[i * 7 % len(hexes)] for i in range(40)]
+    areas = sorted(renderer.board_for(game).data.terrain, key=repr)  # hexes, cells: whatever the board's shape
+    cursors = [areas[i * 7 % len(areas)] for i in range(40)] if areas else [None]
     moves = iter(range(10**6))
 
     def cursor_move() -> Any:
