@@ -53,7 +53,7 @@ def run() -> list[Row]:
                 if not display.show(render(session.panel)):
                     raise RuntimeError("the ssd1306 driver refused an image")
                 samples.append((time.perf_counter() - start) * 1000)
-                if len(session.current.live) != 1:
+                if session.current is None or len(session.current.live) != 1:
                     raise RuntimeError(f"the press did not roll: {session.panel.message!r}")
                 fake_now[0] += 0.1
                 pin.drive_high()

@@ -54,7 +54,7 @@ def _Counting(driver: Any) -> Any:
     """luma's driver class, counting the bytes it hands its serial interface (the I2C wire is not timed
     here: its time is computed from these counts)."""
 
-    class Counting(driver):  # type: ignore[misc, valid-type]
+    class Counting(driver):
         counted = 0
 
         def command(self, *cmd: int) -> None:
@@ -152,6 +152,7 @@ def game_latency(rolls: int, overlay: bool, journal_dir: str | None = None
             n = 0
             while len(tower_ms) < rolls or len(button_ms) < rolls:
                 run = session.current
+                assert run is not None
                 wanted = session.wanted()
                 if (prompt := session.prompt()) is not None and prompt.done:  # game over: another
                     session.new_game("kansas", {"players": 4})
@@ -188,7 +189,7 @@ def game_latency(rolls: int, overlay: bool, journal_dir: str | None = None
                     raise RuntimeError(f"the roll was not accepted: {session.panel.message!r}")
                 into.append((max(shown[s0], written[w0]) - start) * 1000)
                 facts.setdefault("oled_bytes", []).append(device.take())
-            facts["events"] = len(session.current.live)
+            facts["events"] = len(session.current.live) if session.current is not None else 0
             facts["games"] = len(journal.games())
     return tower_ms, button_ms, facts
 

@@ -52,6 +52,7 @@ def _latency(rolls: int = 300) -> list[float]:
                 while not isinstance(got := events.get(timeout=5), TowerRoll):
                     pass
                 samples.append((time.perf_counter() - start) * 1000)
+                assert got.settle is not None
                 got.settle()
         finally:
             link.stop()
@@ -77,7 +78,7 @@ def _reconnect(times: int = 12) -> tuple[list[float], list[float]]:
             _wait(events, lambda e: isinstance(e, SourceStatus) and e.detail.startswith("opened"))  # this replug's
             _wait(events, lambda e: isinstance(e, SourceStatus) and e.state == "connected")
             connected_ms.append((time.perf_counter() - start) * 1000)
-            _wait(events, lambda e: isinstance(e, TowerRoll) and (e.settle() or True))
+            _wait(events, lambda e: isinstance(e, TowerRoll) and e.settle is not None and (e.settle() or True))
             roll_ms.append((time.perf_counter() - start) * 1000)
     return connected_ms, roll_ms
 

@@ -34,8 +34,10 @@ def run() -> list[Row]:
     renderer.render(frame)
     table = TableProjection(Calibration({"kansas": PAIRS}, SIZE), SIZE)
     area = "projector_warp"
+    homography = table.calibration.for_game("kansas", SIZE)
+    assert homography is not None
     rows = summary(area, "index map built (once per calibration)", time_calls(
-        lambda: Warp(table.calibration.for_game("kansas", SIZE) * 1, SIZE, SIZE, renderer.layout.map.as_tuple()),
+        lambda: Warp(homography * 1, SIZE, SIZE, renderer.layout.map.as_tuple()),
         5), p99=2000.0)
     table.project(renderer, frame)  # the index map and the bare board, once
     rows += summary(area, "warped frame 1080p (board masked)", time_calls(lambda: table.project(renderer, frame),
