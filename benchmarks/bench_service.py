@@ -1,37 +1,214 @@
-"""The running box: input-to-picture latency, start-up, memory and idle CPU.
+"""The running box: a roll to its pictures, start-up, memory and idle CPU, measured the way the box runs.
 
-- Latency: from the last byte of a tower frame written on the pty, from a button edge on
-  gpiozero's MockFactory pin, and from a key event reaching the laptop window, to the OLED image
-  and the projector frame being ready (p50, p99). Measured in-process on the simulated table with
-  its window (SDL's offscreen driver): real link, real buttons, the OLED on luma's dummy device,
-  the projector map rendered and drawn beside it. Keys are timed in both of the loop's paces: in
-  use (its short tick) and after a quiet second (its idle tick), each key arriving at a random
-  moment as a person's would.
-- Start-up, memory, idle CPU: a real ``companion run --sim`` process, headless and with the
-  window (map + OLED, offscreen driver); ready is its sd_notify READY=1 on our own NOTIFY_SOCKET
-  (or its "ready" log line), memory is VmRSS from /proc, idle CPU is the run time the kernel
-  accounts to all its threads (schedstat, in nanoseconds) over a few quiet seconds.
+- Latency (in-process, the box's parts): a Kansas game in play, every roll the one the game asks for
+  and accepted, journaled with fsync (SQLite WAL, synchronous=FULL, on a disk, never tmpfs), drawn at
+  1920x1080 by the real renderer through ``open_projector`` (SDL's offscreen driver with its software
+  framebuffer, as the box's KMSDRM screen has no desktop), the OLED through luma's real ssd1306
+  driver on luma's own ``noop`` serial interface (so the packing of the pixels is timed, the I2C wire
+  is not) on the Display's writer thread. Rolls come alternately from the virtual tower on a pty
+  through the real link (clock from the frame's last byte) and from the ROLL button on gpiozero's
+  MockFactory pin (clock from the release edge: ROLL has a hold, so a press is known on release).
+  Each sample ends at the later of the projector's frame flipped and the OLED image through its
+  driver. With the risk overlay off and on.
+- Start-up, memory, idle CPU: real ``companion run`` processes. The box: its own projector path
+  (``open_projector``, 1080p fullscreen on SDL's offscreen driver), the OLED on its I2C bus (absent
+  here), buttons on MockFactory pins, the tower connected (a virtual tower on a pty named in the
+  configuration) or unplugged (the default search: /dev/dice-tower or the USB id). The simulated
+  table: ``companion run --sim --headless``. Ready is sd_notify READY=1 on a socket of our own;
+  memory is VmRSS; idle CPU is the run time the kernel accounts to all the process's threads
+  (schedstat) over 4 s: from one second after READY (the loop on its idle tick), and once the loop
+  sleeps (SLEEP_AFTER quiet seconds: a table left alone), where the target applies.
 """
 
 from __future__ import annotations
 
 import os
-import random
 import selectors
 import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from benchmarks._table import Row, summary
 from companion.commands.run import IN_USE_TICK
+from companion.dice import FACES
+from companion.session.loop import SLEEP_AFTER
 
 AREA = "service"
+SIZE = (1920, 1080)
+ROLLS = int(os.environ.get("BENCH_ROLLS", "150"))
+"""Samples per stimulus (tower, button) and overlay setting."""
 IDLE_SECONDS = 4.0
-KEY_SAMPLES = 30
+STALL = 10.0
+
+os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
+"""The offscreen driver's software framebuffer: its default streams the picture through Mesa's software
+OpenGL here (about 35 ms a 1080p update on this machine), which is neither the Pi's GPU nor its KMSDRM
+presentation; that presentation is not measured here (docs/performance.md)."""
+
+
+def _Counting(driver: Any) -> Any:
+    """luma's driver class, counting the bytes it hands its serial interface (the I2C wire is not timed
+    here: its time is computed from these counts)."""
+
+    class Counting(driver):
+        counted = 0
+
+        def command(self, *cmd: int) -> None:
+            super().command(*cmd)
+            type(self).counted += len(cmd)
+
+        def data(self, data: Any) -> None:
+            super().data(data)
+            type(self).counted += len(data)
+
+        def take(self) -> int:
+            got, type(self).counted = type(self).counted, 0
+            return got
+
+    return Counting
+
+
+def wire_ms(count: int, khz: int) -> float:
+    """I2C time for ``count`` bytes: 9 clocks a byte (8 bits and the ACK), plus a start, the address
+    byte and a stop per 32-byte block luma writes."""
+    blocks = -(-count // 32)
+    return (9 * (count + blocks) + 2 * blocks) / (khz * 1000) * 1000
+
+
+def _filesystem(path: str) -> str:
+    """The type of the filesystem holding ``path`` (the longest mount point that contains it)."""
+    best, kind = "", "?"
+    for line in Path("/proc/mounts").read_text().splitlines():
+        parts = line.split()
+        if len(parts) > 2 and (path == parts[1] or path.startswith(parts[1].rstrip("/") + "/")) \
+                and len(parts[1]) >= len(best):
+            best, kind = parts[1], parts[2]
+    return kind
+
+
+def game_latency(rolls: int, overlay: bool, journal_dir: str | None = None
+                 ) -> tuple[list[float], list[float], dict[str, Any]]:
+    """A Kansas game in play on the box's parts: every roll is the one the game asks for (accepted,
+    journaled with fsync), alternately thrown into the virtual tower and rolled with the ROLL button;
+    decisions between rolls are taken untimed. Each sample runs from the stimulus to the later of the
+    projector's frame flipped (the loop's on_shown, after every view) and the OLED image through the
+    ssd1306 driver (the Display's writer thread)."""
+    import random
+
+    from luma.core.interface.serial import noop
+    from luma.oled.device import ssd1306
+
+    from companion.config import ProjectorConfig
+    from companion.journal import Journal
+    from companion.session.views import OledView
+    from companion.sim import build_table
+    from companion.views.oled import render
+    from companion.views.projector import open_projector
+    from hardware.oled import Display
+
+    rng = random.Random(5)
+    tower_ms: list[float] = []
+    button_ms: list[float] = []
+    facts: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-service-", dir=journal_dir) as tmp, \
+            Journal(Path(tmp) / "journal.sqlite") as journal:
+        device = _Counting(ssd1306)(noop())
+        display = Display(device=device, background=True)
+        said: list[str] = []
+        projector = open_projector(ProjectorConfig(driver="offscreen", width=SIZE[0], height=SIZE[1],
+                                                   fullscreen=True), said.append)
+        if projector is None:
+            raise RuntimeError(f"no projector: {said}")
+        oled = OledView(display, render)
+        synchronous = journal._db.execute("PRAGMA synchronous").fetchone()[0]
+        facts["fs"] = _filesystem(os.path.realpath(tmp))
+        if synchronous != 2 or facts["fs"] in ("tmpfs", "ramfs"):
+            raise RuntimeError(f"the journal would not fsync each roll (synchronous={synchronous}, {facts['fs']})")
+        with build_table(journal, sim=True, headless=True, views=[oled, projector], tick=IN_USE_TICK) as table:
+            table.closers += [display.close, projector.close]
+            session, loop = table.session, table.loop
+            tower, keys = table.parts["tower-device"], table.parts["keys"]
+            shown: list[float] = []
+            written: list[float] = []
+            loop.on_shown = lambda frame: shown.append(time.perf_counter())
+            display.on_written = lambda: written.append(time.perf_counter())
+            session.start("kansas", {"players": 4}, resume=False)
+            session.overlay = overlay
+            session.refresh()
+            loop.show()
+
+            def settle(condition) -> None:
+                deadline = time.monotonic() + STALL
+                while not condition():
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"the table did not answer: {session.panel.message!r}")
+                    loop.step(timeout=0.05)
+
+            settle(lambda: session.panel.tower == "connected")
+            n = 0
+            while len(tower_ms) < rolls or len(button_ms) < rolls:
+                run = session.current
+                assert run is not None
+                wanted = session.wanted()
+                if (prompt := session.prompt()) is not None and prompt.done:  # game over: another
+                    session.new_game("kansas", {"players": 4})
+                    session.refresh()
+                    loop.show()
+                    continue
+                if not wanted:
+                    _decide(session, table, settle, rng)
+                    continue
+                before = len(run.live)
+                panel = session.panel
+                s0, w0 = len(shown), len(written)
+                device.take()  # the bytes of frames before this roll are not its
+                n += 1
+                if n % 2:
+                    tower.roll([(k, rng.randint(1, FACES[k])) for k in wanted])
+                    start = time.perf_counter()  # the roll frame's last byte is on the pty
+                    into = tower_ms
+                else:
+                    keys.press("ROLL")
+                    start = time.perf_counter()
+                    keys.release("ROLL")  # the press is a Press on release (ROLL has a hold)
+                    into = button_ms
+                settle(lambda s0=s0, run=run, before=before: len(shown) > s0 and len(run.live) > before)
+                if session.panel == panel:  # the OLED's words did not change: only the map is waited for
+                    written.append(0.0)
+                if len(written) <= w0:  # the OLED's writer thread: wait for this image to reach the driver
+                    deadline = time.monotonic() + STALL
+                    while len(written) <= w0:
+                        if time.monotonic() > deadline:
+                            raise RuntimeError("the OLED image never reached its driver")
+                        display.wait_written(w0 + 1, 0.05)
+                if len(run.live) != before + 1 or session.current is not run:
+                    raise RuntimeError(f"the roll was not accepted: {session.panel.message!r}")
+                into.append((max(shown[s0], written[w0]) - start) * 1000)
+                facts.setdefault("oled_bytes", []).append(device.take())
+            facts["events"] = len(session.current.live) if session.current is not None else 0
+            facts["games"] = len(journal.games())
+    return tower_ms, button_ms, facts
+
+
+def _decide(session, table, settle, rng) -> None:
+    """An untimed decision: the first option (end a phase, skip) mostly, through the buttons."""
+    handled = table.loop.player_inputs
+    prompt = session.prompt()
+    if prompt is not None and prompt.shuffle:
+        table.driver.press("ROLL")
+    elif session.options():
+        table.driver.press("OK")
+    elif session.panel.menu is not None:
+        table.driver.press("OK" if session.panel.menu.title.endswith("?") else "BACK")
+    else:
+        raise RuntimeError(f"nothing to do at {prompt!r}")
+    settle(lambda: table.loop.player_inputs > handled)
+
+
 
 
 def _proc_cpu(pid: int) -> tuple[float, int]:
@@ -57,44 +234,112 @@ def _rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def process_rows(headless: bool = True) -> list[Row]:
-    """Start-up to READY, resident memory and idle CPU of `companion run --sim [--headless]`
-    (the window on SDL's offscreen driver: the same pumping and drawing, no screen needed)."""
+BOX_CONFIG = """\
+[projector]
+driver = "offscreen"
+width = 1920
+height = 1080
+fullscreen = true
+
+[tower]
+port = "{port}"
+"""
+
+
+BOX_MAIN = """\
+import sys
+from pathlib import Path
+import companion.commands.run as run
+run.DEVICES = Path({devices!r})
+from companion.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def process_rows(case: str) -> list[Row]:
+    """Start-up to READY, resident memory and idle CPU of one ``companion run`` process.
+
+    ``case``: "box, tower connected", "box, tower unplugged" or "simulated table"."""
+    from firmware_bridge.virtual import VirtualTower
+
     with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp:
+        tower = VirtualTower() if case == "box, tower connected" else None
         sock_path = os.path.join(tmp, "notify")
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         sock.bind(sock_path)
-        sock.settimeout(10)
         env = {**os.environ, "NOTIFY_SOCKET": sock_path, "SDL_VIDEODRIVER": "offscreen",
                "SDL_AUDIODRIVER": "dummy", "GPIOZERO_PIN_FACTORY": "mock", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+        env.pop("SDL_FRAMEBUFFER_ACCELERATION", None)  # the process sets what the box sets, nothing more
+        journal = ["--journal", os.path.join(tmp, "j.sqlite")]
+        if case == "simulated table":
+            command = ["-m", "companion", "run", "--sim", "--headless", *journal]
+        else:
+            config = Path(tmp) / "config.toml"
+            config.write_text(BOX_CONFIG.format(port=tower.path if tower is not None else ""))
+            # `companion run` refuses a machine with none of the box's parts; the buttons here are gpiozero's
+            # MockFactory pins, so a GPIO chip is shown to its check through the module's own seam (DEVICES).
+            devices = Path(tmp) / "dev"
+            devices.mkdir()
+            (devices / "gpiochip0").touch()
+            command = ["-c", BOX_MAIN.format(devices=str(devices)), "run", "--config", str(config), *journal]
         start = time.perf_counter()
-        mode = ["--headless"] if headless else []
-        child = subprocess.Popen([sys.executable, "-m", "companion", "run", "--sim", *mode,
-                                  "--journal", os.path.join(tmp, "j.sqlite")],
-                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        child = subprocess.Popen([sys.executable, *command], env=env, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE)
         try:
             ready_ms, said = _wait_ready(sock, child, start)
             parts = _ready_line(child, said)
-            if not headless and not (b"projector window" in parts and b"window pygame" in parts):
-                raise RuntimeError(f"the window case runs without the map beside the OLED: {parts!r}")
+            if case != "simulated table" and b"projector offscreen fullscreen" not in parts:
+                raise RuntimeError(f"the box runs without its projector: {parts!r}")
+            if tower is not None:
+                _until_connected(tower, child)
             rss = _rss_mb(child.pid)
-            _quiet(1.0)  # past start-up's own work and the loop's first quiet second
-            (cpu0, sw0), t0 = _proc_cpu(child.pid), time.perf_counter()
-            _quiet(IDLE_SECONDS)
-            (cpu1, sw1), t1 = _proc_cpu(child.pid), time.perf_counter()
+            idle = []
+            if case != "simulated table":
+                _quiet(1.0)  # past start-up's own work and the loop's first quiet second
+                idle.append(_idle(child.pid))  # the loop on its idle tick
+                _quiet(max(0.0, SLEEP_AFTER - IDLE_SECONDS))  # a second past the sleep, whatever came last
+                idle.append(_idle(child.pid))  # the loop asleep: a table left alone
             rss = max(rss, _rss_mb(child.pid))
         finally:
             child.terminate()
             child.wait(timeout=10)
+            assert child.stderr is not None
             child.stderr.close()
             sock.close()
-    how = "headless" if headless else "window"
-    return [
-        Row(AREA, f"start-up to READY ({how})", ready_ms, "ms", "< 2000"),
-        Row(AREA, f"resident memory ({how})", rss, "MB", "< 100"),
-        Row(AREA, f"idle CPU ({how})", 100 * (cpu1 - cpu0) / (t1 - t0), "% core", "< 1"),
-        Row(AREA, f"idle wake-ups, all threads ({how})", (sw1 - sw0) / (t1 - t0), "/s"),
-    ]
+            if tower is not None:
+                tower.close()
+    rows = []
+    if case != "box, tower connected":  # start-up once per kind of process
+        limit = 300.0 if case.startswith("box") else 400.0
+        rows.append(Row(AREA, f"start-up to READY ({'box, 1080p' if case.startswith('box') else case})",
+                        ready_ms, "ms", most=limit))
+    if case == "box, tower unplugged":
+        rows.append(Row(AREA, "resident memory (box, projector at 1080p)", rss, "MB", most=80.0))
+    if idle:
+        (cpu, _), (sleep_cpu, sleep_wakeups) = idle
+        rows.append(Row(AREA, f"idle CPU, first quiet seconds ({case})", cpu, "% core"))
+        rows.append(Row(AREA, f"idle CPU, table left alone ({case}, projector on)", sleep_cpu, "% core", most=0.3))
+        rows.append(Row(AREA, f"idle wake-ups, all threads, left alone ({case})", sleep_wakeups, "/s"))
+    return rows
+
+
+def _idle(pid: int) -> tuple[float, float]:
+    """Per cent of a core and wake-ups a second over IDLE_SECONDS."""
+    (cpu0, sw0), t0 = _proc_cpu(pid), time.perf_counter()
+    _quiet(IDLE_SECONDS)
+    (cpu1, sw1), t1 = _proc_cpu(pid), time.perf_counter()
+    return 100 * (cpu1 - cpu0) / (t1 - t0), (sw1 - sw0) / (t1 - t0)
+
+
+def _until_connected(tower: Any, child: subprocess.Popen[bytes]) -> None:
+    """The box talks to the virtual tower: a roll thrown is settled by the box (refused on the menu, or
+    taken) and ACKed, so the tower's outbox empties."""
+    tower.roll([("d8", 1)])
+    deadline = time.monotonic() + STALL
+    while tower.protocol.outbox:
+        if time.monotonic() > deadline or child.poll() is not None:
+            raise RuntimeError("the box never talked to the virtual tower")
+        _quiet(0.05)
 
 
 def _wait_ready(sock: socket.socket, child: subprocess.Popen[bytes], start: float) -> tuple[float, bytes]:
@@ -146,105 +391,23 @@ def _quiet(seconds: float) -> None:
         time.sleep(min(left, 0.5))
 
 
-def table_latency(samples: int = 150) -> tuple[list[float], list[float], list[float], list[float]]:
-    """On the simulated table with its window (real link, real Buttons, OLED on luma's dummy device,
-    projector map drawn beside it), in ms: a tower frame's last byte on the pty, a button edge on a
-    MockFactory pin, and a key event in the window (loop in use, loop idle), to the OLED image
-    displayed and the frame handed to every view."""
-    from companion.journal import Journal
-    from companion.sim import build_table
-
-    with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp, Journal(Path(tmp) / "j.sqlite") as journal, \
-            build_table(journal, sim=True, headless=False, tick=IN_USE_TICK) as table:
-        if table.parts.get("projector") != "window" or "window" not in table.parts:
-            raise RuntimeError(f"the simulated table has no projector window: {table.describe()}")
-        session, loop = table.session, table.loop
-        session.start(resume=False)  # the menu: each input below changes what is shown
-        shown: list[float] = []
-        loop.on_shown = lambda frame: shown.append(time.perf_counter())
-        loop.show()
-        tower = table.parts["tower-device"]
-        keys = table.parts["keys"]
-        _settle(loop, lambda: session.panel.tower == "connected")
-        tower_ms, button_ms = [], []
-        for i in range(samples):
-            before = len(shown)
-            tower.roll([("d8", i % 8 + 1)])
-            start = time.perf_counter()  # the roll frame's last byte is on the pty
-            _settle(loop, lambda before=before: len(shown) > before)
-            tower_ms.append((shown[-1] - start) * 1000)
-            before = len(shown)
-            start = time.perf_counter()
-            keys.press("DOWN")
-            _settle(loop, lambda before=before: len(shown) > before)
-            button_ms.append((shown[-1] - start) * 1000)
-            keys.release("DOWN")
-        loop.quiet_after = float("inf")
-        in_use = _key_latency(loop, shown, KEY_SAMPLES)
-        loop.quiet_after = 0.0
-        idle = _key_latency(loop, shown, KEY_SAMPLES)
-        return tower_ms, button_ms, in_use, idle
-
-
-def _key_latency(loop, shown: list[float], samples: int) -> list[float]:  # type: ignore[no-untyped-def]
-    """A key (DOWN, down and up) put on SDL's event queue from another thread at a random moment
-    of the loop's wait, as a person's key press comes; timed to the first frame shown after the
-    session took the press (other frames, a tower status say, are not the key's). The loop runs
-    its own pace here (no timeout given), so its tick is part of what is measured."""
-    import pygame
-
-    session = loop.session
-    took: list[int] = []  # for each DOWN press the session took: the index its frame will have in ``shown``
-    handle = session.handle
-
-    def handle_and_mark(event):  # type: ignore[no-untyped-def]
-        changed = handle(event)
-        if getattr(event, "button", None) == "DOWN":
-            took.append(len(shown))
-        return changed
-
-    session.handle = handle_and_mark
-    ms: list[float] = []
-    rng = random.Random(7)
-    try:
-        for _ in range(samples):
-            posted: list[float] = []
-            before = len(took)
-
-            def press(delay: float = rng.uniform(0, 2 * loop.wait()), posted: list[float] = posted) -> None:
-                time.sleep(delay)  # the moment the person presses: part of the stimulus, not a synchronisation
-                posted.append(time.perf_counter())
-                for kind in (pygame.KEYDOWN, pygame.KEYUP):
-                    pygame.event.post(pygame.event.Event(kind, key=pygame.K_DOWN, mod=0, unicode="", scancode=0))
-
-            person = threading.Thread(target=press)
-            person.start()
-            deadline = time.monotonic() + 5
-            while len(took) <= before or len(shown) <= took[before]:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("the window's key did not reach the table within 5 s")
-                loop.step()
-            person.join()
-            ms.append((shown[took[before]] - posted[0]) * 1000)
-    finally:
-        session.handle = handle
-    return ms
-
-
-def _settle(loop, condition, seconds: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise RuntimeError("the simulated table did not answer within 5 s")
-        loop.step(timeout=0.05)
-
-
 def run() -> list[Row]:
-    tower_ms, button_ms, key_in_use_ms, key_idle_ms = table_latency()
-    rows = summary(AREA, "tower last byte -> OLED image + frame", tower_ms, "p99 < 20")
-    rows += summary(AREA, "button edge -> OLED image + frame", button_ms, "p99 < 20")
-    rows += summary(AREA, "window key -> frame, in use", key_in_use_ms, "< 50")
-    rows += summary(AREA, "window key -> frame, after a quiet second", key_idle_ms)
-    rows += process_rows(headless=True)
-    rows += process_rows(headless=False)
+    rows: list[Row] = []
+    for overlay, limit in ((False, 4.0), (True, 6.0)):
+        tower_ms, button_ms, facts = game_latency(ROLLS, overlay)
+        how = "overlay on" if overlay else "overlay off"
+        print(f"service, {how}: journal on {facts['fs']}, {facts['games']} game(s), {facts['events']} events",
+              file=sys.stderr)
+        rows += summary(AREA, f"tower last byte -> OLED + 1080p frame, {how}", tower_ms, p99=limit)
+        rows += summary(AREA, f"button edge -> OLED + 1080p frame, {how}", button_ms, p99=4.0 if not overlay else None)
+        if not overlay:
+            sent = sorted(facts["oled_bytes"])
+            p50, p99 = sent[len(sent) // 2], sent[min(len(sent) - 1, round(0.99 * (len(sent) - 1)))]
+            rows.append(Row(AREA, "OLED bytes on the bus per roll p50", p50, "B"))
+            rows.append(Row(AREA, "OLED bytes on the bus per roll p99", p99, "B"))
+            rows.append(Row(AREA, "I2C wire per roll p99, 400 kHz (computed)", wire_ms(p99, 400), "ms"))
+            rows.append(Row(AREA, "I2C wire, a whole frame, 100 / 400 kHz (computed)", wire_ms(1030, 100), "ms",
+                            f"{wire_ms(1030, 400):.1f} at 400"))
+    for case in ("box, tower unplugged", "box, tower connected", "simulated table"):
+        rows += process_rows(case)
     return rows

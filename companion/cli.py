@@ -1,7 +1,10 @@
 """The ``companion`` command: one sub-command per module in :mod:`companion.commands`.
 
 Each command module defines ``register(subparsers)`` that adds its parser and sets
-``func(args) -> int``. Adding a command is adding a module; nothing here changes.
+``func(args) -> int``. Adding a command is adding a module; nothing here changes. A module is
+named as its command (``import_`` for ``import``), so ``companion run`` imports the run module alone:
+the box's start-up pays for what it uses, not for every command's imports (``--help`` and a
+mistyped command still see them all).
 Errors meant for people (CompanionError) print as one line and exit 2 (75 for UnavailableError), never a
 traceback; so do arguments argparse refuses (its usage block is for ``--help``, not for a mistake).
 """
@@ -28,24 +31,38 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}; see {self.prog} --help\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_modules() -> list[str]:
+    """The command modules' names, sorted (``_``-prefixed helpers left out)."""
+    return sorted(m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_"))
+
+
+def module_for(argv: Sequence[str]) -> str | None:
+    """The module of the command ``argv`` names (its first word that is no option), or None."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    if word is None:
+        return None
+    names = command_modules()
+    return next((m for m in (word, f"{word}_") if m in names), None)
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every command, or with the one of module ``only``."""
     parser = OneLineParser(
         prog="companion",
         description="The storm companion: disaster rules, dice tower, OLED and projector for the game table.",
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+    for name in command_modules() if only is None else [only]:
+        module = importlib.import_module(f"{commands.__name__}.{name}")
         module.register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's greeting is not the box's output
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(module_for(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a refused argument: a code, so main() can be called in-process

@@ -6,7 +6,10 @@ timeout, feeds the parser and delivers each (boot, seq) once and in order (a rol
 waits for the tower's resend); everything the session needs goes on a queue.Queue as
 firmware_bridge.events values. Any serial error (an unplugged adapter raises SerialException
 "device reports readiness to read but returned no data", or OSError EIO on a pty) closes the port
-and the loop tries again every ``retry`` seconds.
+and the loop tries again every ``retry`` seconds while the device is there but cannot be opened. While
+no tower is found at all the link sleeps until udev announces a serial device (firmware_bridge.hotplug),
+or scans slowly where udev is absent; a port given as a pseudo-terminal or a URL is looked for every
+``retry`` seconds as before (udev does not announce those).
 
 An ACK tells the tower it may forget a roll, so it is sent only once the roll is safe: the
 consumer calls the roll's ``settle()`` after its journal commit (or after refusing the roll for
@@ -44,6 +47,7 @@ import serial.tools.list_ports
 from companion.dice import Die
 from companion.inputs import RollRef
 from firmware_bridge.events import SOURCE, SourceFault, SourceStatus, TowerRoll
+from firmware_bridge.hotplug import Hotplug
 from firmware_bridge.wire import (
     BAUDRATE,
     PROTOCOL_VERSION,
@@ -78,6 +82,12 @@ def find_port(usb_id: str = DEFAULT_USB_ID) -> str | None:
         if info.vid == vid and info.pid == pid:
             return info.device
     return None
+
+
+def _exists(path: str) -> bool:
+    import os
+
+    return os.path.exists(path)
 
 
 class TowerLink:
@@ -139,6 +149,9 @@ class TowerLink:
         self._was_connected = False
         self._last_byte = 0.0
         self._rolling_since = 0.0
+        self._hotplug: Hotplug | None = None
+        self._missing = False
+        """The last look found no device at all (as opposed to one that would not open)."""
 
     def prime(self, rolls: Iterable[RollRef]) -> TowerLink:
         """Rolls already on disk (the journal's, from before a restart): a resend of one of them is ACKed, not
@@ -157,6 +170,8 @@ class TowerLink:
     # -- lifecycle -------------------------------------------------------------------------
     def start(self) -> TowerLink:
         self._set_state("waiting", "looking for the tower")
+        if self._hotplug is None and self._announced_by_udev():
+            self._hotplug = Hotplug.start()  # before the first look: an arrival in between is not missed
         self._thread = threading.Thread(target=self._run, name="tower-link", daemon=True)
         self._thread.start()
         return self
@@ -164,9 +179,14 @@ class TowerLink:
     def stop(self, timeout: float = 2.0) -> None:
         """Stop the reader thread and close the port (safe to call twice)."""
         self._stop.set()
+        if self._hotplug is not None:
+            self._hotplug.wake()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+        if self._hotplug is not None:
+            self._hotplug.close()
+            self._hotplug = None
         self._close()
 
     def __enter__(self) -> TowerLink:
@@ -184,7 +204,7 @@ class TowerLink:
     def _run(self) -> None:
         while not self._stop.is_set():
             if self._serial is None and not self._open():
-                self._stop.wait(self.retry)
+                self._wait_for_tower()
                 continue
             try:
                 data = self._serial.read(max(1, self._serial.in_waiting))  # type: ignore[union-attr]
@@ -204,6 +224,18 @@ class TowerLink:
                 log.exception("tower link: frame handling failed")
                 self.counts["link_errors"] += 1
 
+    def _announced_by_udev(self) -> bool:
+        """The default search or a device path udev manages (not a pseudo-terminal, not a URL)."""
+        return self.port is None or (self.port.startswith("/dev/") and not self.port.startswith("/dev/pts/"))
+
+    def _wait_for_tower(self) -> None:
+        """No tower: sleep until a serial device arrives (or the slow scan's turn); a device that is there
+        but would not open (busy, a permission being set) is tried again after ``retry``."""
+        if self._hotplug is None or not self._missing:
+            self._stop.wait(self.retry)
+        elif not self._stop.is_set():
+            self._hotplug.wait()
+
     def _resolve(self) -> str | None:
         if self.port is not None:
             return self.port
@@ -215,6 +247,7 @@ class TowerLink:
 
     def _open(self) -> bool:
         path = self._resolve()
+        self._missing = path is None or (self._hotplug is not None and not _exists(path))
         if path is None:
             self._set_state("away" if self._was_connected else "waiting", "no tower found")
             return False

@@ -11,12 +11,21 @@ which luma's i2c interface raises in place of the OSError when a command write g
 EREMOTEIO (the panel's address did not answer). Both mean "the I2C write failed" and are treated
 alike. During an outage a device we opened ourselves is re-opened rather than written again,
 because re-opening replays luma's init sequence: a panel that lost power comes back lit.
+
+The loop never waits for the bus. A 128x64 frame is 1 KB: at the Pi's default 100 kHz I2C that is
+about 90 ms on the wire, five projector frames. So on the box ``submit`` hands the image to a writer
+thread of the Display's own, which keeps only the newest image (a burst of frames while the bus is
+busy is coalesced into one write), and only the changed part of the panel's memory is sent: the
+image is packed into the controller's pages (8 rows each, one byte per column) and compared with
+what was last written, so a new die value or a moved cursor is a few dozen bytes, not a kilobyte.
+The install sets the bus to 400 kHz as well (docs/hardware.md).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -102,6 +111,16 @@ def _write_errors() -> tuple[type[BaseException], ...]:
     return (OSError, Error)
 
 
+def _windowed(device: Any) -> bool:
+    """An SSD1306-family controller (ssd1306, ssd1309): its memory takes a column and page window,
+    so a part of it can be rewritten alone. The sh1106 (page addressing only) is written whole."""
+    try:
+        from luma.oled.device import ssd1306
+    except ImportError:
+        return False
+    return isinstance(device, ssd1306)
+
+
 class Display:
     """Shows images on the OLED; never raises to the caller, and works on with no OLED at all.
 
@@ -114,8 +133,21 @@ class Display:
                  opener: Callable[[OledSettings], Any] = open_device,
                  clock: Callable[[], float] = time.monotonic,
                  attempts: int = 2, retry_s: float = 0.5, max_backoff_s: float = 30.0,
-                 reopen_s: float = 10.0) -> None:
+                 reopen_s: float = 10.0, background: bool | None = None) -> None:
         self.settings = settings or OledSettings()
+        self._background = device is None if background is None else background
+        """``submit`` writes on a thread of its own: by default when this Display opens the device itself
+        (the box's panel on its bus); a device handed in (luma's dummy on the simulated table, a test's)
+        is written by the caller unless asked."""
+        self._lock = threading.Condition()
+        self._queued: Image.Image | Callable[[], Image.Image] | None = None
+        self._writer: threading.Thread | None = None
+        self._sent: Any = None
+        """The panel's memory as last written (pages x columns bytes), None when unknown: then the whole
+        frame is sent (after an open, a failed write or with a device that is no SSD1306 family)."""
+        self.on_written: Callable[[], None] | None = None
+        """Called after each image reached the panel (on the writer thread when there is one)."""
+        self.written = 0
         self._opener = opener
         self._clock = clock
         self._attempts = max(1, attempts)
@@ -157,6 +189,7 @@ class Display:
             self._next_try = self._clock() + self._reopen_s
             return
         self._owned = True
+        self._sent = None
         if self.absent_reason:
             log.warning("OLED found")
         self.absent_reason = ""
@@ -194,11 +227,15 @@ class Display:
         last: BaseException | None = None
         for _ in range(self._attempts):
             try:
-                self.device.display(self._pending)
+                self._write(self._pending)
             except _write_errors() as exc:
                 self.errors += 1
+                self._sent = None  # what reached the panel is unknown: the next write is whole
                 last = exc
                 continue
+            self.written += 1
+            if self.on_written is not None:
+                self.on_written()
             if self.failing:
                 log.warning("OLED back after %d errors", self.errors)
             self.failing = False
@@ -218,14 +255,104 @@ class Display:
 
         Without it an image that failed waits for the next change of state, which on a quiet
         table may be minutes away. Returns False always: a retry is no activity of the table's.
+        With a writer thread the thread retries by itself and this does nothing.
         """
+        if self._writer is not None:
+            return False
         if self._pending is not None:
             self.flush()
         return False
 
+    @property
+    def background(self) -> bool:
+        """True when ``submit`` hands images to a writer thread."""
+        return self._background
+
+    def submit(self, image: Image.Image | Callable[[], Image.Image]) -> None:
+        """Hand ``image`` over without waiting for the bus: the writer thread shows the newest image
+        submitted (older ones not yet written are dropped). ``image`` may be a function that draws it:
+        the writer thread then draws it too, beside the loop's projector frame, and only the newest
+        is drawn. Without a writer thread: drawn and shown here."""
+        if not self._background:
+            self.show(image() if callable(image) else image)
+            return
+        with self._lock:
+            if self._closed:
+                return
+            self._queued = image
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._write_loop, name="oled-writer", daemon=True)
+                self._writer.start()
+            self._lock.notify()
+
+    def _write_loop(self) -> None:
+        """The writer thread: wait for a new image (or a held-back one's retry time), write it."""
+        while True:
+            with self._lock:
+                while self._queued is None and not self._closed:
+                    if self._pending is not None:  # a failed image: retry once its backoff has passed
+                        left = self._next_try - self._clock()
+                        if left <= 0:
+                            break
+                        self._lock.wait(timeout=left)
+                    else:
+                        self._lock.wait()
+                if self._closed:
+                    return
+                image, self._queued = self._queued, None
+            try:
+                if image is not None:
+                    self.show(image() if callable(image) else image)
+                else:
+                    self.flush()
+            except Exception:  # the panel must never take the box down, nor stop its own thread
+                log.exception("OLED writer")
+
+    def wait_written(self, count: int, timeout: float) -> bool:
+        """Block until ``written`` reaches ``count`` (for benchmarks and tests; the loop never calls it)."""
+        deadline = time.monotonic() + timeout
+        while self.written < count:
+            if time.monotonic() > deadline:
+                return False
+            with self._lock:
+                self._lock.wait(timeout=0.01)
+        return True
+
+    def _write(self, image: Image.Image) -> None:
+        """The image to the panel: only the changed pages' changed columns on an SSD1306-family
+        controller (its column and page address window), the driver's own ``display`` otherwise."""
+        device = self.device
+        if not _windowed(device) or image.mode != "1":
+            device.display(image)
+            return
+        import numpy as np
+
+        assert image.size == device.size
+        pixels = np.asarray(device.preprocess(image), dtype=bool)
+        height, width = pixels.shape
+        pages = np.packbits(pixels.reshape(height // 8, 8, width), axis=1, bitorder="little")[:, 0, :]
+        start = getattr(device, "_colstart", 0)
+        const = device._const
+        sent = self._sent
+        self._sent = None  # unknown until the writes below went through
+        if sent is None or sent.shape != pages.shape:
+            device.command(const.COLUMNADDR, start, start + width - 1, const.PAGEADDR, 0, len(pages) - 1)
+            device.data(pages.ravel().tolist())
+        else:
+            for page in np.flatnonzero((pages != sent).any(axis=1)):
+                columns = np.flatnonzero(pages[page] != sent[page])
+                first, last = int(columns[0]), int(columns[-1])
+                device.command(const.COLUMNADDR, start + first, start + last, const.PAGEADDR, int(page), int(page))
+                device.data(pages[page, first:last + 1].tolist())
+        self._sent = pages
+
     def close(self) -> None:
         """Release the device (clears the panel unless settings.persist); later shows are dropped."""
-        self._closed = True
+        with self._lock:
+            self._closed = True
+            self._lock.notify_all()
+        if self._writer is not None:
+            self._writer.join(timeout=5)
         if self.device is not None:
             with contextlib.suppress(Exception):  # closing must never stop shutdown
                 self.device.cleanup()

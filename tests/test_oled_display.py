@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import threading
 
 import pytest
 from luma.core.device import dummy
@@ -144,14 +145,35 @@ class I2CBus:
         self.down = False
         self.commands: list[int] = []
         self.data = 0
+        self.writes: list[tuple[int, list[int]]] = []
 
     def write_i2c_block_data(self, address, mode, values):
         if self.down:
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        self.writes.append((mode, list(values)))
         if mode == 0x00:
             self.commands += values
         else:
             self.data += len(values)
+
+    def panel_memory(self) -> bytes:
+        """The SSD1306's display memory after the writes seen, in its horizontal addressing mode: a
+        command block ``COLUMNADDR c0 c1 PAGEADDR p0 p1`` opens a window that the data fills row of
+        pages by row, column by column (what both luma's driver and the Display send)."""
+        ram = bytearray(128 * 8)
+        c0 = c1 = p0 = col = page = 0
+        for mode, values in self.writes:
+            if mode == 0x00:
+                if values[:1] == [0x21] and len(values) == 6 and values[3] == 0x22:
+                    c0, c1, p0 = values[1], values[2], values[4]
+                    col, page = c0, p0
+                continue
+            for v in values:
+                ram[page * 128 + col] = v
+                col += 1
+                if col > c1:
+                    col, page = c0, page + 1
+        return bytes(ram)
 
 
 def real_ssd1306(bus: I2CBus):
@@ -217,3 +239,102 @@ def test_every_rotation_allowed_takes_the_screens_as_drawn(rotation):
     device = dummy(width=128, height=64, rotate=rotation, mode="1")
     OledSettings(rotation=rotation)
     assert Display(device=device).show(screen(5)) is True
+
+
+def test_only_the_changed_part_of_the_panel_is_sent_and_the_panel_ends_as_a_whole_write_would():
+    """The controller's memory after a partial write equals luma's own driver writing the whole frame."""
+    bus = I2CBus()
+    display = Display(device=real_ssd1306(bus))
+    assert display.show(screen(3)) is True
+    bus.data = 0
+    assert display.show(screen(5)) is True
+    assert 0 < bus.data <= 128 * 64 // 8 // 4  # a die's digit, not the whole kilobyte
+    reference = I2CBus()
+    real_ssd1306(reference).display(screen(5))
+    assert bus.panel_memory() == reference.panel_memory()
+    bus.data = 0
+    assert display.show(screen(5)) is True and bus.data == 0  # nothing changed: nothing on the bus
+
+
+def test_after_a_failed_write_the_whole_frame_goes_out_again():
+    clock = Clock()
+    bus = I2CBus()
+    display = Display(device=real_ssd1306(bus), clock=clock, retry_s=1.0, attempts=1)
+    assert display.show(screen(1)) is True
+    bus.down = True
+    assert display.show(screen(2)) is False  # part of it may have reached the panel: unknown now
+    bus.down = False
+    bus.data = 0
+    clock.now += 1.0
+    assert display.flush() is True and bus.data == 128 * 64 // 8
+
+
+class GatedDummy(dummy):
+    """luma's dummy device whose display() waits until the test opens the gate: a slow bus."""
+
+    def __init__(self) -> None:
+        super().__init__(mode="1")
+        self.gate = threading.Event()
+        self.entered = threading.Event()
+        self.images: list[bytes] = []
+
+    def display(self, image):
+        self.entered.set()
+        assert self.gate.wait(timeout=10)
+        super().display(image)
+        self.images.append(image.tobytes())
+
+
+def test_submit_never_waits_for_the_bus_and_the_newest_image_wins():
+    device = GatedDummy()
+    display = Display(device=device, background=True)
+    try:
+        display.submit(screen(1))
+        assert device.entered.wait(timeout=10)  # the writer thread is on the bus with the first image
+        display.submit(screen(2))  # returns while the bus is busy (the gate is shut)
+        display.submit(screen(3))
+        assert display.written == 0 and not device.gate.is_set()
+        device.gate.set()
+        assert display.wait_written(2, timeout=10)
+        assert device.images == [screen(1).tobytes(), screen(3).tobytes()]  # 2 was coalesced away
+    finally:
+        device.gate.set()
+        display.close()
+    assert display._writer is not None and not display._writer.is_alive()
+
+
+def test_the_writer_thread_retries_a_failed_image_by_itself():
+    device = FlakyDummy(failures=1)
+    display = Display(device=device, background=True, attempts=1, retry_s=0.01)
+    try:
+        display.submit(screen(6))
+        assert display.wait_written(1, timeout=10)  # no show, flush or pump from the caller
+        assert device.calls == 2 and device.image.tobytes() == screen(6).tobytes()
+        assert display.pump() is False
+    finally:
+        display.close()
+
+
+def test_a_display_that_opens_its_own_panel_writes_in_the_background_and_a_handed_device_does_not():
+    assert Display(opener=lambda settings: dummy(mode="1"))._background
+    handed = Display(device=dummy(mode="1"))
+    handed.submit(screen(4))
+    assert handed.written == 1 and handed._writer is None
+
+
+def test_the_oled_view_hands_its_drawing_to_the_writer_thread_and_skips_an_unchanged_panel():
+    from companion.session.core import Frame
+    from companion.session.views import OledView
+
+    device = dummy(mode="1")
+    display = Display(device=device, background=True)
+    view = OledView(display, render)
+    panel = Panel(prompt=Prompt("roll", dice=("d8",)), dice=(Die("d8", 2),))
+    try:
+        view.show(Frame(panel))
+        assert display.wait_written(1, timeout=10)
+        assert device.image.tobytes() == render(panel).tobytes() == view.image.tobytes()
+        view.show(Frame(panel))  # the map moved, the OLED's words did not: nothing drawn, nothing queued
+        assert display._queued is None and view.shown == 2
+    finally:
+        display.close()

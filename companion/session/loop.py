@@ -10,7 +10,10 @@ pygame's events (the laptop's keys, a gamepad) can only be polled from this thre
 between turns bounds their latency. The loop waits ``tick`` while the table is in use and backs
 off to ``idle_tick`` after ``quiet_after`` seconds with no input, no change and no pygame event:
 each wake-up costs the process a fixed slice of a core, so fewer of them keep the idle window cheap,
-and the first input brings the short tick back.
+and the first input brings the short tick back. After ``sleep_after`` seconds with nothing at all (a
+table between games, a box left on) it waits ``sleep_tick``: the tower and the buttons still wake it
+at once through the queue; only a gamepad's or a key's first press after such a pause waits up to
+``sleep_tick``.
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ IDLE_TICK = 0.1
 in the laptop window then reaches the game within 0.1 s (within ``tick`` while the table is in use)."""
 QUIET_AFTER = 1.0
 """Seconds with no input and no change before the loop backs off to its idle tick."""
+SLEEP_TICK = 0.25
+"""The wait between turns once the table has been quiet for ``SLEEP_AFTER`` seconds."""
+SLEEP_AFTER = 10.0
+"""Seconds with no input, no change and no pygame event before the loop waits ``SLEEP_TICK``."""
 
 
 class View(Protocol):
@@ -46,6 +53,7 @@ class Loop:
                  watchdog: Callable[[], object] | None = None, pumps: Sequence[Callable[[], object]] = (),
                  on_shown: Callable[[Frame], None] | None = None, tick: float = 0.5,
                  idle_tick: float | None = None, quiet_after: float = QUIET_AFTER,
+                 sleep_tick: float | None = None, sleep_after: float = SLEEP_AFTER,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.session = session
         self.inbox = inbox
@@ -56,6 +64,8 @@ class Loop:
         self.tick = tick
         self.idle_tick = max(tick, IDLE_TICK) if idle_tick is None else idle_tick
         self.quiet_after = quiet_after
+        self.sleep_tick = max(self.idle_tick, SLEEP_TICK) if sleep_tick is None else sleep_tick
+        self.sleep_after = sleep_after
         self._clock = clock
         self._last_housekeeping = clock()
         self._last_activity = clock()
@@ -72,8 +82,12 @@ class Loop:
         self._pumps.append(pump)
 
     def wait(self) -> float:
-        """How long the next turn waits for input: ``tick`` in use, ``idle_tick`` after a quiet spell."""
-        if self._clock() - self._last_activity >= self.quiet_after:
+        """How long the next turn waits for input: ``tick`` in use, ``idle_tick`` after a quiet spell,
+        ``sleep_tick`` after a long one."""
+        quiet = self._clock() - self._last_activity
+        if quiet >= self.sleep_after:
+            return self.sleep_tick
+        if quiet >= self.quiet_after:
             return self.idle_tick
         return self.tick
 

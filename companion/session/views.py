@@ -15,18 +15,36 @@ from companion.session.core import Frame
 
 
 class OledView:
-    """Panel -> 128x64 image (companion.views.oled.render) -> the Display wrapper (luma device)."""
+    """Panel -> 128x64 image (companion.views.oled.render) -> the Display wrapper (luma device).
+
+    The image is handed over with ``Display.submit``: on the box a writer thread of the Display's
+    draws it and puts it on the bus, so the loop goes on to the projector at once instead of
+    drawing the OLED first and waiting for the I2C write (about 90 ms for a whole frame at 100 kHz).
+    A frame whose panel did not change (the map's state moved, the OLED's words did not) is neither
+    rendered nor sent again. Without a writer thread (luma's dummy device on the simulated table)
+    the image is drawn here, so ``image`` is the frame just shown."""
 
     def __init__(self, display: Any, render: Callable[[Any], Any]) -> None:
         self.display = display
         self._render = render
         self.image: Any = None
         self.shown = 0
+        self._panel: Any = None
 
     def show(self, frame: Frame) -> None:
-        self.image = self._render(frame.panel)
-        self.display.show(self.image)
+        if self._panel is None or frame.panel != self._panel:
+            self._panel = panel = frame.panel
+            if getattr(self.display, "background", False):
+                self.display.submit(lambda: self._draw(panel))
+            else:
+                self._draw(panel)
+                submit = getattr(self.display, "submit", None)
+                (submit or self.display.show)(self.image)
         self.shown += 1
+
+    def _draw(self, panel: Any) -> Any:
+        self.image = image = self._render(panel)
+        return image
 
 
 class FrameFolder:

@@ -21,7 +21,7 @@ import numpy as np
 
 from companion.games.kansas.data import Board
 from companion.games.kansas.state import LINES, KansasState
-from companion.hexgrid import Hex
+from companion.hexgrid import DIRECTIONS, Hex
 
 
 class RiskSource(Protocol):
@@ -39,14 +39,49 @@ SUM_CHANCES: dict[int, float] = {s: (6 - abs(s - 7)) / 36 for s in range(2, 13)}
 """Chance of each 2D6 sum."""
 
 
-@dataclass(frozen=True)
 class Risk:
-    """Exact odds for some tornadoes still to come."""
+    """Exact odds for some tornadoes still to come.
 
-    p_hit: dict[Hex, float]
-    """hex -> P(at least one more marker)."""
-    expected: dict[Hex, float]
-    """hex -> expected number of new markers."""
+    ``p_hit``: hex -> P(at least one more marker); ``expected``: hex -> expected number of new markers.
+    A risk from a chain keeps them as arrays over the chain's hexes (``vectors``) and builds the dicts
+    only when they are read: ranking the 16 forecast choices combines and compares some hundred risks,
+    and reads the dicts of none of them."""
+
+    __slots__ = ("_expected", "_p_hit", "vectors")
+
+    def __init__(self, p_hit: dict[Hex, float] | None = None, expected: dict[Hex, float] | None = None,
+                 vectors: Vectors | None = None) -> None:
+        if vectors is None and (p_hit is None or expected is None):
+            raise TypeError("a Risk needs p_hit and expected, or vectors")
+        self._p_hit = p_hit
+        self._expected = expected
+        self.vectors = vectors
+
+    @property
+    def p_hit(self) -> dict[Hex, float]:
+        if self._p_hit is None:
+            v = self.vectors
+            assert v is not None
+            self._p_hit = _as_dict(v.hexes, v.p, v.p_keys)
+        return self._p_hit
+
+    @property
+    def expected(self) -> dict[Hex, float]:
+        if self._expected is None:
+            v = self.vectors
+            assert v is not None
+            self._expected = _as_dict(v.hexes, v.e, v.e_keys)
+        return self._expected
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Risk):
+            return NotImplemented
+        return self.p_hit == other.p_hit and self.expected == other.expected
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Risk(p_hit={self.p_hit!r}, expected={self.expected!r})"
 
     def to_json(self, board: Board) -> dict[str, object]:
         return {"hexes": [{"q": h.q, "r": h.r, "p_hit": self.p_hit.get(h, 0.0),
@@ -54,7 +89,31 @@ class Risk:
                           for h in sorted(board.terrain, key=lambda x: (x.q, x.r))]}
 
     def expected_on(self, hexes: Iterable[Hex]) -> float:
+        v = self.vectors
+        if v is not None:
+            return float(sum(v.e[i] for h in hexes if (i := v.index.get(h)) is not None))
         return sum(self.expected.get(h, 0.0) for h in hexes)
+
+
+@dataclass(frozen=True)
+class Vectors:
+    """A risk as arrays over ``hexes`` (a chain's, ``index`` its positions): P(hit) and expected markers,
+    and which hexes the dicts list (P(hit): the hexes a walk can reach; expected: where it is not zero)."""
+
+    hexes: list[Hex]
+    index: dict[Hex, int]
+    p: Any
+    p_keys: Any
+    e: Any
+    e_keys: Any
+
+    def risk(self) -> Risk:
+        return Risk(vectors=self)
+
+
+def _as_dict(hexes: list[Hex], values: Any, keys: Any) -> dict[Hex, float]:
+    where = np.flatnonzero(keys)
+    return dict(zip([hexes[i] for i in where.tolist()], values[where].tolist(), strict=True))
 
 
 @dataclass(frozen=True)
@@ -107,9 +166,12 @@ class TornadoChain:
         # direction, so a step is a few gathers, not a dense matrix product (no BLAS threads).
         rows = np.arange(n)
         targets, chances = [], []
+        coords = [(h.q, h.r) for h in self.hexes]
+        at = {qr: i for i, qr in enumerate(coords)}  # (q, r) tuples: no Hex made per lookup
         for direction in sorted(set(board.path_key.values())):
             chance = sum(p for total, p in SUM_CHANCES.items() if board.path_key[total] == direction)
-            to = np.array([self.index.get(h.neighbour(direction), -1) for h in self.hexes])
+            dq, dr = DIRECTIONS[direction]
+            to = np.array([at.get((q + dq, r + dr), -1) for q, r in coords])
             targets.append(np.where(to >= 0, to, rows))
             chances.append(np.where(to >= 0, chance, 0.0))
         stay = np.sum(chances, axis=0)
@@ -120,23 +182,30 @@ class TornadoChain:
             step[rows, to] += chance[:, 0]
         self.step = step
         miss = 1.0 - np.eye(n)
-        avoid = [np.ones((n, n))]
-        visits = [np.zeros((n, n))]
-        power = np.eye(n)
-        for _ in range(self.moves):
+        # B[1] = step @ miss = 1 - step (a move lands somewhere: each row of step sums to 1, or is all
+        # zero for a hex with no move, which then stays put); the rest by the recursion. Cold, this is
+        # most of the chain's cost, so the first product is not computed.
+        stuck = stay <= 0
+        first = 1.0 - step
+        first[stuck] = miss[stuck]
+        avoid = [np.ones((n, n)), first]
+        for _ in range(self.moves - 1):
             avoid.append(self._walk(miss * avoid[-1]))
-            power = self._walk(power)  # step^k = step @ step^(k-1)
-            visits.append(visits[-1] + power)
-        self._avoid = avoid
+        self._avoid = avoid[: self.moves + 1]
         """``_avoid[k][s, h]``: the next k positions from s all miss h."""
         self._miss = miss
-        self._visits = visits
-        """``_visits[k][s, h]``: expected visits to h in the next k moves from s (> 0 exactly where reachable)."""
+        self._counted: dict[int, Any] = {}
         self._from_grid: dict[tuple[int | None, int | None], Risk] = {}
 
     def _walk(self, after: Any) -> Any:
-        """``step @ after``: row s mixes the rows of the hexes a move from s can reach."""
-        return sum(chance * after[to] for to, chance in zip(self._targets, self._chances, strict=True))
+        """``step @ after``: row s mixes the rows of the hexes a move from s can reach (summed in place:
+        a new array per direction would double the memory traffic of the chain's cold build)."""
+        pairs = iter(zip(self._targets, self._chances, strict=True))
+        to, chance = next(pairs)
+        out = chance * after[to]
+        for to, chance in pairs:
+            out += chance * after[to]
+        return out
 
     def from_grid(self, ns: int | None = None, we: int | None = None) -> Risk:
         """A whole tornado from the start grid, with none, one or both lines known; kept once computed
@@ -144,7 +213,7 @@ class TornadoChain:
         key = (ns, we)
         risk = self._from_grid.get(key)
         if risk is None:
-            risk = self._from_grid[key] = self.tornado(self.start(ns, we))
+            risk = self._from_grid[key] = self._tornado(self._grid_vector(ns, we), self.moves, True)
         return risk
 
     def start(self, ns: int | None, we: int | None) -> dict[Hex, float]:
@@ -155,15 +224,40 @@ class TornadoChain:
             dist[h] += 1 / len(cells)
         return dict(dist)
 
+    @cached_property
+    def _grid(self) -> tuple[Any, Any, Any]:
+        """The start grid as arrays: each cell's ns and we values and its hex's index."""
+        cells = list(self.board.grid.items())
+        return (np.array([n for (n, _), _h in cells]), np.array([w for (_, w), _h in cells]),
+                np.array([self.index[h] for _, h in cells]))
+
+    def _grid_vector(self, ns: int | None, we: int | None) -> Any:
+        """``start(ns, we)`` as a vector over the chain's hexes."""
+        ns_of, we_of, at = self._grid
+        chosen = np.ones(len(at), dtype=bool)
+        if ns is not None:
+            chosen &= ns_of == ns
+        if we is not None:
+            chosen &= we_of == we
+        vec = np.zeros(len(self.hexes))
+        np.add.at(vec, at[chosen], 1.0 / max(1, int(chosen.sum())))
+        return vec
+
     def _vector(self, start: Mapping[Hex, float]) -> Any:
         vec = np.zeros(len(self.hexes))
         for h, p in start.items():
             vec[self.index[h]] += p
         return vec
 
-    def _reachable(self, vec: Any, moves: int) -> Any:
-        """Which hexes a walk of up to ``moves`` from the start can stand on (the start included)."""
-        return (vec > 0) | ((vec > 0) @ self._visits[moves] > 0)
+    def _visits(self, vec: Any, moves: int) -> Any:
+        """Expected visits to each hex in the next ``moves`` moves from the start ``vec`` (the start's own
+        position not counted): the start pushed through the chain move by move, a vector at a time."""
+        total = np.zeros_like(vec)
+        here = vec
+        for _ in range(moves):
+            here = here @ self.step
+            total += here
+        return total
 
     @cached_property
     def steps(self) -> dict[Hex, list[tuple[Hex, float]]]:
@@ -173,33 +267,67 @@ class TornadoChain:
 
     def expected(self, start: Mapping[Hex, float], moves: int, count_start: bool = True) -> dict[Hex, float]:
         """Expected markers per hex for a tornado at ``start`` with ``moves`` to go."""
-        vec = self._vector(start)
-        total = vec @ self._visits[moves] + (vec if count_start else 0.0)
-        return {self.hexes[i]: float(total[i]) for i in np.flatnonzero(total)}
+        return self.tornado(start, moves, count_start).expected
 
     def p_hit(self, start: Mapping[Hex, float], moves: int, count_start: bool = True) -> dict[Hex, float]:
         """P(at least one marker) per hex: 1 - P(the walk avoids it), for every hex at once."""
-        vec = self._vector(start)
-        # A start hex that counts is a hit already: a walk misses h only if it does not start there.
-        avoid = self._avoid[moves] * self._miss if count_start else self._avoid[moves]
-        hit = 1.0 - vec @ avoid
-        return {self.hexes[i]: float(max(0.0, hit[i])) for i in np.flatnonzero(self._reachable(vec, moves))}
+        return self.tornado(start, moves, count_start).p_hit
 
     def tornado(self, start: Mapping[Hex, float], moves: int | None = None, count_start: bool = True) -> Risk:
-        moves = self.moves if moves is None else moves
-        return Risk(self.p_hit(start, moves, count_start), self.expected(start, moves, count_start))
+        return self._tornado(self._vector(start), self.moves if moves is None else moves, count_start)
+
+    def _tornado(self, vec: Any, moves: int, count_start: bool) -> Risk:
+        visits = self._visits(vec, moves)
+        # A start hex that counts is a hit already: a walk misses h only if it does not start there.
+        if count_start:
+            avoid = self._counted.get(moves)
+            if avoid is None:
+                avoid = self._counted[moves] = self._avoid[moves] * self._miss
+        else:
+            avoid = self._avoid[moves]
+        reachable = (vec > 0) | (visits > 0)
+        hit = np.where(reachable, np.maximum(1.0 - vec @ avoid, 0.0), 0.0)
+        total = visits + vec if count_start else visits
+        return Vectors(self.hexes, self.index, hit, reachable, total, total != 0).risk()
 
 
 def combine(risks: Iterable[Risk]) -> Risk:
-    """Independent tornadoes: missed by all is the product of missed by each; expectations add."""
-    missed: dict[Hex, float] = {}
-    expected: defaultdict[Hex, float] = defaultdict(float)
+    """Independent tornadoes: missed by all is the product of missed by each; expectations add.
+
+    A phase repeats the same whole-tornado risk for each tornado still to roll: each distinct risk is
+    taken once, raised to the number of times it comes (``(1 - p) ** n``, ``n * e``); risks from one
+    chain combine as arrays."""
+    counts: dict[int, list[Any]] = {}
     for r in risks:
+        entry = counts.get(id(r))
+        if entry is None:
+            counts[id(r)] = [r, 1]
+        else:
+            entry[1] += 1
+    grouped: list[tuple[Risk, int]] = [(r, n) for r, n in counts.values()]
+    vectors = [r.vectors for r, _ in grouped]
+    if grouped and all(v is not None and v.hexes is vectors[0].hexes for v in vectors):  # type: ignore[union-attr]
+        first = vectors[0]
+        assert first is not None
+        missed = np.ones(len(first.hexes))
+        expected = np.zeros(len(first.hexes))
+        p_keys = np.zeros(len(first.hexes), dtype=bool)
+        e_keys = p_keys.copy()
+        for (_, n), v in zip(grouped, vectors, strict=True):
+            assert v is not None
+            missed *= (1.0 - v.p) ** n if n > 1 else 1.0 - v.p
+            expected += n * v.e if n > 1 else v.e
+            p_keys |= v.p_keys
+            e_keys |= v.e_keys
+        return Vectors(first.hexes, first.index, 1.0 - missed, p_keys, expected, e_keys).risk()
+    missed_d: dict[Hex, float] = {}
+    expected_d: dict[Hex, float] = {}
+    for r, n in grouped:
         for h, p in r.p_hit.items():
-            missed[h] = missed.get(h, 1.0) * (1.0 - p)
+            missed_d[h] = missed_d.get(h, 1.0) * (1.0 - p) ** n
         for h, e in r.expected.items():
-            expected[h] += e
-    return Risk({h: 1.0 - m for h, m in missed.items()}, dict(expected))
+            expected_d[h] = expected_d.get(h, 0.0) + n * e
+    return Risk({h: 1.0 - m for h, m in missed_d.items()}, expected_d)
 
 
 def phase_risk(chain: TornadoChain, count: int) -> Risk:
@@ -264,6 +392,21 @@ def forecast_options(game: RiskSource, state: KansasState) -> list[ForecastOptio
     return sorted(options, key=lambda o: (o.on_places, o.line, o.value))
 
 
+def _mean(risks: list[Risk]) -> Risk:
+    """Each risk alike likely: the mean of their figures, over every hex any of them can reach."""
+    vectors = [r.vectors for r in risks]
+    if vectors and all(v is not None and v.hexes is vectors[0].hexes for v in vectors):  # type: ignore[union-attr]
+        first = vectors[0]
+        assert first is not None
+        keys = np.logical_or.reduce([v.p_keys for v in vectors])  # type: ignore[union-attr]
+        p = np.sum([v.p for v in vectors], axis=0) / len(risks)  # type: ignore[union-attr]
+        e = np.sum([v.e for v in vectors], axis=0) / len(risks)  # type: ignore[union-attr]
+        return Vectors(first.hexes, first.index, p, keys, e, keys).risk()
+    hexes = set().union(*(r.p_hit for r in risks))
+    return Risk({h: sum(r.p_hit.get(h, 0.0) for r in risks) / len(risks) for h in hexes},
+                {h: sum(r.expected.get(h, 0.0) for r in risks) / len(risks) for h in hexes})
+
+
 def forecast_lines(game: RiskSource, state: KansasState) -> list[LineOption]:
     """The two lines the forecasting player can fix, best first, each played as the rules let it be:
     the other line is rolled (each value alike), then the place along the fixed line that spares the
@@ -288,8 +431,6 @@ def forecast_lines(game: RiskSource, state: KansasState) -> list[LineOption]:
             value = min(range(1, 9), key=lambda v: (start(v).expected_on(places), v))
             best[roll] = value
             per_roll.append(combine([start(value), *others]))
-        hexes = set().union(*(r.p_hit for r in per_roll))
-        risk = Risk({h: sum(r.p_hit.get(h, 0.0) for r in per_roll) / 8 for h in hexes},
-                    {h: sum(r.expected.get(h, 0.0) for r in per_roll) / 8 for h in hexes})
+        risk = _mean(per_roll)
         options.append(LineOption(line, best, risk, risk.expected_on(places)))
     return sorted(options, key=lambda o: (o.on_places, o.line))

@@ -1,0 +1,37 @@
+"""A command imports what it uses: ``companion run`` gets to READY without numpy or an engine, ``--help`` sees all."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from companion.cli import build_parser, command_modules, module_for
+
+
+def _modules_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after ``code`` (this process has imported everything already)."""
+    out = subprocess.run([sys.executable, "-c", f"{code}\nimport sys\nprint('\\n'.join(sys.modules))"],
+                         capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+def test_the_run_command_parses_without_numpy_pygame_or_an_engine():
+    loaded = _modules_after("from companion.cli import build_parser, module_for\n"
+                            "build_parser(module_for(['run', '--sim'])).parse_args(['run', '--sim'])")
+    assert "companion.commands.run" in loaded
+    assert not loaded & {"numpy", "pygame", "companion.games.kansas.engine", "companion.games.stormfury.engine",
+                         "companion.commands.tornado", "companion.commands.demo"}
+
+
+@pytest.mark.parametrize(("argv", "module"), [(["run", "--sim"], "run"), (["import", "f.jsonl"], "import_"),
+                                              (["--version"], None), (["bogus"], None), ([], None)])
+def test_the_command_word_names_its_module(argv, module):
+    assert module_for(argv) == module
+
+
+def test_every_module_registers_the_command_of_its_name():
+    for name in command_modules():
+        subparsers = build_parser(name)._subparsers._group_actions[0]  # type: ignore[union-attr]
+        assert list(subparsers.choices) == [name.rstrip("_")]
