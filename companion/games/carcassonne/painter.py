@@ -94,18 +94,6 @@ def ink_on(colour: palette.Colour) -> palette.Colour:
     return palette.CITY_EDGE if sum(colour) > 330 else palette.CITY
 
 
-def wrap(words: str, size: int, width: int) -> list[str]:
-    """``words`` broken into lines no wider than ``width`` pixels."""
-    font = text.font(size)
-    lines: list[str] = []
-    for word in words.split():
-        if lines and font.size(f"{lines[-1]} {word}")[0] <= width:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
-    return lines
-
-
 # -- a tile's art, from its segments --------------------------------------------------------------------------
 
 def _at(centre: Point, r: float, v: Point, k: float = 1.0) -> Point:
@@ -584,7 +572,7 @@ class Painter(BoardPainter):
             for k, line in enumerate(lines):
                 reading = k == len(lines) - 1
                 size = small if reading else body
-                for part in wrap(("Reading: " if reading else "") + line, size, rect.w):
+                for part in text.wrap(("Reading: " if reading else "") + line, size, rect.w):
                     text.draw(surface, part, (rect.x, y), size, palette.TEXT_DIM if reading else palette.TEXT)
                     y += size + 2
             y += 4
