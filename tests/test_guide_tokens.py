@@ -10,7 +10,7 @@ import pytest
 from companion.commands.snapshot import frame_for
 from companion.dice import Choice
 from companion.games.stormfury import load
-from companion.views.projector import Layout, render_frame
+from companion.views.projector import Layout, render_frame, text
 from companion.views.projector.painters import painter_for
 from companion.views.projector.stormfury import TOKEN_SCREEN, TOKEN_SHARE
 from tests.conftest import REPO
@@ -71,3 +71,44 @@ def test_a_third_move_is_not_offered(game):
         game.apply(state, Choice("move", {"player": "aquatic_engineer", "to": road.other(state.players[0].city)}))
     for option in game.choices(state):  # every option still offered is one the rules take
         game.apply(state, option.event)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_each_defence_shows_who_made_it_in_her_colour(game, size, monkeypatch):
+    """Forts, dams and evacuations carry the colour and initials of the player who made them."""
+    from dataclasses import replace
+
+    from companion.dice import Shuffled
+    from companion.views.projector.stormfury import StormfuryPainter
+
+    state = game.new_game({"players": SEATS})
+    state = game.apply(state, Shuffled(tuple(range(len(game.board.decks[state.deck])))))
+    houston = game.board.city("houston")
+    space = next(s for s in houston.spaces if s.id != "houston.population")
+    road = game.board.roads_of("houston")[0]
+    state = replace(state, current=1)  # the architect's turn
+    state = game.apply(state, Choice("fortify", {"player": "architect", "space": space.id}))
+    state = game.apply(state, Choice("dam", {"player": "aquatic_engineer", "road": road.id, "city": "houston"}))
+    state = game.apply(state, Choice("evacuate", {"player": "aquatic_engineer", "count": 1}))
+    assert state.placer(f"fort:{space.id}") == "architect"
+    assert state.placer(f"dam:{road.id}:houston") == "aquatic_engineer"
+    assert state.placer("evac:houston") == "aquatic_engineer"
+
+    drawn: list[tuple[str, tuple[float, float]]] = []
+    original = StormfuryPainter._paint_maker
+
+    def record(self, surface, layout, st, mark, at):
+        original(self, surface, layout, st, mark, at)
+        if st.placer(mark) is not None:
+            drawn.append((mark, at))
+
+    monkeypatch.setattr(StormfuryPainter, "_paint_maker", record)
+    surface = render_frame(frame_for(game, state), size)
+    painter = painter_for(game)
+    marks = dict(drawn)
+    assert set(marks) == {f"fort:{space.id}", f"dam:{road.id}:houston", "evac:houston"}
+    for mark, at in marks.items():
+        colour = painter.seat_colour(state, state.placer(mark))
+        r = round(text.minimum(size[1]) * 0.75)
+        ring = [(round(at[0] + dx), round(at[1] + dy)) for dx, dy in ((-0.8 * r, 0), (0.8 * r, 0), (0, -0.85 * r))]
+        assert sum(1 for p in ring if tuple(surface.get_at(p))[:3] == colour) >= 2, mark

@@ -219,6 +219,7 @@ class StormfuryGame:
             forts = dict(state.fortifications)
             forts[space.id] = forts.get(space.id, 0) + self._count(a)
             return replace(state, fortifications=tuple(sorted(forts.items())),
+                           placed_by=(*state.placed_by, (f"fort:{space.id}", player.role)),
                            recent=(f"Fortified {b.space_name(space.id)} ({forts[space.id]})",))
         if event.action == "dam":
             rid = a.get("road")
@@ -237,6 +238,7 @@ class StormfuryGame:
             if (road.id, city) in state.dams:
                 raise RuleError(f"the road {road.name} is already dammed in {self._city(city)}")
             return replace(state, dams=state.dams | {(road.id, city)},
+                           placed_by=(*state.placed_by, (f"dam:{road.id}:{city}", player.role)),
                            recent=(f"Dam {road.name} at {self._city(city)}",))
         return self._evacuate(state, player, a)
 
@@ -266,7 +268,8 @@ class StormfuryGame:
         if n > left:
             raise RuleError(f"{self._city(player.city)} has {left} population left, cannot evacuate {n}")
         pop = tuple((c, v - n if c == player.city else v) for c, v in state.population)
-        return replace(state, population=pop, recent=(f"Evacuated {n} from {self._city(player.city)}",))
+        return replace(state, population=pop, placed_by=(*state.placed_by, (f"evac:{player.city}", player.role)),
+                       recent=(f"Evacuated {n} from {self._city(player.city)}",))
 
     # -- what the table sees ----------------------------------------------------------------
     def prompt(self, state: StormState) -> Prompt:

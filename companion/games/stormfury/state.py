@@ -111,6 +111,9 @@ class StormState:
     """Infrastructure space ids lost to the storm."""
     flooded: frozenset[str] = frozenset()
     """Road ids flooded (impassable)."""
+    placed_by: tuple[tuple[str, str], ...] = ()
+    """(mark, role) for each defence a player made, latest last: "fort:SPACE", "dam:ROAD:CITY", "evac:CITY",
+    so the projector shows each mark in the colour and with the initials of the player who made it."""
     damage: tuple[Damage, ...] = ()
     """Every damage token so far, in order."""
     log: tuple[TurnLog, ...] = ()
@@ -119,6 +122,10 @@ class StormState:
     """Why the game is over: "dissipated" or "max_turns" (empty while playing)."""
     recent: tuple[str, ...] = field(default=())
     """Short lines about the last event, for the OLED recap."""
+
+    def placer(self, mark: str) -> str | None:
+        """The role that last made ``mark`` (see ``placed_by``), or None."""
+        return dict(self.placed_by).get(mark)
 
     def fortified(self, space_id: str) -> int:
         return dict(self.fortifications).get(space_id, 0)

@@ -145,6 +145,7 @@ class StormfuryPainter:
                                      max(4, round(s * 0.2)))
                     pygame.draw.line(surface, palette.DAM, (mx - nx, my - ny), (mx + nx, my + ny),
                                      max(2, round(s * 0.12)))
+                    self._paint_maker(surface, layout, state, f"dam:{road.id}:{end}", (mx + nx, my + ny))
 
     def _paint_passable(self, surface: Any, layout: Layout, state: Any) -> None:
         """A chevron on the first hex of every open road out of a city where a player stands, pointing
@@ -216,7 +217,9 @@ class StormfuryPainter:
                     pygame.draw.rect(surface, palette.CITY_EDGE, box, max(1, round(s * 0.05)))
                     text.draw(surface, str(forts), box.center, max(small, round(side * 0.9)), palette.CITY_EDGE,
                               anchor="center", bold=True)
+                    self._paint_maker(surface, layout, state, f"fort:{space.id}", box.topleft)
             x, y = layout.centre(city.population_centre)
+            self._paint_maker(surface, layout, state, f"evac:{city.id}", (round(x - s * 0.45), round(y - s * 0.4)))
             people = state.people(city.id)
             text.draw(surface, str(people), (x, y), text.px(0.022, layout.height), palette.CITY_EDGE,
                       anchor="center", bold=True)
@@ -282,6 +285,26 @@ class StormfuryPainter:
         ("AE", "Ar", "ES", "RC"), so no two experts share one."""
         words = self.board.role(role).name.split()
         return "".join(w[0] for w in words[:2]).upper() if len(words) > 1 else words[0][:2]
+
+    def seat_colour(self, state: Any, role: str) -> Colour:
+        """The colour of the player playing ``role`` (by her seat), as her token has it."""
+        seat = next((i for i, p in enumerate(state.players) if p.role == role), 0)
+        return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+    def _paint_maker(self, surface: Any, layout: Layout, state: Any, mark: str, at: tuple[float, float]) -> None:
+        """Who made a defence (a fort, a dam, an evacuation): a small disc in her colour with her initials,
+        legible as any text on the screen, beside the mark."""
+        role = state.placer(mark)
+        if role is None:
+            return
+        size = text.minimum(layout.height)
+        r = math.ceil(size * 0.75)
+        colour = self.seat_colour(state, role)
+        centre = (round(at[0]), round(at[1]))
+        pygame.draw.circle(surface, palette.CITY_EDGE, centre, r + 2)
+        pygame.draw.circle(surface, colour, centre, r)
+        ink = palette.CITY_EDGE if sum(colour) > 420 else palette.CITY
+        text.draw(surface, self.initials(role), centre, size, ink, anchor="center", bold=True)
 
     def _paint_players(self, surface: Any, layout: Layout, state: Any) -> None:
         for role, centre, r, colour in self.token_spots(layout, state):
@@ -350,10 +373,16 @@ class StormfuryPainter:
             pygame.draw.line(surface, palette.CITY_EDGE, (x, box.y), (x, box.bottom), max(4, box.h // 3))
             pygame.draw.line(surface, palette.DAM, (x, box.y + 2), (x, box.bottom - 2), max(2, box.h // 5))
 
+        def maker(surface: Any, box: Any) -> None:
+            at = (box.x + box.h * 0.6, box.centery)
+            pygame.draw.circle(surface, PLAYER_COLOURS[0], (round(at[0]), round(at[1])), round(box.h * 0.5))
+            text.draw(surface, "AE", at, size, palette.CITY, anchor="center", bold=True)
+
         return [KeyEntry("storm (category)", centre), KeyEntry("storm's reach", footprint),
                 KeyEntry("forecast card path", path), KeyEntry("storm track", track),
                 KeyEntry("destroyed space", destroyed), KeyEntry("people lost", lost),
-                KeyEntry("flooded road", flooded), KeyEntry("dam", dam)]
+                KeyEntry("flooded road", flooded), KeyEntry("dam", dam),
+                KeyEntry("made by (initials)", maker)]
 
     def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:
         """Top to bottom: the category, what just happened and what is asked, the forecast cards, the
