@@ -129,3 +129,41 @@ def test_a_broken_map_is_an_exit_2_line_on_the_command_line(copy, capsys, monkey
     assert main(["map", "kansas", "--json"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("companion: ") and "rules.markers_per_tornado: expected 1..20, got 0" in err
+
+
+# -- the rivers: lines through river hexes, checked when loaded -----------------------------------------
+
+def test_the_shipped_rivers_run_through_river_hexes_source_to_mouth():
+    board = load().board
+    assert len(board.rivers) >= 5 and all(r.name for r in board.rivers)
+    for river in board.rivers:
+        assert all(board.terrain[h] == "river" for h in river.hexes)
+        assert all(b in a.neighbours() for a, b in zip(river.hexes, river.hexes[1:], strict=False))
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("hexes = [[9, 5], [10, 5], [10, 6], [11, 6]]", "hexes = [[9, 5], [10, 5], [10, 6], [12, 6]]",
+     r"kansas.toml: rivers\[1\].hexes\[3\]: col 12, row 6 is hill, not a river hex"),
+    ("hexes = [[9, 5], [10, 5], [10, 6], [11, 6]]", "hexes = [[9, 5], [11, 6]]",
+     r"kansas.toml: rivers\[1\].hexes\[1\]: col 11, row 6 is not next to the hex before it"),
+    ("hexes = [[16, 2], [16, 3]]", "hexes = [[16, 2]]",
+     r"kansas.toml: rivers: col 16, row 3 is a river hex that no river runs through"),
+    ("hexes = [[16, 2], [16, 3]]", "hexes = [[16, 2], [40, 3]]",
+     r"kansas.toml: rivers\[5\].hexes\[1\]: col 40, row 3 is not on the map"),
+    ("hexes = [[16, 2], [16, 3]]", "hexes = [16, 2]",
+     r"kansas.toml: rivers\[5\].hexes\[0\]: expected \[col, row\], got 16"),
+    ('name = "Saline River"', 'name = "Saline River"\nwidth = 3',
+     r"kansas.toml: rivers\[3\].width: unknown key"),
+])
+def test_a_broken_river_names_file_and_field(copy, old, new, message):
+    edit(copy, old, new)
+    with pytest.raises(DataError, match=message):
+        load(copy)
+
+
+def test_a_broken_river_is_an_exit_2_line_on_the_command_line(copy, capsys, monkeypatch):
+    edit(copy, "hexes = [[16, 2], [16, 3]]", "hexes = [[16, 2], [15, 3]]")
+    monkeypatch.setenv("COMPANION_MAPS", str(copy))
+    assert main(["map", "kansas", "--json"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "rivers[5].hexes[1]" in err and "not a river hex" in err

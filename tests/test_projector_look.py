@@ -4,16 +4,12 @@ panel that says what just happened and what is asked."""
 
 from __future__ import annotations
 
-import shutil
 from dataclasses import replace
-from pathlib import Path
 
 import pygame
 import pytest
 
-from companion.cli import main
 from companion.commands.snapshot import frame_for, seeded_state
-from companion.errors import DataError
 from companion.games import load_game
 from companion.games.kansas import load as load_kansas
 from companion.hexgrid import Hex
@@ -185,54 +181,3 @@ def test_a_lasting_notice_and_the_prompt_do_not_overlap_in_the_strip(drawn):
     assert surface.get_size() == (1280, 720)
     sizes = {w: s for w, s in drawn}
     assert sizes["projector: no display"] >= 0.01 * 1280
-
-
-# -- the river data --------------------------------------------------------------------------------
-
-@pytest.fixture
-def copy(tmp_path: Path, maps_dir: Path) -> Path:
-    shutil.copy(maps_dir / "kansas.toml", tmp_path / "kansas.toml")
-    return tmp_path
-
-
-def edit(folder: Path, old: str, new: str) -> None:
-    path = folder / "kansas.toml"
-    content = path.read_text()
-    assert old in content
-    path.write_text(content.replace(old, new, 1))
-
-
-def test_the_shipped_rivers_run_through_river_hexes_source_to_mouth():
-    board = load_kansas().board
-    assert len(board.rivers) >= 5 and all(r.name for r in board.rivers)
-    for river in board.rivers:
-        assert all(board.terrain[h] == "river" for h in river.hexes)
-        assert all(b in a.neighbours() for a, b in zip(river.hexes, river.hexes[1:], strict=False))
-
-
-@pytest.mark.parametrize("old, new, message", [
-    ("hexes = [[9, 5], [10, 5], [10, 6], [11, 6]]", "hexes = [[9, 5], [10, 5], [10, 6], [12, 6]]",
-     r"kansas.toml: rivers\[1\].hexes\[3\]: col 12, row 6 is hill, not a river hex"),
-    ("hexes = [[9, 5], [10, 5], [10, 6], [11, 6]]", "hexes = [[9, 5], [11, 6]]",
-     r"kansas.toml: rivers\[1\].hexes\[1\]: col 11, row 6 is not next to the hex before it"),
-    ("hexes = [[16, 2], [16, 3]]", "hexes = [[16, 2]]",
-     r"kansas.toml: rivers: col 16, row 3 is a river hex that no river runs through"),
-    ("hexes = [[16, 2], [16, 3]]", "hexes = [[16, 2], [40, 3]]",
-     r"kansas.toml: rivers\[5\].hexes\[1\]: col 40, row 3 is not on the map"),
-    ("hexes = [[16, 2], [16, 3]]", "hexes = [16, 2]",
-     r"kansas.toml: rivers\[5\].hexes\[0\]: expected \[col, row\], got 16"),
-    ('name = "Saline River"', 'name = "Saline River"\nwidth = 3',
-     r"kansas.toml: rivers\[3\].width: unknown key"),
-])
-def test_a_broken_river_names_file_and_field(copy, old, new, message):
-    edit(copy, old, new)
-    with pytest.raises(DataError, match=message):
-        load_kansas(copy)
-
-
-def test_a_broken_river_is_an_exit_2_line_on_the_command_line(copy, capsys, monkeypatch):
-    edit(copy, "hexes = [[16, 2], [16, 3]]", "hexes = [[16, 2], [15, 3]]")
-    monkeypatch.setenv("COMPANION_MAPS", str(copy))
-    assert main(["map", "kansas", "--json"]) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "rivers[5].hexes[1]" in err and "not a river hex" in err
