@@ -35,3 +35,14 @@ def test_every_module_registers_the_command_of_its_name():
     for name in command_modules():
         subparsers = build_parser(name)._subparsers._group_actions[0]  # type: ignore[union-attr]
         assert list(subparsers.choices) == [name.rstrip("_")]
+
+
+def test_a_projector_not_calibrated_onto_a_board_opens_without_numpy_or_the_warp():
+    loaded = _modules_after(
+        "import os\nos.environ['SDL_VIDEODRIVER'] = 'offscreen'\n"
+        "from companion.config import ProjectorConfig\n"
+        "from companion.views.projector.view import open_projector\n"
+        "view = open_projector(ProjectorConfig(driver='offscreen', width=320, height=180, fullscreen=False), print)\n"
+        "assert view is not None and view.table is None\n"
+        "view.close()")
+    assert "pygame" in loaded and not loaded & {"numpy", "companion.views.projector.warp"}

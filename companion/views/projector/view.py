@@ -143,6 +143,9 @@ def open_projector(config: Any, say: Callable[[str], None]) -> ProjectorView | N
         else:
             os.environ["SDL_VIDEODRIVER"] = previous
     log.info("projector: %s %dx%d on display %d", actual, *screen.get_size(), getattr(config, "display", 0))
-    from companion.views.projector.warp import table_for
+    table = None
+    if getattr(config, "calibration", ""):  # only a box calibrated onto its board pays for numpy and the warp
+        from companion.views.projector.warp import table_for
 
-    return ProjectorView(ProjectorRenderer(screen.get_size()), screen, table_for(config, screen.get_size()))
+        table = table_for(config, screen.get_size())
+    return ProjectorView(ProjectorRenderer(screen.get_size()), screen, table)
