@@ -148,7 +148,13 @@ def run_listen(args: argparse.Namespace) -> int:
             serial.serial_for_url(args.port, do_not_open=True)
         except (ValueError, serial.SerialException) as exc:
             raise CompanionError(f"--port {args.port}: {exc}") from None
-    stop_on_sigterm()
+    # SIGTERM (and Ctrl-C) only set a flag that the loop reads between lines: an exception raised inside
+    # say() would leave its lock held and the final counts line waiting on it for ever.
+    stopping = threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda _signum, _frame: stopping.set())
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # an ignored SIGINT stays ignored
+            signal.signal(signal.SIGINT, lambda _signum, _frame: stopping.set())
     events: queue.Queue[Any] = queue.Queue()
     said = threading.Lock()
 
@@ -164,8 +170,11 @@ def run_listen(args: argparse.Namespace) -> int:
 
     link = TowerLink(events, args.port, on_reject=rejected).start()
     try:
-        while True:
-            event = events.get()
+        while not stopping.is_set():
+            try:
+                event = events.get(timeout=0.2)
+            except queue.Empty:
+                continue
             if isinstance(event, TowerRoll):
                 dice = [{"die": d.kind, "value": d.value} for d in event.dice]
                 if args.json:
