@@ -18,6 +18,7 @@ income, then the key.
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
 import pygame
@@ -27,6 +28,7 @@ from companion.games.allegheny.state import AlleghenyState
 from companion.places import Location
 from companion.views.projector import palette, text
 from companion.views.projector.board import MapData, Spot
+from companion.views.projector.key import KeyEntry, paint_entries
 from companion.views.projector.layout import Layout, Rect
 from companion.views.projector.marks import draw_line, draw_mark
 from companion.views.projector.painters import BoardPainter
@@ -269,23 +271,15 @@ class Painter(BoardPainter):
         return y
 
     def _paint_key(self, surface: Any, layout: Layout, rect: Rect, state: AlleghenyState) -> None:
-        head, body = text.px(text.BODY, layout.height), text.px(text.SMALL, layout.height)
-        y = rect.y
-        text.draw(surface, "Key", (rect.x, y), head, palette.TEXT, bold=True)
-        y += head + 4
-        sw = body + 8
+        """Every symbol of the map, laid out by the shared key."""
+        body = text.px(text.SMALL, layout.height)
         rows = ["city", "town", "external", "pips", "rail", "external_link", "base", "auto", "ple"]
-        columns = 2 if y + len(rows) * (sw + 3) > rect.y + rect.h else 1
-        per = math.ceil(len(rows) / columns)
-        col_w = rect.w // columns
-        for i, row in enumerate(rows):
-            x, top = rect.x + (i // per) * col_w, y + (i % per) * (sw + 3)
-            if top + sw > rect.y + rect.h:
-                continue
-            box = pygame.Rect(x, top, 2 * sw, sw)
-            self._swatch(surface, layout, row, box, body, state)
-            text.draw(surface, self._key_words(row, state), (box.right + 8, box.centery), body, palette.TEXT,
-                      anchor="midleft", max_width=col_w - box.w - 12)
+        paint_entries(surface, layout, rect, [
+            KeyEntry(self._key_words(row, state), partial(self._key_sample, layout, row, body, state)) for row in rows])
+
+    def _key_sample(self, layout: Layout, row: str, size: int, state: AlleghenyState, surface: Any,
+                    box: pygame.Rect) -> None:
+        self._swatch(surface, layout, row, box, size, state)
 
     def _key_words(self, row: str, state: AlleghenyState) -> str:
         ple = self.board.by_key[self.board.rules.ple].name

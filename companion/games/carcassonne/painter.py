@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import Any, cast
 
 import pygame
@@ -30,6 +31,7 @@ from companion.games.carcassonne.tiles import HALVES, SIDES, Segment, TileType
 from companion.places import Board, Cell, SquareBoard
 from companion.views.projector import palette, text
 from companion.views.projector.board import MapData
+from companion.views.projector.key import KeyEntry, paint_entries
 from companion.views.projector.layout import Layout, Rect
 from companion.views.projector.marks import draw_line, draw_mark
 from companion.views.projector.painters import BoardPainter
@@ -612,24 +614,12 @@ class Painter(BoardPainter):
         return rows
 
     def _paint_key(self, surface: Any, layout: Layout, rect: Rect, state: CarcState) -> int:
-        head, body = text.px(text.BODY, layout.height), text.px(text.SMALL, layout.height)
-        y = rect.y
-        text.draw(surface, "Key", (rect.x, y), head, palette.TEXT, bold=True)
-        y += head + 4
-        sw = body + 8
-        rows = self.key_rows(state)
-        # two columns when the panel is short, so every symbol still gets its row
-        columns = 2 if y + len(rows) * (sw + 4) > rect.y + rect.h else 1
-        col_w = rect.w // columns
-        per = math.ceil(len(rows) / columns)
-        for i, row in enumerate(rows):
-            cx, cy = rect.x + (i // per) * col_w, y + (i % per) * (sw + 4)
-            if cy + sw > rect.y + rect.h:
-                continue
-            self._key_swatch(surface, row, pygame.Rect(cx, cy, sw, sw), state)
-            text.draw(surface, KEY_WORDS[row], (cx + sw + 8, cy + sw / 2), body, palette.TEXT, anchor="midleft",
-                      max_width=col_w - sw - 12)
-        return y + per * (sw + 4)
+        """The symbols on the map now, laid out by the shared key (two columns when the width allows)."""
+        entries = [KeyEntry(KEY_WORDS[row], partial(self._key_sample, row, state)) for row in self.key_rows(state)]
+        return paint_entries(surface, layout, rect, entries)
+
+    def _key_sample(self, row: str, state: CarcState, surface: Any, box: pygame.Rect) -> None:
+        self._key_swatch(surface, row, pygame.Rect(box.x, box.y, box.h, box.h), state)  # a tile's sample is square
 
     def _key_swatch(self, surface: Any, row: str, box: pygame.Rect, state: CarcState) -> None:
         c = (box.centerx, box.centery)
