@@ -46,3 +46,12 @@ def own_configuration_folder(tmp_path, monkeypatch):
     """The group's own boards live in the configuration directory and win over maps/: every test reads the
     shipped boards only, whatever a machine has in /etc/companion (a test that edits a board sets its own)."""
     monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "config"))
+
+
+def edit_map(folder: Path, name: str, old: str, new: str) -> None:
+    """Replace the first ``old`` in the copied data file ``folder/name`` (which must hold it) with ``new``:
+    how the data tests make one mistake at a time."""
+    path = folder / name
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))

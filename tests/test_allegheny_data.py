@@ -13,6 +13,7 @@ from companion.cli import main
 from companion.errors import DataError
 from companion.games.allegheny import load
 from companion.places import GraphBoard, Link, Location
+from tests.conftest import edit_map
 
 
 @pytest.fixture
@@ -22,10 +23,7 @@ def copy(tmp_path: Path, maps_dir: Path) -> Path:
 
 
 def edit(folder: Path, old: str, new: str) -> None:
-    path = folder / "allegheny.toml"
-    text = path.read_text()
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1))
+    edit_map(folder, "allegheny.toml", old, new)
 
 
 def test_the_shipped_map_has_what_the_text_names() -> None:

@@ -13,6 +13,7 @@ from companion.errors import DataError
 from companion.games.kansas import load
 from companion.games.kansas.data import axial
 from companion.hexgrid import DIRECTION_NAMES, Hex
+from tests.conftest import edit_map
 
 
 @pytest.fixture
@@ -22,10 +23,7 @@ def copy(tmp_path: Path, maps_dir: Path) -> Path:
 
 
 def edit(folder: Path, old: str, new: str) -> None:
-    path = folder / "kansas.toml"
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new, 1))
+    edit_map(folder, "kansas.toml", old, new)
 
 
 def test_grid_puts_dodge_city_at_north_south_7_west_east_3():

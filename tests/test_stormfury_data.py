@@ -9,6 +9,7 @@ import pytest
 
 from companion.errors import DataError
 from companion.games.stormfury import load
+from tests.conftest import edit_map
 
 
 @pytest.fixture
@@ -18,11 +19,7 @@ def copy(tmp_path: Path, maps_dir: Path) -> Path:
     return tmp_path
 
 
-def edit(folder: Path, name: str, old: str, new: str) -> None:
-    path = folder / name
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new, 1))
+edit = edit_map
 
 
 def test_shipped_board_is_a_gulf_coast():
