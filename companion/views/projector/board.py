@@ -19,6 +19,7 @@ from companion.places import Board, Cell, GraphBoard, HexBoard, Location, Place,
 from companion.views.projector import palette, text, textures
 from companion.views.projector.layout import Layout
 from companion.views.projector.marks import draw_line, draw_mark
+from companion.views.projector.pieces import Piece
 from companion.views.projector.shapes import GraphShape
 from companion.views.projector.symbols import Symbols, symbols_for
 
@@ -136,10 +137,29 @@ def paint_links(surface: Any, layout: Layout, board: GraphBoard, symbols: Symbol
 def paint_labels(surface: Any, layout: Layout, data: MapData) -> None:
     """The place names, drawn last so no storm mark hides them; a name that would overlap one
     already placed goes under its mark instead (neighbouring cities on the coast)."""
+    for piece in label_pieces(layout, data):
+        piece.draw(surface)
+
+
+def label_pieces(layout: Layout, data: MapData) -> list[Piece]:
+    """The names as pieces, placed once for the board (see :func:`paint_labels`)."""
     taken: list[Any] = []
+    pieces: list[Piece] = []
     for place in data.places:
         if place.label:
-            taken.append(label_place(surface, layout, place, taken))
+            pos, anchor, rect = place_label(layout, place, taken)
+            taken.append(rect)
+            size, bold = _label_size(layout, place)
+            halo = max(1, size // 14)
+            pieces.append(Piece(("label", place), pygame.Rect(rect).inflate(2 * halo + 2, 2 * halo + 2),
+                                lambda s, place=place, pos=pos, anchor=anchor, size=size, bold=bold: text.draw(
+                                    s, place.name, pos, size, palette.TEXT, anchor=anchor, halo=True, bold=bold)))
+    return pieces
+
+
+def _label_size(layout: Layout, place: Spot) -> tuple[int, bool]:
+    share = text.CITY_NAME if place.kind == "city" else text.TOWN_NAME
+    return text.px(share, layout.height), place.kind == "city"
 
 
 def paint_place(surface: Any, layout: Layout, place: Spot, mark: str | None = None) -> None:
@@ -162,17 +182,22 @@ def paint_place(surface: Any, layout: Layout, place: Spot, mark: str | None = No
 def label_place(surface: Any, layout: Layout, place: Spot, taken: list[Any] | None = None) -> Any:
     """The name above the mark (cities in large type with a halo, legible from across the table),
     or below it when ``taken`` (rectangles of names already drawn) has that spot; returns its rectangle."""
+    pos, anchor, _ = place_label(layout, place, taken)
+    size, bold = _label_size(layout, place)
+    return text.draw(surface, place.name, pos, size, palette.TEXT, anchor=anchor, halo=True, bold=bold)
+
+
+def place_label(layout: Layout, place: Spot, taken: list[Any] | None = None) -> tuple[tuple[float, float], str, Any]:
+    """Where :func:`label_place` puts a name: (position, anchor, the rectangle it takes)."""
     x, y = layout.centre(place.at)
-    share = text.CITY_NAME if place.kind == "city" else text.TOWN_NAME
-    size = text.px(share, layout.height)
-    bold = place.kind == "city"
+    size, bold = _label_size(layout, place)
     width, height = text.font(size, bold).size(place.name)
     lo, hi = layout.map.x + width / 2, layout.map.x + layout.map.w - width / 2
     x = min(max(x, lo), hi) if lo <= hi else x  # names near the edge slide inwards rather than off screen
     above = pygame.Rect(0, 0, width, height)
     above.midbottom = (round(x), round(y - layout.unit * 0.5))
+    image = text.rendered(place.name, size, bold, palette.TEXT)
     if taken and above.inflate(size // 2, 0).collidelist(taken) >= 0:  # halo and a little air
-        return text.draw(surface, place.name, (x, y + layout.unit * 0.5), size, palette.TEXT, anchor="midtop",
-                         halo=True, bold=bold)
-    return text.draw(surface, place.name, above.midbottom, size, palette.TEXT, anchor="midbottom", halo=True,
-                     bold=bold)
+        at = (x, y + layout.unit * 0.5)
+        return at, "midtop", image.get_rect(midtop=(round(at[0]), round(at[1])))
+    return above.midbottom, "midbottom", image.get_rect(midbottom=above.midbottom)

@@ -20,9 +20,10 @@ from companion.games.kansas.state import LINES, KansasState, Move, Tornado
 from companion.hexgrid import Hex
 from companion.views.projector import palette, text
 from companion.views.projector.board import MapData, Spot
-from companion.views.projector.key import KeyEntry, paint_key_foot
+from companion.views.projector.key import KeyEntry, key_foot_split, paint_key_foot
 from companion.views.projector.layout import Layout, Rect
 from companion.views.projector.marks import draw_polyline, draw_shadow, draw_token
+from companion.views.projector.pieces import Piece, around, rect_of
 from companion.views.projector.status import paint_turn
 
 FORECAST = palette.OKABE_ITO[1]
@@ -41,12 +42,19 @@ class KansasPainter:
     def __init__(self, game: Any) -> None:
         self.game = game
         self.board = game.board
+        self._data: MapData | None = None
+        self._key: tuple[Any, Rect, Piece] | None = None
+        """(layout size and panel rectangle, the space above the key, the key's piece): the key is the
+        same all game."""
 
     # -- the printed board ----------------------------------------------------------------------
     def map_data(self, state: Any = None) -> MapData:
-        places = tuple(Spot(p.name, p.hex, "city" if p.kind == "city" else "town") for p in self.board.places)
-        rivers = tuple(r.hexes for r in getattr(self.board, "rivers", ()))
-        return MapData(dict(self.board.terrain), places, (), self.game.title, rivers=rivers)
+        """The printed board (the same for the whole game: made once)."""
+        if self._data is None:
+            places = tuple(Spot(p.name, p.hex, "city" if p.kind == "city" else "town") for p in self.board.places)
+            rivers = tuple(r.hexes for r in getattr(self.board, "rivers", ()))
+            self._data = MapData(dict(self.board.terrain), places, (), self.game.title, rivers=rivers)
+        return self._data
 
     # -- what the state adds --------------------------------------------------------------------
     def candidates(self, state: KansasState) -> dict[int, Hex]:
@@ -72,35 +80,67 @@ class KansasPainter:
         return [(t, i == len(placed) - 1) for i, t in enumerate(placed)]
 
     def paint_state(self, surface: Any, layout: Layout, state: Any, overlay: bool = False) -> None:
-        """Grid numbers, tracks, marker stacks and the forecast; all drawn under the overlay too
-        (the markers are the game's facts, the heat is what may come). The grid numbers go last, so
-        a forecast's rings never hide the line numbers people read them by."""
+        """Grid numbers, tracks, marker stacks and the forecast (see :meth:`state_pieces`)."""
+        for piece in self.state_pieces(layout, state, overlay):
+            piece.draw(surface)
+
+    def state_pieces(self, layout: Layout, state: Any, overlay: bool = False) -> list[Piece]:
+        """Tracks, marker stacks, the forecast's rings, the funnel and the grid numbers, each a piece (a
+        roll repaints only those it changed); all drawn under the overlay too (the markers are the
+        game's facts, the heat is what may come). The grid numbers go last, so a forecast's rings never
+        hide the line numbers people read them by."""
+        s = layout.hex_size
+        size = text.px(text.MARK, layout.height)
+        disc = max(size * 0.62, s * 0.27) * 1.25 + 4
+        pieces: list[Piece] = []
         tracks = self.tracks(state)
+        count = len(tracks)
         for index, (tornado, latest) in enumerate(tracks):
-            self._paint_track(surface, layout, tornado, latest, index, len(tracks))
+            off = track_offset(index, count, s)
+            points = [(x + off, y + off) for x, y in (layout.centre(h) for h in tornado.markers)]
+            last = tornado.moves[-1] if tornado.moves else None
+            if latest and last is not None and last.rerolled and tornado.position is not None:
+                points += [layout.centre(tornado.position), layout.centre(last.to)]
+            pieces.append(Piece(("track", tornado, latest, index, count), around(points, disc + s * 0.1),
+                                lambda surf, t=tornado, latest=latest, i=index: self._paint_track(
+                                    surf, layout, t, latest, i, count)))
         for h, n in state.markers:
-            self._paint_stack(surface, layout, h, n)
-        for value, h in self.candidates(state).items():
-            self._paint_candidate(surface, layout, h, value)
+            x, y = layout.centre(h)
+            base = (x + s * 0.28, y + s * 0.3)
+            pieces.append(Piece(("stack", h, n), around([base, (base[0] + s * 0.14, base[1] - s * 0.18)], disc),
+                                lambda surf, h=h, n=n: self._paint_stack(surf, layout, h, n)))
+        rings = [(h, str(value)) for value, h in self.candidates(state).items()]
         t = state.current if state.current is not None else (state.tornadoes[-1] if state.tornadoes else None)
         if t is not None and t.forecast_line and t.start is not None:
-            self._ring(surface, layout, t.start, FORECAST, "F")
+            rings.append((t.start, "F"))
+        for h, label in rings:
+            x, y = layout.centre(h)
+            rect = rect_of(layout.box(h, 0.86), max(3, s * 0.12) + 4).union(
+                around([(x + s * 0.42, y - s * 0.36)], max(s * 0.22, size * 0.62) * 1.25 + 4))
+            pieces.append(Piece(("ring", h, label), rect,
+                                lambda surf, h=h, label=label: self._ring(surf, layout, h, FORECAST, label)))
         if state.current is not None and state.current.position is not None:
-            self._paint_funnel(surface, layout, state.current)
-        self._paint_grid_numbers(surface, layout)
+            now = state.current
+            pieces.append(Piece(("funnel", now.position, now.number), rect_of(layout.box(now.position, 0.6), 4),
+                                lambda surf, now=now: self._paint_funnel(surf, layout, now)))
+        for at, label in self._grid_numbers(layout):
+            pieces.append(Piece(("grid", at, label), around([at], max(6, round(size * 0.62)) * 1.3 + 4),
+                                lambda surf, at=at, label=label: self._number(
+                                    surf, at, max(6, round(size * 0.62)), label, size)))
+        return pieces
 
-    def _paint_grid_numbers(self, surface: Any, layout: Layout) -> None:
+    def _grid_numbers(self, layout: Layout) -> list[tuple[tuple[float, float], str]]:
         """The start grid's line numbers, as printed along the board's edges: west-east numbers above
         the first north-south line, north-south numbers left of the first west-east line."""
         s = layout.hex_size
-        size = text.px(text.MARK, layout.height)
-        r = max(6, round(size * 0.62))
+        numbers: list[tuple[tuple[float, float], str]] = []
         for we in range(1, 9):
             x, y = layout.centre(self.board.grid[(1, we)])
-            self._number(surface, (x, y - s * 0.62), r, str(we), size)
+            numbers.append(((x, y - s * 0.62), str(we)))
         for ns in range(1, 9):
             x, y = layout.centre(self.board.grid[(ns, 1)])
-            self._number(surface, (x - s * 0.72, y), r, str(ns), size)
+            numbers.append(((x - s * 0.72, y), str(ns)))
+        return numbers
 
     @staticmethod
     def _number(surface: Any, at: tuple[float, float], radius: int, label: str, size: int) -> None:
@@ -152,9 +192,6 @@ class KansasPainter:
         x, y = layout.centre(h)
         s = layout.hex_size
         paint_stack(surface, (x + s * 0.28, y + s * 0.3), s, n, text.px(text.MARK, layout.height))
-
-    def _paint_candidate(self, surface: Any, layout: Layout, h: Hex, value: int) -> None:
-        self._ring(surface, layout, h, FORECAST, str(value))
 
     @staticmethod
     def _ring(surface: Any, layout: Layout, h: Hex, colour: Any, label: str) -> None:
@@ -209,8 +246,28 @@ class KansasPainter:
     def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:
         """Top to bottom: the turn, what just happened and what is asked, the tornado's dice, the
         forecast, the markers and the score; the key to every symbol at the foot."""
-        above = paint_key_foot(surface, layout, rect, self.map_data(state), self.key_entries(layout))
-        col = text.Column(surface, above, layout.height)
+        for piece in self.side_pieces(layout, rect, state):
+            piece.draw(surface)
+
+    def side_pieces(self, layout: Layout, rect: Rect, state: Any) -> list[Piece]:
+        """The key at the foot (the same all game) and the lines above it (new with each state)."""
+        data = self.map_data(state)
+        if self._key is None or self._key[0] != (layout.width, layout.height, rect):
+            entries = self.key_entries(layout)
+            above, key = key_foot_split(layout, rect, data, entries)
+            piece = Piece(("key", layout.width, layout.height), rect_of(key, 2),
+                          lambda surf: paint_key_foot(surf, layout, rect, data, entries))
+            self._key = ((layout.width, layout.height, rect), above, piece)
+        _, above, piece = self._key
+        pieces = [piece]
+        self._paint_lines(None, layout, above, state, pieces)
+        return pieces
+
+    def _paint_lines(self, surface: Any, layout: Layout, above: Rect, state: KansasState,
+                     pieces: list[Piece] | None = None) -> None:
+        """The turn, what just happened and what is asked, the tornado's dice, the forecast, the markers
+        and the score, down ``above`` (each row a piece in ``pieces`` when given)."""
+        col = text.Column(surface, above, layout.height, pieces)
         turns = self.board.turns(state.players)
         col.line(f"Turn {state.turn}/{turns} - {state.players} players", text.TITLE, palette.TEXT, bold=True)
         col.gap()
@@ -253,10 +310,13 @@ class KansasPainter:
                 col.full = True
                 return
             for i, (kind, value) in enumerate(dice):
-                self._die(col.surface, (x + i * (die + 4), col.y), die, kind, value)
+                at = (x + i * (die + 4), col.y)
+                box = pygame.Rect(round(at[0]) - 2, round(at[1]) - 2, die + 5, die + 5)
+                col.put(("die", kind, value, at, die), box,
+                        lambda s, at=at, kind=kind, value=value: self._die(s, at, die, kind, value))
             left = x + len(dice) * (die + 4) + 6
-            text.draw(col.surface, label, (left, col.y + die / 2), body, colour, anchor="midleft",
-                      max_width=col.rect.x + col.rect.w - left)
+            col.text(label, (left, col.y + die / 2), body, colour, anchor="midleft",
+                     max_width=col.rect.x + col.rect.w - left)
             col.y += die + 4
         col.gap()
 

@@ -164,6 +164,15 @@ def paint_key(surface: Any, layout: Layout, rect: Rect, data: MapData, title: st
     return paint_entries(surface, layout, rect, [*board_entries(data), *extra], title)
 
 
+def key_foot_split(layout: Layout, rect: Rect, data: MapData, extra: Sequence[KeyEntry] = ()) -> tuple[Rect, Rect]:
+    """Where :func:`paint_key_foot` puts the key in ``rect``: (the space left above it, the key with its
+    rule above)."""
+    entries = [*board_entries(data), *extra]
+    height = min(rect.h, key_height(layout, rect.w, entries))
+    top = rect.y + rect.h - height
+    return Rect(rect.x, rect.y, rect.w, max(0, top - 12 - rect.y)), Rect(rect.x, top - 7, rect.w, height + 7)
+
+
 def paint_key_foot(surface: Any, layout: Layout, rect: Rect, data: MapData, extra: Sequence[KeyEntry] = (),
                    title: str = "Key") -> Rect:
     """The key at the foot of ``rect``; returns the space left above it for the game's own lines."""

@@ -16,6 +16,7 @@ import pygame
 from companion.places import Place
 from companion.views.projector import palette, text
 from companion.views.projector.layout import Layout, Rect
+from companion.views.projector.pieces import Piece, rect_of
 
 FILL_SCALE = 0.94
 """The heat fill leaves the area edges visible, so the grid still reads under the overlay."""
@@ -23,9 +24,20 @@ LEGEND_STOPS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
 def paint_risk(surface: Any, layout: Layout, risk: Mapping[Place, float]) -> None:
+    for piece in risk_pieces(layout, risk):
+        piece.draw(surface)
+
+
+def risk_pieces(layout: Layout, risk: Mapping[Place, float]) -> list[Piece]:
+    """Each place's heat as a piece keyed by its colour: a roll repaints only places whose colour moved."""
+    pieces: list[Piece] = []
     for place, p in risk.items():
         if p > 0 and layout.holds(place):
-            pygame.draw.polygon(surface, palette.heat(p), layout.outline(place, FILL_SCALE))
+            colour = palette.heat(p)
+            outline = layout.outline(place, FILL_SCALE)
+            pieces.append(Piece(("heat", place, colour), rect_of(layout.box(place, FILL_SCALE), 1),
+                                lambda s, c=colour, o=outline: pygame.draw.polygon(s, c, o)))
+    return pieces
 
 
 def legend_rect(layout: Layout) -> Rect:

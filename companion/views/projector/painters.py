@@ -2,7 +2,8 @@
 
 A painter has three jobs: describe the board (``map_data(state)``: the printed board, or the board
 as it stands when it grows), draw what the state adds on the map (``paint_state``) and fill the side
-panel (``paint_side``). A game names its painter in its registry spec; one without gets
+panel (``paint_side``); a painter that also gives them as pieces (:class:`PaintsPieces`) has a
+roll repaint only the marks and lines it changed. A game names its painter in its registry spec; one without gets
 :class:`BoardPainter` when its engine has ``board_for(state)`` (the board of its shape, a key to
 every symbol, nothing game-specific), else :class:`GenericPainter`, which draws the board the game
 publishes through ``map_json``. So a new rule set shows its board and risk before anyone writes its
@@ -11,13 +12,14 @@ painter, and a game's own painter can start from :class:`BoardPainter` and add i
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from companion.games.base import HasBoard, HasMapJson
 from companion.hexgrid import Hex
 from companion.views.projector.board import MapData, Spot
 from companion.views.projector.key import paint_key
 from companion.views.projector.layout import Layout, Rect
+from companion.views.projector.pieces import Piece
 
 
 class GamePainter(Protocol):
@@ -28,6 +30,17 @@ class GamePainter(Protocol):
     def paint_state(self, surface: Any, layout: Layout, state: Any, overlay: bool = False) -> None: ...
 
     def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None: ...
+
+
+@runtime_checkable
+class PaintsPieces(Protocol):
+    """A painter that gives its marks and side panel as pieces (:mod:`companion.views.projector.pieces`),
+    so a new state repaints only what changed. Its ``paint_state`` and ``paint_side`` must draw the same
+    as its pieces (they remain for pictures drawn outside the renderer)."""
+
+    def state_pieces(self, layout: Layout, state: Any, overlay: bool = False) -> list[Piece]: ...
+
+    def side_pieces(self, layout: Layout, rect: Rect, state: Any) -> list[Piece]: ...
 
 
 class GenericPainter:

@@ -1,13 +1,14 @@
 """Frame -> pygame.Surface, redrawing only what changed.
 
-Three layers, each rebuilt only when its input changes:
+Three layers, each brought up to date only as far as its input changed:
 - the board (terrain, roads, places; any shape) per game, map data and resolution, drawn once and cached
-  (a printed board once a game; a square grid again when it grows);
-- the map layer (board + risk overlay + the game's marks + side panel) per (state, overlay);
+  (a printed board once a game; a square grid again when it grows), with a shaded copy for the overlay;
+- the map layer: the board under the state's pieces (risk heat, the game's marks, the names, the side
+  panel; :mod:`companion.views.projector.pieces`). A new state repaints only the rectangles of the
+  pieces that changed: a roll's few marks and panel lines, not the whole frame. A new game, board,
+  resolution or overlay setting repaints it all;
 - the cursor and the status strip, drawn over the map layer.
-A new state rebuilds the map layer (a full frame); a cursor move or a new prompt touches only the
-pixels around the old and new cursor or the status strip, and ``dirty`` lists them, so a display
-updates those rectangles alone.
+``dirty`` lists the rectangles of the surface that changed, so a display updates those alone.
 """
 
 from __future__ import annotations
@@ -18,16 +19,20 @@ import pygame
 
 from companion.games.base import HasRiskMap
 from companion.views.projector import palette, text
-from companion.views.projector.board import MapData, paint_board, paint_labels, paint_place
+from companion.views.projector.board import MapData, label_pieces, paint_board, paint_place
 from companion.views.projector.cursor import cursor_box, paint_cursor
 from companion.views.projector.layout import DEFAULT_SIZE, Layout, Rect
-from companion.views.projector.overlay import legend_rect, paint_legend, paint_risk
-from companion.views.projector.painters import GamePainter, painter_for
+from companion.views.projector.overlay import legend_rect, paint_legend, risk_pieces
+from companion.views.projector.painters import GamePainter, PaintsPieces, painter_for
+from companion.views.projector.pieces import Piece, damage, paint_all, rect_of, repaint
 from companion.views.projector.status import paint_status
+
+SHADE_ALPHA = 150
+"""How far the terrain steps back under the risk overlay, so the heat reads alone."""
 
 
 class _Board:
-    """One game's painter, the board its state shows, its layout and static surface at one resolution."""
+    """One game's painter, the board its state shows, its layout and static surfaces at one resolution."""
 
     def __init__(self, game: Any, painter: GamePainter, data: MapData, size: tuple[int, int]) -> None:
         self.game = game
@@ -36,10 +41,39 @@ class _Board:
         self.layout = Layout.for_board(data.shaped(), *size)
         self.surface = pygame.Surface(size)
         paint_board(self.surface, self.layout, data)
+        pygame.draw.rect(self.surface, palette.PANEL, self.layout.side.as_tuple())
+        self.labels = label_pieces(self.layout, data)
+        """The names, placed once (a name that would overlap another goes under its mark)."""
+        self.spots = [Piece(("spot", place), rect_of(self.layout.box(place.at, 0.6), 2),
+                            lambda s, place=place: paint_place(s, self.layout, place, data.mark(place.kind)))
+                      for place in data.places]
+        """The places' marks again above the risk heat."""
+        self._shaded: Any = None
+
+    def base(self, overlay: bool) -> Any:
+        """The board as every frame starts from: shaded under the overlay (made once, when first asked)."""
+        if not overlay:
+            return self.surface
+        if self._shaded is None:
+            self._shaded = self.surface.copy()
+            shade = pygame.Surface(self.surface.get_size(), pygame.SRCALPHA)
+            shade.fill((*palette.BACKGROUND, SHADE_ALPHA))
+            self._shaded.blit(shade, (0, 0))
+            pygame.draw.rect(self._shaded, palette.PANEL, self.layout.side.as_tuple())
+            paint_legend(self._shaded, self.layout)
+        return self._shaded
+
+
+def side_inner(layout: Layout, overlay: bool) -> Rect:
+    """The side panel's writing area: inside its margin, above the risk legend when that is shown."""
+    side = layout.side
+    pad = max(6, side.w // 20)
+    bottom = legend_rect(layout).y - pad if overlay else side.y + side.h - pad
+    return Rect(side.x + pad, side.y + pad, side.w - 2 * pad, bottom - side.y - pad)
 
 
 class ProjectorRenderer:
-    """Keeps the last frame's layers; ``render(frame)`` returns the surface, ``dirty`` what changed."""
+    """Keeps the last frame's pieces; ``render(frame)`` returns the surface, ``dirty`` what changed."""
 
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE) -> None:
         if not pygame.font.get_init():
@@ -50,16 +84,25 @@ class ProjectorRenderer:
         self.full_redraws = 0
         self.partial_updates = 0
         self._board: _Board | None = None
-        self._map = pygame.Surface(self.size)
+        self._scratch = pygame.Surface(self.size)
+        """Where damaged rectangles are repainted whole before being copied to the surface."""
         self._map_key: tuple[Any, Any, bool] | None = None
-        self._cursor: Any = None
-        self._panel: Any = None
+        self._map_pieces: list[Piece] = []
+        """The pieces of the game's state (everything but the cursor and the status strip)."""
+        self._drawn: tuple[_Board | None, bool, list[Piece]] | None = None
+        """The board, overlay setting and pieces the surface shows now."""
+        self._generation = 0
         self._idle = Layout.fit([], *self.size)
 
     @property
     def layout(self) -> Layout:
         """The layout of the game on screen (an empty board's when no game is chosen)."""
         return self._board.layout if self._board is not None else self._idle
+
+    @property
+    def shown_pieces(self) -> list[Piece]:
+        """The pieces the surface shows now, in drawing order."""
+        return list(self._drawn[2]) if self._drawn is not None else []
 
     def board_for(self, game: Any, state: Any = None) -> _Board:
         """The board layer for ``game`` in ``state``: kept while the painter's map data stays the same
@@ -74,80 +117,75 @@ class ProjectorRenderer:
     def render(self, frame: Any) -> Any:
         """Bring ``self.surface`` up to ``frame``; ``self.dirty`` lists the rectangles that changed."""
         game, state, overlay = frame.game, frame.state, bool(frame.overlay)
-        key = (game, state, overlay)
         old = self._map_key
         if old is None or old[0] is not game or old[1] is not state or old[2] != overlay:
-            self._rebuild_map(game, state, overlay)
-            self._map_key = key
-            self.surface.blit(self._map, (0, 0))
-            self._cursor = None
-            self._draw_cursor(frame.cursor)
-            paint_status(self.surface, self.layout, frame.panel)
-            self._panel = frame.panel
-            self.dirty = [self.surface.get_rect()]
+            if game is None or state is None:
+                self._board = None
+                self._map_pieces = [Piece(("idle",), pygame.Rect(0, 0, *self.size), self._paint_idle)]
+            else:
+                self._generation += 1
+                self._map_pieces = self.pieces(self.board_for(game, state), state, overlay)
+            self._map_key = (game, state, overlay)
+        board: _Board | None = self._board
+        pieces = [*self._map_pieces, *self._over(frame)]
+        base = board.base(overlay) if board is not None else None
+        screen = self.surface.get_rect()
+        drawn = self._drawn
+        rects = [screen] if drawn is None or drawn[0] is not board or drawn[1] != overlay else \
+            damage(drawn[2], pieces, screen)
+        if rects == [screen]:
+            paint_all(self.surface, base, pieces)
             self.full_redraws += 1
-            return self.surface
-        self.dirty = []
-        if frame.cursor != self._cursor:
-            if self._cursor is not None:
-                box = cursor_box(self.layout, self._cursor)
-                rect = pygame.Rect(box.as_tuple()).clip(self.surface.get_rect())
-                self.surface.blit(self._map, rect, rect)
-                self.dirty.append(rect)
-            self._cursor = None
-            self._draw_cursor(frame.cursor)
-        status = pygame.Rect(self.layout.status.as_tuple())
-        if frame.panel != self._panel or any(r.colliderect(status) for r in self.dirty):
-            paint_status(self.surface, self.layout, frame.panel)
-            self._panel = frame.panel
-            self.dirty.append(status)
-        if self.dirty:
+        elif rects:
+            repaint(self.surface, base, pieces, rects, self._scratch)
             self.partial_updates += 1
+        self._drawn = (board, overlay, pieces)
+        self.dirty = rects
         return self.surface
 
-    def _draw_cursor(self, cursor: Any) -> None:
-        if cursor is None or self._board is None or self._map_key is None or self._map_key[0] is None:
-            return
-        if not self.layout.holds(cursor):  # a place of another shape: nothing to point at
-            return
-        paint_cursor(self.surface, self.layout, cursor)
-        box = cursor_box(self.layout, cursor)
-        self.dirty.append(pygame.Rect(box.as_tuple()).clip(self.surface.get_rect()))
-        self._cursor = cursor
+    def _over(self, frame: Any) -> list[Piece]:
+        """The cursor (when it points at a place of this board) and the status strip, above the map."""
+        layout = self.layout
+        pieces = []
+        cursor = frame.cursor
+        if cursor is not None and self._board is not None and layout.holds(cursor):
+            box = pygame.Rect(cursor_box(layout, cursor).as_tuple())
+            pieces.append(Piece(("cursor", cursor), box, lambda s: paint_cursor(s, layout, cursor)))
+        panel = frame.panel
+        pieces.append(Piece(("status", panel), rect_of(layout.status), lambda s: paint_status(s, layout, panel)))
+        return pieces
 
-    def _rebuild_map(self, game: Any, state: Any, overlay: bool) -> None:
-        if game is None or state is None:
-            self._board = None
-            self._paint_idle()
-            return
-        board = self.board_for(game, state)
-        layout = board.layout
-        self._map.blit(board.surface, (0, 0))
+    def pieces(self, board: _Board, state: Any, overlay: bool) -> list[Piece]:
+        """Everything the map layer shows over the board for ``state``, in drawing order: the risk heat
+        and the places again above it (overlay), the game's marks, the names and the side panel's lines
+        (its background, and the legend under the overlay, are part of the board's base)."""
+        layout, game, painter = board.layout, board.game, board.painter
+        pieces: list[Piece] = []
         if overlay:
-            shade = pygame.Surface(self.size, pygame.SRCALPHA)
-            shade.fill((*palette.BACKGROUND, 150))  # the terrain steps back so the heat reads alone
-            self._map.blit(shade, (0, 0))
-            paint_risk(self._map, layout, game.risk_map(state) if isinstance(game, HasRiskMap) else {})
-            for place in board.data.places:  # places stay visible above the heat
-                paint_place(self._map, layout, place, board.data.mark(place.kind))
-        board.painter.paint_state(self._map, layout, state, overlay)
-        paint_labels(self._map, layout, board.data)
-        side = layout.side
-        pygame.draw.rect(self._map, palette.PANEL, side.as_tuple())
-        pad = max(6, side.w // 20)
-        bottom = legend_rect(layout).y - pad if overlay else side.y + side.h - pad
-        inner = Rect(side.x + pad, side.y + pad, side.w - 2 * pad, bottom - side.y - pad)
-        board.painter.paint_side(self._map, layout, inner, state)
-        if overlay:
-            paint_legend(self._map, layout)
+            pieces += risk_pieces(layout, game.risk_map(state) if isinstance(game, HasRiskMap) else {})
+            pieces += board.spots
+        whole = pygame.Rect(0, 0, *self.size)
+        if isinstance(painter, PaintsPieces):
+            pieces += painter.state_pieces(layout, state, overlay)
+        else:  # a painter of the whole map: all of it again on every new state
+            pieces.append(Piece(("state", self._generation), whole,
+                                lambda s: painter.paint_state(s, layout, state, overlay)))
+        pieces += board.labels
+        inner = side_inner(layout, overlay)
+        if isinstance(painter, PaintsPieces):
+            pieces += painter.side_pieces(layout, inner, state)
+        else:
+            pieces.append(Piece(("panel", self._generation), rect_of(layout.side),
+                                lambda s: painter.paint_side(s, layout, inner, state)))
+        return pieces
 
-    def _paint_idle(self) -> None:
+    def _paint_idle(self, surface: Any) -> None:
         """No game on the table yet: the name of the box and where to choose."""
-        self._map.fill(palette.BACKGROUND)
+        surface.fill(palette.BACKGROUND)
         w, h = self.size
-        text.draw(self._map, "storm companion", (w / 2, h * 0.42), text.px(0.08, h), palette.TEXT, anchor="center",
+        text.draw(surface, "storm companion", (w / 2, h * 0.42), text.px(0.08, h), palette.TEXT, anchor="center",
                   bold=True)
-        text.draw(self._map, "choose a game on the box", (w / 2, h * 0.55), text.px(text.BODY, h), palette.TEXT_DIM,
+        text.draw(surface, "choose a game on the box", (w / 2, h * 0.55), text.px(text.BODY, h), palette.TEXT_DIM,
                   anchor="center")
 
 

@@ -10,6 +10,7 @@ returns less, whatever share a painter asks for.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -56,21 +57,36 @@ def draw(surface: Any, text: str, pos: tuple[float, float], size: int, colour: C
     """Render ``text`` at ``pos`` (``anchor`` names the rect attribute: "center", "midtop"...); returns its rect.
 
     ``max_width`` trims the text with an ellipsis rather than letting it run off its region."""
-    f = font(size, bold)
-    if max_width is not None and f.size(text)[0] > max_width:
-        while text and f.size(text + "...")[0] > max_width:
-            text = text[:-1]
-        text += "..."
-    image = f.render(text, True, colour)
+    if max_width is not None:
+        text = fitted(text, size, bold, max_width)
+    image = rendered(text, size, bold, tuple(colour))
     rect = image.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
     if halo:
-        shadow = f.render(text, True, BACKGROUND)
+        shadow = rendered(text, size, bold, BACKGROUND)
         step = max(1, size // 14)
         for dx, dy in ((-step, 0), (step, 0), (0, -step), (0, step), (-step, -step), (step, step), (-step, step),
                        (step, -step)):
             surface.blit(shadow, rect.move(dx, dy))
     surface.blit(image, rect)
     return rect
+
+
+@lru_cache(maxsize=1024)
+def rendered(text: str, size: int, bold: bool, colour: Colour) -> Any:
+    """The text's image, kept: the same names, numbers and panel lines come back frame after frame, and
+    rasterising them is most of what drawing text costs (a blit of a kept image is a few microseconds)."""
+    return font(size, bold).render(text, True, colour)
+
+
+@lru_cache(maxsize=512)
+def fitted(text: str, size: int, bold: bool, max_width: int) -> str:
+    """``text`` trimmed with an ellipsis to ``max_width`` pixels (unchanged when it fits)."""
+    f = font(size, bold)
+    if f.size(text)[0] <= max_width:
+        return text
+    while text and f.size(text + "...")[0] > max_width:
+        text = text[:-1]
+    return text + "..."
 
 
 def wrap(line: str, size: int, width: int, bold: bool = False) -> list[str]:
@@ -87,15 +103,19 @@ def wrap(line: str, size: int, width: int, bold: bool = False) -> list[str]:
 
 class Column:
     """Lines written down a panel rectangle, each below the last; a line that would pass the bottom is
-    left out (and ``full`` set), so a long panel never runs into the key or the legend under it."""
+    left out (and ``full`` set), so a long panel never runs into the key or the legend under it.
 
-    def __init__(self, surface: Any, rect: Any, height: int) -> None:
+    With ``pieces`` (a list) nothing is drawn: each row and each :meth:`put` becomes a piece in that list
+    instead (:mod:`companion.views.projector.pieces`), so a new state repaints only the rows it changed."""
+
+    def __init__(self, surface: Any, rect: Any, height: int, pieces: list[Any] | None = None) -> None:
         self.surface = surface
         self.rect = rect
         self.height = height
         """The screen height: sizes are shares of it."""
         self.y = rect.y
         self.full = False
+        self.pieces = pieces
 
     @property
     def bottom(self) -> int:
@@ -104,6 +124,26 @@ class Column:
     def room(self, pixels: float) -> bool:
         """Whether ``pixels`` more fit above the bottom."""
         return self.y + pixels <= self.bottom
+
+    def put(self, key: Any, rect: Any, paint: Callable[..., object]) -> None:
+        """Something drawn in the column besides its text rows (a die face): drawn now, or kept as a piece
+        with ``key`` (what it shows) and ``rect`` (where its pixels stay)."""
+        if self.pieces is None:
+            paint(self.surface)
+        else:
+            from companion.views.projector.pieces import Piece
+
+            self.pieces.append(Piece(key, pygame.Rect(rect), paint))
+
+    def text(self, words: str, pos: tuple[float, float], size: int, colour: Colour, *, anchor: str = "topleft",
+             bold: bool = False, max_width: int | None = None) -> None:
+        """One piece of text in the column (see :func:`draw`), drawn now or kept as a piece."""
+        if max_width is not None:
+            words = fitted(words, size, bold, max_width)
+        at = (round(pos[0]), round(pos[1]))
+        rect = rendered(words, size, bold, tuple(colour)).get_rect(**{anchor: at})
+        self.put(("text", words, at, anchor, size, tuple(colour), bold), rect,
+                 lambda s: draw(s, words, at, size, colour, anchor=anchor, bold=bold))
 
     def line(self, words: str, share: float = BODY, colour: Colour = (240, 240, 240), *, bold: bool = False,
              indent: int = 0, wrap_lines: bool = False) -> bool:
@@ -116,7 +156,7 @@ class Column:
             if not self.room(step):
                 self.full = True
                 return False
-            draw(self.surface, row, (self.rect.x + indent, self.y), size, colour, bold=bold, max_width=width)
+            self.text(row, (self.rect.x + indent, self.y), size, colour, bold=bold, max_width=width)
             self.y += step
         return True
 

@@ -1,0 +1,109 @@
+"""The map layer as a list of pieces, so a new state repaints only the pieces that changed.
+
+A roll changes a few marks and a few lines of the side panel; repainting the whole 1080p map for it
+costs the frame budget several times over (docs/performance.md). So a painter may describe what it
+draws as :class:`Piece` values, in drawing order: each a *key* saying what it shows (two pieces with
+equal keys draw the same pixels), the rectangle its pixels stay inside, and the function that draws
+it. Between two states the renderer compares the keys (:func:`damage`): the rectangles of pieces that
+came or went are the damage; each damaged rectangle is restored from the cached board and every piece
+touching it is drawn again in order (see :func:`repaint`). Only those rectangles reach the screen.
+
+The one promise a piece makes is its rectangle: a piece that draws outside it would leave stale
+pixels behind. Tests draw every piece of whole games alone and check its pixels stay inside, and
+check that a game drawn piece by piece ends pixel for pixel as the same frame drawn from scratch.
+
+A painter without pieces is drawn as one piece covering the screen, keyed by the state: a full
+repaint on every new state, as before.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+
+MERGE_SHARE = 0.4
+"""Damage covering more than this share of the screen is repainted as one rectangle (fewer passes
+over the pieces cost less than many small ones)."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One mark, label or panel block: what it shows (``key``), where its pixels stay, how to draw it."""
+
+    key: Hashable
+    rect: pygame.Rect
+    draw: Callable[..., object] = field(compare=False, hash=False)
+    """(surface) -> None; draws the piece at its place on the screen-sized surface."""
+
+
+def rect_of(box: Any, pad: float = 0) -> pygame.Rect:
+    """A pygame.Rect of a layout Rect (x, y, w, h) grown by ``pad`` pixels on every side."""
+    x, y, w, h = box.as_tuple() if hasattr(box, "as_tuple") else tuple(box)
+    p = math.ceil(pad)
+    return pygame.Rect(int(x) - p, int(y) - p, int(w) + 2 * p, int(h) + 2 * p)
+
+
+def around(points: Iterable[tuple[float, float]], pad: float) -> pygame.Rect:
+    """The rectangle holding ``points`` with ``pad`` pixels to spare on every side."""
+    pts = list(points)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    left, top = int(min(xs) - pad) - 1, int(min(ys) - pad) - 1
+    return pygame.Rect(left, top, int(max(xs) + pad) + 2 - left, int(max(ys) + pad) + 2 - top)
+
+
+def damage(old: Sequence[Piece], new: Sequence[Piece], screen: pygame.Rect) -> list[pygame.Rect]:
+    """The rectangles to repaint when ``old`` pieces become ``new``: those of pieces in one list and not
+    the other (by key and rectangle), clipped to ``screen``, overlapping ones merged; one rectangle,
+    the screen, when they cover much of it."""
+    before = {(p.key, tuple(p.rect)) for p in old}
+    after = {(p.key, tuple(p.rect)) for p in new}
+    changed = [pygame.Rect(r).clip(screen) for _, r in before ^ after]
+    return merge([r for r in changed if r.w > 0 and r.h > 0], screen)
+
+
+def merge(rects: list[pygame.Rect], screen: pygame.Rect) -> list[pygame.Rect]:
+    """Overlapping rectangles joined until none overlap; the whole ``screen`` when their area passes
+    :data:`MERGE_SHARE` of it."""
+    out: list[pygame.Rect] = []
+    pending = sorted(rects, key=lambda r: (r.y, r.x))
+    while pending:
+        r = pending.pop()
+        hit = r.collidelist(out)
+        while hit >= 0:
+            r = r.union(out.pop(hit))
+            hit = r.collidelist(out)
+        out.append(r)
+    if sum(r.w * r.h for r in out) > MERGE_SHARE * screen.w * screen.h:
+        return [screen.copy()]
+    return out
+
+
+def repaint(surface: Any, base: Any, pieces: Sequence[Piece], rects: Sequence[pygame.Rect], scratch: Any) -> None:
+    """Each of ``rects`` brought to what a fresh paint would show: on ``scratch`` (a surface of the same
+    size), the base under the whole of every piece touching the rectangle, those pieces drawn in order,
+    and then the rectangle alone copied to ``surface``.
+
+    Not by clipping the pieces to the rectangle: pygame draws some shapes differently when clipped (an
+    outlined rectangle gets its border at the clip's edge), so a clipped repaint would leave seams."""
+    boxes = [p.rect for p in pieces]
+    for rect in rects:
+        touching = rect.collidelistall(boxes)
+        whole = rect.unionall([boxes[i] for i in touching]) if touching else rect
+        if base is not None:
+            scratch.blit(base, whole, whole)
+        for i in touching:
+            pieces[i].draw(scratch)
+        surface.blit(scratch, rect, rect)
+
+
+def paint_all(surface: Any, base: Any, pieces: Sequence[Piece]) -> None:
+    """The whole layer from scratch: the base (None: the first piece covers the screen), then every
+    piece in order."""
+    if base is not None:
+        surface.blit(base, (0, 0))
+    for piece in pieces:
+        piece.draw(surface)

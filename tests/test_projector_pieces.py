@@ -1,0 +1,118 @@
+"""The projector repaints a new state piece by piece: played through the real session, every frame it
+shows is the frame drawn from scratch, pixel for pixel; every piece keeps to its rectangle; and a roll
+touches a small part of the screen, not all of it."""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+
+from companion.dice import DiceRolled, DiceSource, Die
+from companion.journal import Journal
+from companion.session.core import Session
+from companion.session.inputs import Press, Roll
+from companion.views.projector import ProjectorRenderer
+from companion.views.projector.pieces import Piece, damage, merge
+from companion.views.projector.renderer import render_frame
+
+SIZE = (960, 540)
+
+
+def same(a: pygame.Surface, b: pygame.Surface) -> bool:
+    return pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB")
+
+
+def stray_pixels(piece: Piece, size: tuple[int, int]) -> pygame.Rect | None:
+    """Where ``piece`` draws outside its rectangle, drawn alone on a clear surface (None: nowhere)."""
+    alone = pygame.Surface(size, pygame.SRCALPHA)
+    alone.fill((0, 0, 0, 0))
+    piece.draw(alone)
+    drawn = alone.get_bounding_rect()
+    if drawn.w == 0 or piece.rect.contains(drawn):
+        return None
+    return drawn
+
+
+def act(s: Session, rng: random.Random, overlay: bool = True) -> None:
+    """One thing a table does: the dice asked for, else an option, now and then the cursor or the overlay."""
+    r = rng.random()
+    if r < 0.04 and overlay:
+        s.handle(Press("OVERLAY"))
+    elif s.panel.menu is not None and s.panel.menu.title.endswith("?"):
+        s.handle(Press("OK"))
+    elif s.wanted():
+        s.handle(Roll.of(DiceRolled(tuple(Die(k, rng.randint(1, 8 if k == "d8" else 6)) for k in s.wanted()),
+                                    "tower")))
+    elif r < 0.55 and s.options():
+        s.handle(Press("DOWN"))
+    else:
+        s.handle(Press("OK"))
+
+
+@pytest.mark.parametrize(("game", "options", "steps"), [("kansas", {"players": 4, "forecaster": 2}, 2000),
+                                                       ("stormfury", {"players": 4}, 120)])
+def test_every_frame_of_a_game_is_the_frame_drawn_from_scratch(tmp_path, game, options, steps):
+    rng = random.Random(11)
+    renderer = ProjectorRenderer(SIZE)
+    checked: set[object] = set()
+    with Journal(tmp_path / "j.sqlite") as journal:
+        s = Session(journal, dice=DiceSource(seed=4))
+        s.start(game, options)
+        for step in range(steps):
+            frame = s.frame
+            shown = renderer.render(frame)
+            assert same(shown, render_frame(frame, SIZE)), f"{game}: frame {step} differs from one drawn afresh"
+            for piece in renderer.shown_pieces:
+                if piece.key not in checked:
+                    checked.add(piece.key)
+                    assert stray_pixels(piece, SIZE) is None, f"{piece.key!r} draws outside its rectangle"
+            if s.current is not None and s.current.prompt().done:
+                break
+            act(s, rng)
+        assert s.current is not None
+        if game == "kansas":
+            assert s.current.prompt().done, "the game did not reach its end"
+            assert renderer.partial_updates > 100
+            kinds = {k[0] for k in checked if isinstance(k, tuple)}
+            assert {"track", "stack", "ring", "funnel", "grid", "label", "heat", "text", "die", "key", "cursor",
+                     "status"} <= kinds
+
+
+def test_a_roll_repaints_a_small_part_of_the_screen(tmp_path):
+    """A D6 pair moves the tornado: the rectangles sent to the screen cover a fraction of it."""
+    renderer = ProjectorRenderer(SIZE)
+    rng = random.Random(2)
+    with Journal(tmp_path / "j.sqlite") as journal:
+        s = Session(journal, dice=DiceSource(seed=4))
+        s.start("kansas", {"players": 4})
+        renderer.render(s.frame)
+        shares = []
+        for _ in range(400):
+            wanted = s.wanted()
+            if wanted == ("d6", "d6"):
+                s.handle(Roll.of(DiceRolled.of(("d6", rng.randint(1, 6)), ("d6", rng.randint(1, 6)))))
+                before = renderer.full_redraws
+                renderer.render(s.frame)
+                assert renderer.full_redraws == before, "a roll repainted the whole screen"
+                shares.append(sum(r.w * r.h for r in renderer.dirty) / (SIZE[0] * SIZE[1]))
+            else:
+                act(s, rng, overlay=False)
+                renderer.render(s.frame)
+        assert len(shares) > 20
+        assert max(shares) < 0.35 and sorted(shares)[len(shares) // 2] < 0.2
+
+
+def test_damage_is_the_pieces_that_came_or_went():
+    screen = pygame.Rect(0, 0, 100, 100)
+    draw = lambda s: None  # noqa: E731
+    a, b, c = (Piece("a", pygame.Rect(0, 0, 10, 10), draw), Piece("b", pygame.Rect(50, 50, 10, 10), draw),
+               Piece("c", pygame.Rect(5, 5, 10, 10), draw))
+    assert damage([a, b], [a, b], screen) == []
+    assert damage([a, b], [a], screen) == [pygame.Rect(50, 50, 10, 10)]
+    assert damage([a], [a, c], screen) == [pygame.Rect(5, 5, 10, 10)]
+    moved = Piece("a", pygame.Rect(20, 0, 10, 10), draw)  # the same key elsewhere: both places repaint
+    assert sorted(map(tuple, damage([a], [moved], screen))) == [(0, 0, 10, 10), (20, 0, 10, 10)]
+    assert merge([pygame.Rect(0, 0, 10, 10), pygame.Rect(5, 5, 10, 10)], screen) == [pygame.Rect(0, 0, 15, 15)]
+    assert merge([pygame.Rect(0, 0, 70, 70)], screen) == [screen], "most of the screen: all of it"
