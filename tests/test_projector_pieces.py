@@ -76,7 +76,7 @@ def test_every_frame_of_a_game_is_the_frame_drawn_from_scratch(tmp_path, game, o
             assert s.current.prompt().done, "the game did not reach its end"
             assert renderer.partial_updates > 100
             kinds = {k[0] for k in checked if isinstance(k, tuple)}
-            assert {"track", "stack", "ring", "funnel", "grid", "label", "heat", "text", "die", "key", "cursor",
+            assert {"track line", "track start", "stack", "ring", "funnel", "grid", "label", "heat", "text", "die", "key", "cursor",
                      "status"} <= kinds
 
 

@@ -11,6 +11,7 @@ as a colour: markers are numbered discs, tracks numbered lines, candidates numbe
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pygame
@@ -44,6 +45,7 @@ class KansasPainter:
         self.board = game.board
         self._data: MapData | None = None
         self._key: tuple[Any, Rect, Piece] | None = None
+        self._kept: tuple[tuple[int, int], dict[Any, Any]] | None = None
         """(layout size and panel rectangle, the space above the key, the key's piece): the key is the
         same all game."""
 
@@ -95,20 +97,19 @@ class KansasPainter:
         pieces: list[Piece] = []
         tracks = self.tracks(state)
         count = len(tracks)
+        kept = self._kept_pieces(layout)
         for index, (tornado, latest) in enumerate(tracks):
-            off = track_offset(index, count, s)
-            points = [(x + off, y + off) for x, y in (layout.centre(h) for h in tornado.markers)]
-            last = tornado.moves[-1] if tornado.moves else None
-            if latest and last is not None and last.rerolled and tornado.position is not None:
-                points += [layout.centre(tornado.position), layout.centre(last.to)]
-            pieces.append(Piece(("track", tornado, latest, index, count), around(points, disc + s * 0.1),
-                                lambda surf, t=tornado, latest=latest, i=index: self._paint_track(
-                                    surf, layout, t, latest, i, count)))
+            track = ("track", tornado, latest, index, count)
+            if track not in kept:
+                kept[track] = self._track_pieces(layout, tornado, latest, index, count)
+            pieces += kept[track]
         for h, n in state.markers:
-            x, y = layout.centre(h)
-            base = (x + s * 0.28, y + s * 0.3)
-            pieces.append(Piece(("stack", h, n), around([base, (base[0] + s * 0.14, base[1] - s * 0.18)], disc),
-                                lambda surf, h=h, n=n: self._paint_stack(surf, layout, h, n)))
+            if (h, n) not in kept:
+                x, y = layout.centre(h)
+                base = (x + s * 0.28, y + s * 0.3)
+                kept[(h, n)] = Piece(("stack", h, n), around([base, (base[0] + s * 0.14, base[1] - s * 0.18)], disc),
+                                     lambda surf, h=h, n=n: self._paint_stack(surf, layout, h, n))
+            pieces.append(kept[(h, n)])
         rings = [(h, str(value)) for value, h in self.candidates(state).items()]
         t = state.current if state.current is not None else (state.tornadoes[-1] if state.tornadoes else None)
         if t is not None and t.forecast_line and t.start is not None:
@@ -123,11 +124,21 @@ class KansasPainter:
             now = state.current
             pieces.append(Piece(("funnel", now.position, now.number), rect_of(layout.box(now.position, 0.6), 4),
                                 lambda surf, now=now: self._paint_funnel(surf, layout, now)))
-        for at, label in self._grid_numbers(layout):
-            pieces.append(Piece(("grid", at, label), around([at], max(6, round(size * 0.62)) * 1.3 + 4),
-                                lambda surf, at=at, label=label: self._number(
-                                    surf, at, max(6, round(size * 0.62)), label, size)))
+        if "grid" not in kept:
+            kept["grid"] = [Piece(("grid", at, label), around([at], max(6, round(size * 0.62)) * 1.3 + 4),
+                                  lambda surf, at=at, label=label: self._number(
+                                      surf, at, max(6, round(size * 0.62)), label, size))
+                            for at, label in self._grid_numbers(layout)]
+        pieces += kept["grid"]
         return pieces
+
+    def _kept_pieces(self, layout: Layout) -> dict[Any, Any]:
+        """Pieces that are the same whenever they are shown (a stack of n markers on a hex, a track, the
+        grid numbers), made once per screen size and game: most of a frame's pieces did not change since
+        the last. A new turn's tracks start the store again, so it never grows past a turn's worth."""
+        if self._kept is None or self._kept[0] != (layout.width, layout.height) or len(self._kept[1]) > 2000:
+            self._kept = ((layout.width, layout.height), {})
+        return self._kept[1]
 
     def _grid_numbers(self, layout: Layout) -> list[tuple[tuple[float, float], str]]:
         """The start grid's line numbers, as printed along the board's edges: west-east numbers above
@@ -153,18 +164,43 @@ class KansasPainter:
 
     def _paint_track(self, surface: Any, layout: Layout, tornado: Tornado, latest: bool, index: int,
                      count: int) -> None:
+        for piece in self._track_pieces(layout, tornado, latest, index, count):
+            piece.draw(surface)
+
+    def _track_pieces(self, layout: Layout, tornado: Tornado, latest: bool, index: int, count: int) -> list[Piece]:
+        """A tornado's track as small pieces, in the order :func:`draw_polyline` draws (casing, then the
+        line, then the dots), so a roll that adds a hex repaints that hex's stretch, not the whole track."""
         s = layout.hex_size
         off = track_offset(index, count, s)
         pts = [(x + off, y + off) for x, y in (layout.centre(h) for h in tornado.markers)]
         colour = palette.TRACK if latest else palette.faded(palette.TRACK, EARLIER_FADE)
         width = max(3, round(s * (0.16 if latest else 0.1)))
-        draw_polyline(surface, pts, colour, width, palette.CITY_EDGE)
+        pieces: list[Piece] = []
+        if len(pts) >= 2:
+            for c, w in ((palette.CITY_EDGE, width + 4), (colour, width)):
+                for a, b in itertools.pairwise(pts):
+                    pieces.append(Piece(("track line", a, b, c, w), around([a, b], w / 2 + 2),
+                                        lambda surf, a=a, b=b, c=c, w=w: pygame.draw.line(surf, c, a, b, w)))
+                for x, y in pts:
+                    r = max(1, w // 2)
+                    pieces.append(Piece(("track joint", x, y, c, r), around([(x, y)], r + 1),
+                                        lambda surf, x=x, y=y, c=c, r=r: pygame.draw.circle(
+                                            surf, c, (round(x), round(y)), r)))
         for x, y in pts[1:]:
-            pygame.draw.circle(surface, colour, (round(x), round(y)), round(width * 0.9))
-        self._start_disc(surface, pts[0], s, colour, str(tornado.number), text.px(text.MARK, layout.height))
+            r = round(width * 0.9)
+            pieces.append(Piece(("track dot", x, y, colour, r), around([(x, y)], r + 1),
+                                lambda surf, x=x, y=y, r=r: pygame.draw.circle(surf, colour, (round(x), round(y)), r)))
+        size = text.px(text.MARK, layout.height)
+        disc = max(size * 0.62, s * 0.26)
+        pieces.append(Piece(("track start", pts[0], colour, tornado.number), around([pts[0]], disc * 1.25 + 4),
+                            lambda surf: self._start_disc(surf, pts[0], s, colour, str(tornado.number), size)))
         last = tornado.moves[-1] if tornado.moves else None
         if latest and last is not None and last.rerolled and tornado.position is not None:
-            self._paint_off_map(surface, layout, tornado.position, last)
+            at, move = tornado.position, last
+            ends = [layout.centre(at), layout.centre(move.to)]
+            pieces.append(Piece(("off the map", at, move.to), around(ends, s * 0.3 + 4),
+                                lambda surf: self._paint_off_map(surf, layout, at, move)))
+        return pieces
 
     @staticmethod
     def _start_disc(surface: Any, at: tuple[float, float], s: float, colour: Any, label: str, size: int) -> None:

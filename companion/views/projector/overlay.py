@@ -30,14 +30,29 @@ def paint_risk(surface: Any, layout: Layout, risk: Mapping[Place, float]) -> Non
 
 def risk_pieces(layout: Layout, risk: Mapping[Place, float]) -> list[Piece]:
     """Each place's heat as a piece keyed by its colour: a roll repaints only places whose colour moved."""
+    outlines = _outlines(layout)
     pieces: list[Piece] = []
     for place, p in risk.items():
         if p > 0 and layout.holds(place):
             colour = palette.heat(p)
-            outline = layout.outline(place, FILL_SCALE)
-            pieces.append(Piece(("heat", place, colour), rect_of(layout.box(place, FILL_SCALE), 1),
+            if place not in outlines:
+                outlines[place] = (layout.outline(place, FILL_SCALE), rect_of(layout.box(place, FILL_SCALE), 1))
+            outline, rect = outlines[place]
+            pieces.append(Piece(("heat", place, colour), rect,
                                 lambda s, c=colour, o=outline: pygame.draw.polygon(s, c, o)))
     return pieces
+
+
+_OUTLINES: dict[Layout, dict[Any, Any]] = {}
+
+
+def _outlines(layout: Layout) -> dict[Any, Any]:
+    """Each place's heat outline and rectangle on ``layout``, worked out once (the last few layouts kept)."""
+    if layout not in _OUTLINES:
+        if len(_OUTLINES) >= 4:
+            _OUTLINES.pop(next(iter(_OUTLINES)))
+        _OUTLINES[layout] = {}
+    return _OUTLINES[layout]
 
 
 def legend_rect(layout: Layout) -> Rect:

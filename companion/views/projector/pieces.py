@@ -55,12 +55,18 @@ def around(points: Iterable[tuple[float, float]], pad: float) -> pygame.Rect:
     return pygame.Rect(left, top, int(max(xs) + pad) + 2 - left, int(max(ys) + pad) + 2 - top)
 
 
-def damage(old: Sequence[Piece], new: Sequence[Piece], screen: pygame.Rect) -> list[pygame.Rect]:
-    """The rectangles to repaint when ``old`` pieces become ``new``: those of pieces in one list and not
-    the other (by key and rectangle), clipped to ``screen``, overlapping ones merged; one rectangle,
-    the screen, when they cover much of it."""
-    before = {(p.key, tuple(p.rect)) for p in old}
-    after = {(p.key, tuple(p.rect)) for p in new}
+def identities(pieces: Sequence[Piece]) -> frozenset[tuple[Hashable, tuple[int, ...]]]:
+    """What tells pieces apart for :func:`damage`: each piece's key and rectangle."""
+    return frozenset((p.key, tuple(p.rect)) for p in pieces)
+
+
+def damage(old: Sequence[Piece] | frozenset[Any], new: Sequence[Piece] | frozenset[Any],
+           screen: pygame.Rect) -> list[pygame.Rect]:
+    """The rectangles to repaint when ``old`` pieces become ``new`` (lists, or their :func:`identities`):
+    those of pieces in one and not the other (by key and rectangle), clipped to ``screen``, overlapping
+    ones merged; one rectangle, the screen, when they cover much of it."""
+    before = old if isinstance(old, frozenset) else identities(old)
+    after = new if isinstance(new, frozenset) else identities(new)
     changed = [pygame.Rect(r).clip(screen) for _, r in before ^ after]
     return merge([r for r in changed if r.w > 0 and r.h > 0], screen)
 

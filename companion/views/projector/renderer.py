@@ -24,8 +24,8 @@ from companion.views.projector.cursor import cursor_box, paint_cursor
 from companion.views.projector.layout import DEFAULT_SIZE, Layout, Rect
 from companion.views.projector.overlay import legend_rect, paint_legend, risk_pieces
 from companion.views.projector.painters import GamePainter, PaintsPieces, painter_for
-from companion.views.projector.pieces import Piece, damage, paint_all, rect_of, repaint
-from companion.views.projector.status import paint_status
+from companion.views.projector.pieces import Piece, damage, identities, paint_all, rect_of, repaint
+from companion.views.projector.status import status_pieces
 
 SHADE_ALPHA = 150
 """How far the terrain steps back under the risk overlay, so the heat reads alone."""
@@ -89,7 +89,7 @@ class ProjectorRenderer:
         self._map_key: tuple[Any, Any, bool] | None = None
         self._map_pieces: list[Piece] = []
         """The pieces of the game's state (everything but the cursor and the status strip)."""
-        self._drawn: tuple[_Board | None, bool, list[Piece]] | None = None
+        self._drawn: tuple[_Board | None, bool, list[Piece], frozenset[Any]] | None = None
         """The board, overlay setting and pieces the surface shows now."""
         self._generation = 0
         self._idle = Layout.fit([], *self.size)
@@ -131,15 +131,16 @@ class ProjectorRenderer:
         base = board.base(overlay) if board is not None else None
         screen = self.surface.get_rect()
         drawn = self._drawn
+        shown = identities(pieces)
         rects = [screen] if drawn is None or drawn[0] is not board or drawn[1] != overlay else \
-            damage(drawn[2], pieces, screen)
+            damage(drawn[3], shown, screen)
         if rects == [screen]:
             paint_all(self.surface, base, pieces)
             self.full_redraws += 1
         elif rects:
             repaint(self.surface, base, pieces, rects, self._scratch)
             self.partial_updates += 1
-        self._drawn = (board, overlay, pieces)
+        self._drawn = (board, overlay, pieces, shown)
         self.dirty = rects
         return self.surface
 
@@ -151,9 +152,7 @@ class ProjectorRenderer:
         if cursor is not None and self._board is not None and layout.holds(cursor):
             box = pygame.Rect(cursor_box(layout, cursor).as_tuple())
             pieces.append(Piece(("cursor", cursor), box, lambda s: paint_cursor(s, layout, cursor)))
-        panel = frame.panel
-        pieces.append(Piece(("status", panel), rect_of(layout.status), lambda s: paint_status(s, layout, panel)))
-        return pieces
+        return pieces + status_pieces(layout, frame.panel)
 
     def pieces(self, board: _Board, state: Any, overlay: bool) -> list[Piece]:
         """Everything the map layer shows over the board for ``state``, in drawing order: the risk heat

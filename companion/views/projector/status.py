@@ -14,6 +14,7 @@ import pygame
 from companion.views.panel import Panel
 from companion.views.projector import palette, text
 from companion.views.projector.layout import Layout
+from companion.views.projector.pieces import Piece, rect_of
 
 TOWER_LABELS = {"off": ("tower off", palette.TEXT_DIM), "waiting": ("tower: looking", palette.FORT),
                 "connected": ("tower ready", palette.DAM), "rolling": ("tower rolling", palette.FLOOD),
@@ -59,29 +60,47 @@ def prompt_line(panel: Panel) -> str:
 
 
 def paint_status(surface: Any, layout: Layout, panel: Panel) -> None:
+    for piece in status_pieces(layout, panel):
+        piece.draw(surface)
+
+
+def status_pieces(layout: Layout, panel: Panel) -> list[Piece]:
+    """The strip's background and each of its words as a piece: a roll changes the prompt, not the
+    game's title or the tower's state, and only what changed is painted again."""
     r = layout.status
-    pygame.draw.rect(surface, palette.PANEL, r.as_tuple())
+    pieces = [Piece(("status strip", r.as_tuple()), rect_of(r),
+                    lambda s: pygame.draw.rect(s, palette.PANEL, r.as_tuple()))]
+
+    def put(words: str, pos: tuple[float, float], size: int, colour: palette.Colour, anchor: str, bold: bool = False,
+            max_width: int | None = None) -> pygame.Rect:
+        if max_width is not None:
+            words = text.fitted(words, size, bold, max_width)
+        at = (round(pos[0]), round(pos[1]))
+        rect = text.rendered(words, size, bold, tuple(colour)).get_rect(**{anchor: at})
+        pieces.append(Piece(("status", words, at, anchor, size, colour, bold), rect,
+                            lambda s: text.draw(s, words, at, size, colour, anchor=anchor, bold=bold)))
+        return rect
+
     big = text.px(text.BODY, layout.height)
     y = r.y + r.h * (0.36 if panel.notices else 0.5)  # lasting notices take the foot of the strip
     pad = max(6, r.h // 4)
     tower, colour = TOWER_LABELS.get(panel.tower, (f"tower {panel.tower}", palette.TEXT_DIM))
-    right = text.draw(surface, tower, (r.x + r.w - pad, y), big, colour, anchor="midright", bold=True)
+    right = put(tower, (r.x + r.w - pad, y), big, colour, "midright", bold=True)
     for name, state in reversed(panel.sources):  # the other dice sources, each named, left of the tower
         label, colour = SOURCE_LABELS.get(state, (state, palette.TEXT_DIM))
-        right = text.draw(surface, f"{name} {label}", (right.left - 2 * pad, y), big, colour, anchor="midright",
-                          bold=True, max_width=r.w // 6)
+        right = put(f"{name} {label}", (right.left - 2 * pad, y), big, colour, "midright", bold=True,
+                    max_width=r.w // 6)
     title = panel.game or "storm companion"
-    left = text.draw(surface, title, (r.x + pad, y), big, palette.TEXT, anchor="midleft", bold=True,
-                     max_width=r.w // 4)
+    left = put(title, (r.x + pad, y), big, palette.TEXT, "midleft", bold=True, max_width=r.w // 4)
     x = left.right + 2 * pad
     if panel.status:
-        status = text.draw(surface, panel.status, (x, y), big, palette.TEXT_DIM, anchor="midleft", max_width=r.w // 4)
+        status = put(panel.status, (x, y), big, palette.TEXT_DIM, "midleft", max_width=r.w // 4)
         x = status.right + 2 * pad
     line = panel.message or prompt_line(panel)
     if line:
         colour = palette.DAMAGE if panel.message else palette.FORT
-        text.draw(surface, line, (x, y), big, colour, anchor="midleft", bold=True,
-                  max_width=max(10, right.left - x - pad))
+        put(line, (x, y), big, colour, "midleft", bold=True, max_width=max(10, right.left - x - pad))
     if panel.notices:  # lasting conditions, small, under the strip's text
-        text.draw(surface, " | ".join(panel.notices), (r.x + pad, r.y + r.h - 2), text.minimum(layout.height),
-                  palette.TEXT_DIM, anchor="bottomleft", max_width=r.w - 2 * pad)
+        put(" | ".join(panel.notices), (r.x + pad, r.y + r.h - 2), text.minimum(layout.height), palette.TEXT_DIM,
+            "bottomleft", max_width=r.w - 2 * pad)
+    return pieces

@@ -91,6 +91,12 @@ def fitted(text: str, size: int, bold: bool, max_width: int) -> str:
 
 def wrap(line: str, size: int, width: int, bold: bool = False) -> list[str]:
     """Words of ``line`` broken into rows that fit ``width`` pixels at ``size`` (a reminder is read whole)."""
+    return list(_wrapped(line, size, width, bold))
+
+
+@lru_cache(maxsize=512)
+def _wrapped(line: str, size: int, width: int, bold: bool) -> tuple[str, ...]:
+    """:func:`wrap`, kept: a panel's lines come back frame after frame, and measuring each word is slow."""
     f = font(size, bold)
     rows: list[str] = []
     for word in line.split():
@@ -98,7 +104,7 @@ def wrap(line: str, size: int, width: int, bold: bool = False) -> list[str]:
             rows[-1] = f"{rows[-1]} {word}"
         else:
             rows.append(word)
-    return rows
+    return tuple(rows)
 
 
 class Column:
