@@ -28,9 +28,10 @@ def paint_risk(surface: Any, layout: Layout, risk: Mapping[Place, float]) -> Non
         piece.draw(surface)
 
 
-def risk_pieces(layout: Layout, risk: Mapping[Place, float]) -> list[Piece]:
-    """Each place's heat as a piece keyed by its colour: a roll repaints only places whose colour moved."""
-    outlines = _outlines(layout)
+def risk_pieces(layout: Layout, risk: Mapping[Place, float], outlines: dict[Any, Any] | None = None) -> list[Piece]:
+    """Each place's heat as a piece keyed by its colour: a roll repaints only places whose colour moved.
+    ``outlines`` keeps each place's outline and rectangle between calls (one store per layout)."""
+    outlines = {} if outlines is None else outlines
     pieces: list[Piece] = []
     for place, p in risk.items():
         if p > 0 and layout.holds(place):
@@ -41,18 +42,6 @@ def risk_pieces(layout: Layout, risk: Mapping[Place, float]) -> list[Piece]:
             pieces.append(Piece(("heat", place, colour), rect,
                                 lambda s, c=colour, o=outline: pygame.draw.polygon(s, c, o)))
     return pieces
-
-
-_OUTLINES: dict[Layout, dict[Any, Any]] = {}
-
-
-def _outlines(layout: Layout) -> dict[Any, Any]:
-    """Each place's heat outline and rectangle on ``layout``, worked out once (the last few layouts kept)."""
-    if layout not in _OUTLINES:
-        if len(_OUTLINES) >= 4:
-            _OUTLINES.pop(next(iter(_OUTLINES)))
-        _OUTLINES[layout] = {}
-    return _OUTLINES[layout]
 
 
 def legend_rect(layout: Layout) -> Rect:

@@ -49,6 +49,8 @@ class _Board:
                       for place in data.places]
         """The places' marks again above the risk heat."""
         self._shaded: Any = None
+        self.outlines: dict[Any, Any] = {}
+        """Each place's risk outline and rectangle, worked out once (see overlay.risk_pieces)."""
 
     def base(self, overlay: bool) -> Any:
         """The board as every frame starts from: shaded under the overlay (made once, when first asked)."""
@@ -161,7 +163,7 @@ class ProjectorRenderer:
         layout, game, painter = board.layout, board.game, board.painter
         pieces: list[Piece] = []
         if overlay:
-            pieces += risk_pieces(layout, game.risk_map(state) if isinstance(game, HasRiskMap) else {})
+            pieces += risk_pieces(layout, game.risk_map(state) if isinstance(game, HasRiskMap) else {}, board.outlines)
             pieces += board.spots
         whole = pygame.Rect(0, 0, *self.size)
         if isinstance(painter, PaintsPieces):
