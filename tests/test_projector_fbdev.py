@@ -151,6 +151,23 @@ def test_a_game_frame_lands_whole_then_only_what_changed_without_an_sdl_display(
         view.close()
 
 
+def test_a_frame_warped_onto_the_board_lands_whole(tmp_path, maps_dir):
+    game = load(maps_dir)
+    device, sysfs = make_fb(tmp_path, 480, 270, 16)
+    pairs = ((40.0, 60.0, 50.0, 70.0), (440.0, 60.0, 430.0, 50.0), (440.0, 250.0, 420.0, 260.0),
+             (40.0, 250.0, 60.0, 240.0))
+    view = open_projector(config_for(device, sysfs, width=480, height=270, calibration=pairs), print)
+    assert isinstance(view, FramebufferView) and view.table is not None
+    try:
+        view.show(frame_for(game, seeded_state(game, 7, 8)))
+        warped = view.image.surface if view.image is not None else None
+        assert warped is not None and warped is not view.renderer.surface
+        shown = screen_rows(device, (480, 270), 480 * 2, 16)
+        assert (shown == expected(warped, 16)).all() and (shown != expected(view.renderer.surface, 16)).any()
+    finally:
+        view.close()
+
+
 def test_a_missing_or_unusable_framebuffer_leaves_the_oled_and_is_said_once(tmp_path):
     device, sysfs = make_fb(tmp_path, 64, 32, 32)
     cases = {

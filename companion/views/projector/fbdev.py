@@ -206,8 +206,6 @@ class FramebufferView(ProjectorView):
     A device that fails (gone, closed) raises pygame.error once, as a lost SDL screen does, so the loop
     drops this view and the OLED carries on; later calls only render."""
 
-    driver = "fbdev"
-
     def __init__(self, framebuffer: Framebuffer, renderer: ProjectorRenderer | None = None,
                  table: Any = None) -> None:
         super().__init__(renderer or ProjectorRenderer(framebuffer.size), None, table)
