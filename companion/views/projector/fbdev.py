@@ -24,7 +24,7 @@ import errno
 import logging
 import mmap
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -239,7 +239,7 @@ class FbdevOutput:
     name = "fbdev"
 
     @staticmethod
-    def open(config: Any, say: Any) -> ProjectorView | None:
+    def open(config: Any, say: Callable[[str], None]) -> ProjectorView | None:
         device = getattr(config, "framebuffer", "") or DEFAULT_DEVICE
         sysfs = getattr(config, "framebuffer_sysfs", "")
         try:

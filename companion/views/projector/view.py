@@ -1,9 +1,11 @@
-"""The projector in the running box: ``show(frame)`` for the loop, and opening the screen itself.
+"""The projector in the running box: ``show(frame)`` for the loop, and opening its output.
 
-On the Pi the map goes fullscreen through SDL's KMSDRM driver (no desktop needed). SDL quietly
-falls back to an offscreen driver when the one asked for is missing, which would "work" while
-showing nothing, so the driver actually chosen is checked. When no screen can be opened the box
-carries on with the OLED alone: ``open_projector`` returns None after saying so once.
+Each output is one small class chosen by ``[projector] driver``: on the Pi's console the Linux
+framebuffer (fbdev.py: no OpenGL, the box's memory budget), else SDL's KMSDRM driver (no desktop
+needed) or a desktop's (``ScreenOutput``, here). SDL quietly falls back to an offscreen driver
+when the one asked for is missing, which would "work" while showing nothing, so the driver actually
+chosen is checked. When no output can be opened the box carries on with the OLED alone:
+``open_projector`` returns None after saying so once.
 """
 
 from __future__ import annotations
