@@ -101,6 +101,32 @@ def test_known_pixels_land_as_rgb565(tmp_path):
     assert data[stride + 8:stride + 10] == b"\xff\xff"  # white
 
 
+def test_known_pixels_land_as_rgb888(tmp_path):
+    device, sysfs = make_fb(tmp_path, 5, 2, 24, pad=1)
+    fb = Framebuffer(str(device), sysfs)
+    surface = pygame.Surface((5, 2))
+    surface.fill((0, 0, 0))
+    surface.set_at((4, 1), (0x12, 0x34, 0x56))
+    fb.write(surface, [surface.get_rect()])
+    fb.close()
+    data, stride = device.read_bytes(), 5 * 3 + 1
+    assert data[stride + 12:stride + 15] == bytes([0x56, 0x34, 0x12]) and data[:15] == bytes(15)
+
+
+def test_a_virtual_screen_taller_than_the_mode_is_drawn_at_the_mode(tmp_path):
+    device, sysfs = make_fb(tmp_path, 64, 32, 32, screens=2)
+    (sysfs / "modes").write_text("U:64x32p-0\n")
+    fb = Framebuffer(str(device), sysfs)
+    assert fb.size == (64, 32) and fb.geometry.virtual_height == 64
+    surface = pygame.Surface((64, 64))
+    surface.fill((1, 2, 3))
+    fb.write(surface, [surface.get_rect()])  # clipped to the visible screen
+    fb.close()
+    data = device.read_bytes()
+    assert data[:3] == bytes([3, 2, 1]) and data[64 * 4 * 31:64 * 4 * 31 + 3] == bytes([3, 2, 1])
+    assert data[64 * 4 * 32:] == bytes([SENTINEL]) * 64 * 4 * 32  # the second screen untouched
+
+
 @pytest.mark.parametrize("bits", [16, 32])
 def test_only_the_dirty_rectangles_are_written(tmp_path, bits):
     device, sysfs = make_fb(tmp_path, 40, 30, bits, pad=8)
