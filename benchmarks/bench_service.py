@@ -11,8 +11,10 @@
   Each sample ends at the later of the projector's frame flipped and the OLED image through its
   driver. With the risk overlay off and on.
 - Start-up, memory, idle CPU: real ``companion run`` processes. The box: its own projector path
-  (``open_projector``, 1080p fullscreen on SDL's offscreen driver), the OLED on its I2C bus (absent
-  here), buttons on MockFactory pins, the tower connected (a virtual tower on a pty named in the
+  on a console (``open_projector``, driver fbdev: a 1920x1080 XRGB8888 framebuffer that is a regular file
+  here, with its sysfs folder; no SDL display, no GL), and once more through SDL's offscreen driver with
+  its default EGL presentation, for a memory row beside it (KMSDRM's GL stack; no target), the OLED on
+  its I2C bus (absent here), buttons on MockFactory pins, the tower connected (a virtual tower on a pty named in the
   configuration) or unplugged (the default search: /dev/dice-tower or the USB id). The simulated
   table: ``companion run --sim --headless``. Ready is sd_notify READY=1 on a socket of our own;
   memory is VmRSS; idle CPU is the run time the kernel accounts to all the process's threads
@@ -236,7 +238,7 @@ def _rss_mb(pid: int) -> float:
 
 BOX_CONFIG = """\
 [projector]
-driver = "offscreen"
+{projector}
 width = 1920
 height = 1080
 fullscreen = true
@@ -244,6 +246,14 @@ fullscreen = true
 [tower]
 port = "{port}"
 """
+
+FBDEV_PROJECTOR = 'driver = "fbdev"\nframebuffer = "{device}"\nframebuffer_sysfs = "{sysfs}"'
+"""The box's own projector path on a console: the framebuffer (a regular file the size of a 1080p
+XRGB8888 screen, and its sysfs folder), no SDL display and so no GL."""
+
+EGL_PROJECTOR = 'driver = "offscreen"'
+"""For comparison only: SDL's offscreen driver with its default EGL presentation, the GL stack that
+SDL's KMSDRM driver always loads (it has no software path)."""
 
 
 BOX_MAIN = """\
@@ -256,10 +266,48 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+def _framebuffer(tmp: str) -> tuple[Path, Path]:
+    """A 1920x1080 32-bit framebuffer as a regular file, with the sysfs entries the box reads."""
+    width, height, bits = *SIZE, 32
+    sysfs = Path(tmp) / "sys-fb0"
+    sysfs.mkdir()
+    (sysfs / "virtual_size").write_text(f"{width},{height}\n")
+    (sysfs / "bits_per_pixel").write_text(f"{bits}\n")
+    (sysfs / "stride").write_text(f"{width * bits // 8}\n")
+    device = Path(tmp) / "fb0"
+    with device.open("wb") as f:
+        f.truncate(width * height * bits // 8)
+    return device, sysfs
+
+
 def process_rows(case: str) -> list[Row]:
     """Start-up to READY, resident memory and idle CPU of one ``companion run`` process.
 
-    ``case``: "box, tower connected", "box, tower unplugged" or "simulated table"."""
+    ``case``: "box, tower connected", "box, tower unplugged" or "simulated table". The box draws on the
+    framebuffer output (its path on a console); "box, tower unplugged" also starts the box once on the
+    EGL path for an untargeted memory row beside it."""
+    rows = []
+    ready_ms, rss, idle = _process(case, FBDEV_PROJECTOR)
+    if case != "box, tower connected":  # start-up once per kind of process
+        limit = 300.0 if case.startswith("box") else 400.0
+        rows.append(Row(AREA, f"start-up to READY ({'box, 1080p' if case.startswith('box') else case})",
+                        ready_ms, "ms", most=limit))
+    if case == "box, tower unplugged":
+        rows.append(Row(AREA, "resident memory (box, projector at 1080p, fbdev)", rss, "MB", most=80.0))
+        _, egl_rss, _ = _process(case, EGL_PROJECTOR, idle=False)
+        rows.append(Row(AREA, "resident memory (box, projector at 1080p, through EGL as KMSDRM)", egl_rss, "MB",
+                        "comparison, no target"))
+    if idle:
+        (cpu, _), (sleep_cpu, sleep_wakeups) = idle
+        rows.append(Row(AREA, f"idle CPU, first quiet seconds ({case})", cpu, "% core"))
+        rows.append(Row(AREA, f"idle CPU, table left alone ({case}, projector on)", sleep_cpu, "% core", most=0.3))
+        rows.append(Row(AREA, f"idle wake-ups, all threads, left alone ({case})", sleep_wakeups, "/s"))
+    return rows
+
+
+def _process(case: str, projector: str, idle: bool = True) -> tuple[float, float, list[tuple[float, float]]]:
+    """One ``companion run`` process: milliseconds to READY, peak VmRSS in MB, and (a box, ``idle``) the
+    idle CPU on the loop's idle tick and asleep."""
     from firmware_bridge.virtual import VirtualTower
 
     with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp:
@@ -271,11 +319,14 @@ def process_rows(case: str) -> list[Row]:
                "SDL_AUDIODRIVER": "dummy", "GPIOZERO_PIN_FACTORY": "mock", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
         env.pop("SDL_FRAMEBUFFER_ACCELERATION", None)  # the process sets what the box sets, nothing more
         journal = ["--journal", os.path.join(tmp, "j.sqlite")]
+        driver = "fbdev" if projector == FBDEV_PROJECTOR else "offscreen"
         if case == "simulated table":
             command = ["-m", "companion", "run", "--sim", "--headless", *journal]
         else:
+            device, sysfs = _framebuffer(tmp)
             config = Path(tmp) / "config.toml"
-            config.write_text(BOX_CONFIG.format(port=tower.path if tower is not None else ""))
+            config.write_text(BOX_CONFIG.format(projector=projector.format(device=device, sysfs=sysfs),
+                                                port=tower.path if tower is not None else ""))
             # `companion run` refuses a machine with none of the box's parts; the buttons here are gpiozero's
             # MockFactory pins, so a GPIO chip is shown to its check through the module's own seam (DEVICES).
             devices = Path(tmp) / "dev"
@@ -285,21 +336,23 @@ def process_rows(case: str) -> list[Row]:
         start = time.perf_counter()
         child = subprocess.Popen([sys.executable, *command], env=env, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE)
+        idled: list[tuple[float, float]] = []
         try:
             ready_ms, said = _wait_ready(sock, child, start)
             parts = _ready_line(child, said)
-            if case != "simulated table" and b"projector offscreen fullscreen" not in parts:
+            if case != "simulated table" and f"projector {driver} fullscreen".encode() not in parts:
                 raise RuntimeError(f"the box runs without its projector: {parts!r}")
             if tower is not None:
                 _until_connected(tower, child)
             rss = _rss_mb(child.pid)
-            idle = []
-            if case != "simulated table":
+            if case != "simulated table" and idle:
                 _quiet(1.0)  # past start-up's own work and the loop's first quiet second
-                idle.append(_idle(child.pid))  # the loop on its idle tick
+                idled.append(_idle(child.pid))  # the loop on its idle tick
                 _quiet(max(0.0, SLEEP_AFTER - IDLE_SECONDS))  # a second past the sleep, whatever came last
-                idle.append(_idle(child.pid))  # the loop asleep: a table left alone
+                idled.append(_idle(child.pid))  # the loop asleep: a table left alone
             rss = max(rss, _rss_mb(child.pid))
+            if case != "simulated table" and driver == "fbdev" and not any((Path(tmp) / "fb0").read_bytes()):
+                raise RuntimeError("the box drew nothing on the framebuffer")
         finally:
             child.terminate()
             child.wait(timeout=10)
@@ -308,19 +361,7 @@ def process_rows(case: str) -> list[Row]:
             sock.close()
             if tower is not None:
                 tower.close()
-    rows = []
-    if case != "box, tower connected":  # start-up once per kind of process
-        limit = 300.0 if case.startswith("box") else 400.0
-        rows.append(Row(AREA, f"start-up to READY ({'box, 1080p' if case.startswith('box') else case})",
-                        ready_ms, "ms", most=limit))
-    if case == "box, tower unplugged":
-        rows.append(Row(AREA, "resident memory (box, projector at 1080p)", rss, "MB", most=80.0))
-    if idle:
-        (cpu, _), (sleep_cpu, sleep_wakeups) = idle
-        rows.append(Row(AREA, f"idle CPU, first quiet seconds ({case})", cpu, "% core"))
-        rows.append(Row(AREA, f"idle CPU, table left alone ({case}, projector on)", sleep_cpu, "% core", most=0.3))
-        rows.append(Row(AREA, f"idle wake-ups, all threads, left alone ({case})", sleep_wakeups, "/s"))
-    return rows
+    return ready_ms, rss, idled
 
 
 def _idle(pid: int) -> tuple[float, float]:

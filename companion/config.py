@@ -70,10 +70,15 @@ class OledConfig:
 
 @dataclass(frozen=True)
 class ProjectorConfig:
-    """The map window on the projector (HDMI); kmsdrm draws without a desktop."""
+    """The map on the projector (HDMI). ``driver``: "fbdev" writes the Linux framebuffer (no OpenGL: the
+    box's memory budget), "kmsdrm" SDL without a desktop (OpenGL ES), "auto" fbdev on a console when
+    ``framebuffer`` exists, else kmsdrm, and the desktop's own driver under one."""
 
     enabled: bool = True
     driver: str = "auto"
+    framebuffer: str = "/dev/fb0"
+    framebuffer_sysfs: str = ""
+    """Where the kernel describes ``framebuffer`` (size, depth, stride); "" means /sys/class/graphics/<its name>."""
     width: int = 1920
     height: int = 1080
     fullscreen: bool = True
@@ -115,7 +120,7 @@ class Config:
 
 
 OLED_DRIVERS = ("ssd1306", "sh1106", "ssd1309")
-PROJECTOR_DRIVERS = ("auto", "kmsdrm", "x11", "wayland", "offscreen", "dummy")
+PROJECTOR_DRIVERS = ("auto", "fbdev", "kmsdrm", "x11", "wayland", "offscreen", "dummy")
 BUTTON_NAMES = ("roll", "up", "down", "left", "right", "ok", "back")
 
 
@@ -180,12 +185,21 @@ def _projector(f: Fields) -> ProjectorConfig:
     return ProjectorConfig(
         enabled=f.get("enabled", bool, d.enabled),
         driver=f.choice("driver", PROJECTOR_DRIVERS, d.driver),
+        framebuffer=_path(f, "framebuffer", d.framebuffer),
+        framebuffer_sysfs=f.get("framebuffer_sysfs", str, d.framebuffer_sysfs),
         width=f.int_in("width", 160, 7680, d.width),
         height=f.int_in("height", 120, 4320, d.height),
         fullscreen=f.get("fullscreen", bool, d.fullscreen),
         display=f.int_in("display", 0, 7, d.display),
         calibration=_calibration(f, d.calibration),
     )
+
+
+def _path(f: Fields, key: str, default: str) -> str:
+    path = f.get(key, str, default)
+    if not path:
+        raise f.error("expected a file path, got ''", key)
+    return path
 
 
 def _calibration(f: Fields, default: Any) -> str | tuple[tuple[float, float, float, float], ...]:

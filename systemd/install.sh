@@ -26,6 +26,7 @@ if ! id companion >/dev/null 2>&1; then
         companion
 fi
 # The unit names every group in SupplementaryGroups=; a group missing on this image would stop it from starting.
+# video opens /dev/fb0 (the projector's framebuffer output) and the DRM devices.
 for group in gpio i2c spi dialout video input bluetooth; do
     if ! getent group "$group" >/dev/null; then
         run groupadd --system "$group"

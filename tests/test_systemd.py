@@ -98,8 +98,10 @@ def test_uninstall_keeps_the_journal():
 
 
 # The kernel's names for the character devices the parts open, as /proc/devices lists them (the names
-# DeviceAllow=char-NAME matches): cdc-acm, usb-serial, i2c-dev, spidev ("spi", not "spidev"), gpiolib, drm, evdev.
-DEVICE_GROUPS = {"ttyACM": "rw", "ttyUSB": "rw", "i2c": "rw", "spi": "rw", "gpiochip": "rw", "drm": "rw", "input": "r"}
+# DeviceAllow=char-NAME matches): cdc-acm, usb-serial, i2c-dev, spidev ("spi", not "spidev"), gpiolib, drm, fbmem
+# ("fb": /dev/fb0, the projector's fbdev output), evdev.
+DEVICE_GROUPS = {"ttyACM": "rw", "ttyUSB": "rw", "i2c": "rw", "spi": "rw", "gpiochip": "rw", "drm": "rw", "fb": "rw",
+                 "input": "r"}
 
 
 def test_device_allow_names_the_kernel_driver_groups():
