@@ -76,8 +76,8 @@ def test_every_frame_of_a_game_is_the_frame_drawn_from_scratch(tmp_path, game, o
             assert s.current.prompt().done, "the game did not reach its end"
             assert renderer.partial_updates > 100
             kinds = {k[0] for k in checked if isinstance(k, tuple)}
-            assert {"track line", "track start", "stack", "ring", "funnel", "grid", "label", "heat", "text", "die", "key", "cursor",
-                     "status"} <= kinds
+            assert {"track line", "track start", "stack", "ring", "funnel", "grid", "label", "heat", "text", "die",
+                    "key", "cursor", "status"} <= kinds
 
 
 def test_a_roll_repaints_a_small_part_of_the_screen(tmp_path):
