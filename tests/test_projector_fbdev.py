@@ -172,7 +172,7 @@ def test_a_game_frame_lands_whole_then_only_what_changed_without_an_sdl_display(
         assert 0 < view.framebuffer.rows_written - 270 < 270  # the cursor's rectangles, not the screen
         shown, want = screen_rows(device, (480, 270), stride, bits), expected(view.renderer.surface, bits)
         assert (shown[..., :3] == want).all() if bits == 32 else (shown == want).all()
-        assert not pygame.display.get_init()  # SDL's video (and so GL) never started
+        assert pygame.display.get_driver() == "dummy"  # SDL's event queue for a gamepad; no window, no GL
     finally:
         view.close()
 
@@ -291,14 +291,21 @@ def test_the_configuration_names_the_framebuffer(tmp_path):
     assert "projector.framebuffer: expected a file path" in str(info.value) and str(path) in str(info.value)
 
 
-def test_the_framebuffer_path_imports_no_numpy_and_starts_no_sdl_video(tmp_path):
+def test_the_framebuffer_path_imports_no_numpy_and_loads_no_gl_yet_keeps_an_event_queue(tmp_path):
+    """No GL library mapped (the memory the output exists to save), while SDL's event queue runs on its dummy
+    driver, so a USB gamepad's buttons still arrive."""
     device, sysfs = make_fb(tmp_path, 320, 180, 32)
     code = ("from companion.config import ProjectorConfig\n"
             "from companion.views.projector.view import open_projector\n"
             f"view = open_projector(ProjectorConfig(driver='fbdev', framebuffer={str(device)!r}, "
             f"framebuffer_sysfs={str(sysfs)!r}), print)\n"
             "import pygame, sys\n"
-            "assert view is not None and not pygame.display.get_init()\n"
+            "assert view is not None and pygame.display.get_driver() == 'dummy'\n"
+            "pygame.event.post(pygame.event.Event(pygame.USEREVENT))\n"
+            "assert pygame.event.get(pygame.USEREVENT)\n"
+            "import re\n"
+            "maps = open('/proc/self/maps').read()\n"
+            "assert not re.search(r'lib(GL|EGL|GLES|gbm)', maps), 'GL is loaded'\n"
             "print('\\n'.join(sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = set(out.split())

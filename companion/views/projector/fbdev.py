@@ -12,7 +12,9 @@ virtual height is the visible height unless the kernel is told ``drm_kms_helper.
 so there is no second buffer to pan to with FBIOPAN_DISPLAY; the tearing is accepted (the map changes
 once per roll or button press, not in animation).
 
-pygame.display is never initialised here: initialising it is what loads SDL's video driver and GL.
+SDL's video is started on its ``dummy`` driver only (no window, no GL: about 1 MB), because the USB
+gamepad's events arrive on SDL's event queue, which needs an initialised display; the KMSDRM driver,
+which would load GL, is never started here.
 The device's geometry comes from its sysfs directory (/sys/class/graphics/fb0: ``virtual_size``,
 ``bits_per_pixel``, ``stride``), which the tests replace with a folder of their own beside a regular
 file of the right size.
@@ -230,6 +232,33 @@ class FramebufferView(ProjectorView):
         if self.framebuffer is not None:
             self.framebuffer.close()
             self.framebuffer = None
+        if self.events_started:
+            pygame.display.quit()
+            self.events_started = False
+
+    events_started = False
+    """Whether this view started SDL's event queue (see :func:`start_event_queue`)."""
+
+
+def start_event_queue() -> bool:
+    """SDL's event queue, where a USB gamepad's buttons arrive, on SDL's ``dummy`` video driver: no
+    window and no GL (the reason for the framebuffer output). True when this call started it; False
+    when a display was already up or SDL refused (then the buttons and the tower carry the game)."""
+    if pygame.display.get_init():
+        return False
+    previous = os.environ.get("SDL_VIDEODRIVER")
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    try:
+        pygame.display.init()
+    except pygame.error as exc:
+        log.info("projector: no event queue for a gamepad (%s)", exc)
+        return False
+    finally:
+        if previous is None:
+            os.environ.pop("SDL_VIDEODRIVER", None)
+        else:
+            os.environ["SDL_VIDEODRIVER"] = previous
+    return True
 
 
 class FbdevOutput:
@@ -253,4 +282,6 @@ class FbdevOutput:
             log.info("projector: the framebuffer's mode is %dx%d, not the configured %dx%d: drawn at the mode's",
                      g.width, g.height, *wanted)
         log.info("projector: fbdev %s %dx%d %s (no GL; no vsync)", device, g.width, g.height, g.format)
-        return FramebufferView(framebuffer)
+        view = FramebufferView(framebuffer)
+        view.events_started = start_event_queue()
+        return view
