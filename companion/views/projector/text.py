@@ -71,10 +71,11 @@ def draw(surface: Any, text: str, pos: tuple[float, float], size: int, colour: C
     return rect
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=384)
 def rendered(text: str, size: int, bold: bool, colour: Colour) -> Any:
     """The text's image, kept: the same names, numbers and panel lines come back frame after frame, and
-    rasterising them is most of what drawing text costs (a blit of a kept image is a few microseconds)."""
+    rasterising them is most of what drawing text costs (a blit of a kept image is a few microseconds).
+    A frame shows about a hundred strings; 384 images are a few MB at 1080p (the box's memory budget)."""
     return font(size, bold).render(text, True, colour)
 
 
