@@ -223,23 +223,24 @@ class Warp:
 
 def merge_boxes(boxes: Sequence[Box]) -> list[Box]:
     """``boxes`` with every two that overlap joined into their bounding box while that box covers no more
-    than the two did (neighbouring changes of one roll warp once, and the screen updates one rectangle)."""
+    than the two did (neighbouring changes of one roll warp once, and the screen updates one rectangle).
+    Passes over the list until one joins nothing: a handful for a roll's few dozen boxes."""
     out = list(boxes)
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                a, b = out[i], out[j]
+    joined = True
+    while joined:
+        joined = False
+        kept: list[Box] = []
+        for b in out:
+            for i, a in enumerate(kept):
                 if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
                     u = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
                     if _area(u) <= _area(a) + _area(b):
-                        out[i] = u
-                        del out[j]
-                        merged = True
+                        kept[i] = u
+                        joined = True
                         break
-            if merged:
-                break
+            else:
+                kept.append(b)
+        out = kept
     return out
 
 
@@ -331,6 +332,8 @@ class TableProjection:
 
     FULL_SHARE = 0.5
     """Boxes covering more than this share of the picture: one whole warp is cheaper than many parts."""
+    MAX_BOXES = 64
+    """More boxes than this (changes scattered over the board): one whole warp, not a long loop of parts."""
 
     def __init__(self, calibration: Calibration, size: tuple[int, int]) -> None:
         self.calibration = calibration
@@ -384,9 +387,11 @@ class TableProjection:
         boxes = None
         if self._synced is not None and self._synced[0] is warp and self._synced[1] is self._bare[1]:
             rects = renderer.dirty if dirty is None else dirty
-            boxes = merge_boxes(warp.boxes_of([tuple(r) for r in rects]))
-            if sum(map(_area, boxes)) > self.FULL_SHARE * self.size[0] * self.size[1]:
+            boxes = warp.boxes_of([tuple(r) for r in rects])
+            if len(boxes) > self.MAX_BOXES or sum(map(_area, boxes)) > self.FULL_SHARE * self.size[0] * self.size[1]:
                 boxes = None
+            else:
+                boxes = merge_boxes(boxes)
         warp.apply(renderer.surface, self.out, self._bare[1], boxes)
         self._synced = (warp, self._bare[1])
         if boxes is None:
