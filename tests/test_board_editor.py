@@ -314,4 +314,4 @@ def test_board_reset_goes_back_to_the_shipped_board(config_dir, capsys):
     assert "removed" in capsys.readouterr().out
     assert main(["board", "edit", "carcassonne"]) == 2
     assert capsys.readouterr().err.strip() == ("companion: no board editor for 'carcassonne' "
-                                               "(boards: kansas, stormfury, allegheny)")
+                                               "(boards: kansas, stormfury, allegheny, industry)")

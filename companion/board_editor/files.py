@@ -12,7 +12,7 @@ import os
 import tomllib
 from pathlib import Path
 
-from companion.board_editor.graphsheet import FORMATS, GraphSheet
+from companion.board_editor.graphsheet import FORMATS, MAP_FORMATS, GraphSheet, map_format
 from companion.board_editor.hexsheets import KansasSheet, StormfurySheet
 from companion.board_editor.model import Doc, Editor, Sheet
 from companion.board_editor.tomlout import dumps
@@ -20,8 +20,19 @@ from companion.errors import CompanionError, DataError
 from companion.paths import group_maps_dir, map_source
 
 
-def sheet_for(game: str) -> Sheet:
-    """The sheet of a game whose board can be edited; any other game is a one-line error."""
+def sheet_for(game: str, board: str | None = None) -> Sheet:
+    """The sheet of a game whose board can be edited (``board``: which map, for a game with several);
+    any other game, or a map the game does not have, is a one-line error."""
+    if game in MAP_FORMATS:
+        names = MAP_FORMATS[game]
+        if board is None:
+            raise CompanionError(f"{game} has {len(names)} maps: add --map {' or --map '.join(names)}")
+        chosen = next((n for n in names if n.lower() == board.lower()), None)
+        if chosen is None:
+            raise CompanionError(f"--map: {game} has no map {board!r} (maps: {', '.join(names)})")
+        return GraphSheet(map_format(game, chosen))
+    if board is not None:
+        raise CompanionError(f"--map: {game} has one board; leave --map out")
     if game == "kansas":
         return KansasSheet()
     if game == "stormfury":
@@ -32,7 +43,12 @@ def sheet_for(game: str) -> Sheet:
 
 
 def editable() -> tuple[str, ...]:
-    return ("kansas", "stormfury", *FORMATS)
+    return ("kansas", "stormfury", *FORMATS, *MAP_FORMATS)
+
+
+def boards() -> list[tuple[str, str | None]]:
+    """Every editable board: (game, None) for a game with one, (game, map) for each map of the others."""
+    return [(game, board) for game in editable() for board in MAP_FORMATS.get(game, (None,))]
 
 
 def start_doc(sheet: Sheet) -> tuple[Doc, Path]:
@@ -47,8 +63,8 @@ def start_doc(sheet: Sheet) -> tuple[Doc, Path]:
         raise DataError(f"{path}: not valid TOML: {exc}") from None
 
 
-HEADER = """{game} board drawn with `companion board edit {game}` (from {source}).
-The box reads this file instead of the shipped one; `companion board reset {game}` goes back to it."""
+HEADER = """{game} board drawn with `companion board edit {title}` (from {source}).
+The box reads this file instead of the shipped one; `companion board reset {title}` goes back to it."""
 
 
 def save(editor: Editor, folder: Path | None = None, source: Path | str = "the shipped board") -> Path:
@@ -61,7 +77,7 @@ def save(editor: Editor, folder: Path | None = None, source: Path | str = "the s
     except OSError as exc:
         raise DataError(f"{folder}: cannot create the folder: {exc.strerror}") from None
     trial = folder / f".{editor.sheet.file}.new"
-    text = dumps(editor.doc, HEADER.format(game=editor.sheet.game, source=source))
+    text = dumps(editor.doc, HEADER.format(game=editor.sheet.game, title=editor.sheet.title, source=source))
     try:
         trial.write_text(text, encoding="utf-8")
     except OSError as exc:

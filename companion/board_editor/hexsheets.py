@@ -45,6 +45,7 @@ class KansasSheet:
     """kansas.toml: terrain picture, cities and towns, the start grid's lines and the path key."""
 
     game = "kansas"
+    title = "kansas"
     file = "kansas.toml"
     shape = "hex"
     tools: tuple[str, ...] = ("terrain", "city", "town", "north-south lines", "west-east lines", "path key")
@@ -220,6 +221,7 @@ class StormfurySheet:
     """stormfury.toml: land and gulf (land rows per column), cities and their spaces, roads, the start hex."""
 
     game = "stormfury"
+    title = "stormfury"
     file = "stormfury.toml"
     shape = "hex"
     tools: tuple[str, ...] = ("terrain", "city", "space", "road", "start")

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 Doc = dict[str, Any]
+BRUSH_TOOLS = ("terrain", "location", "spaces")
+"""The tools that place what the brush says (a terrain, a location's kind, a space's kind)."""
 
 
 class Refused(Exception):
@@ -42,6 +44,8 @@ class Sheet(Protocol):
     """One game's board file as the editor sees it."""
 
     game: str
+    title: str
+    """The board as the command line names it: the game key, and ``--map NAME`` for a game with several."""
     file: str
     shape: str
     tools: tuple[str, ...]
@@ -235,5 +239,5 @@ class Editor:
         """One line for the window's foot: the tool, brush, what is being typed, the last refusal."""
         if self.typing is not None:
             return f"Name of {self.sheet.name_of(self.doc, self.selected)}: {self.typing}_  (Enter keeps, Esc drops)"
-        brush = f" ({self.brush.replace('_', ' ')})" if self.tool in ("terrain", "location") else ""
+        brush = f" ({self.brush.replace('_', ' ')})" if self.tool in BRUSH_TOOLS else ""
         return self.message or f"{self.tool}{brush}"

@@ -22,7 +22,7 @@ from typing import Any
 import pygame
 
 from companion.board_editor.files import save
-from companion.board_editor.model import Editor, Picture
+from companion.board_editor.model import BRUSH_TOOLS, Editor, Picture
 from companion.errors import CompanionError
 from companion.hexgrid import Hex
 from companion.views.projector import palette, text
@@ -37,7 +37,9 @@ EMPTY: palette.Colour = (70, 76, 90)
 MARK_COLOURS: dict[str, palette.Colour] = {"city": palette.CITY, "town": (220, 210, 180), "space": (230, 159, 0),
                                             "start": (86, 180, 233), "line": (170, 175, 185),
                                             "metro": palette.CITY, "settlement": (220, 210, 180),
-                                            "external": (0, 158, 115)}
+                                            "external": (0, 158, 115), "clear": (220, 210, 180),
+                                            "port": (86, 180, 233), "ironworks": (213, 94, 0),
+                                            "mine": (120, 120, 120), "any": (204, 121, 167)}
 
 
 class EditorWindow:
@@ -274,7 +276,7 @@ class EditorWindow:
             colour = MARK_COLOURS.get(style, palette.CITY)
             if style in ("start", "line"):
                 pygame.draw.circle(self.surface, colour, (round(x), round(y)), r, 3)
-            elif style in ("town", "space", "settlement"):
+            elif style in ("town", "space", "settlement", "clear", "mine"):
                 pygame.draw.rect(self.surface, colour, (round(x) - r // 2, round(y) - r // 2, r, r))
             else:
                 pygame.draw.circle(self.surface, colour, (round(x), round(y)), r)
@@ -288,7 +290,7 @@ class EditorWindow:
         self._hot = []
         line = max(16, round(s.get_height() * 0.028))
         x, y = side.x + 12, 12
-        text.draw(s, f"Board: {ed.sheet.game}", (x, y), line, palette.TEXT, bold=True)
+        text.draw(s, f"Board: {ed.sheet.title.replace(' --map ', ' ')}", (x, y), line, palette.TEXT, bold=True)
         y += line + 8
         for i, tool in enumerate(ed.sheet.tools, start=1):
             on = tool == ed.tool and not self.photo_mode
@@ -298,7 +300,7 @@ class EditorWindow:
         if self.photo is not None:
             text.draw(s, "P photo (drag, wheel)", (x, y), line, palette.FORT if self.photo_mode else palette.TEXT)
             y += line + 2
-        if ed.tool in ("terrain", "location"):
+        if ed.tool in BRUSH_TOOLS:
             y += 6
             for brush in ed.sheet.brushes:
                 rect = text.draw(s, f"  {brush}", (x, y), line, palette.FORT if brush == ed.brush else palette.TEXT_DIM)

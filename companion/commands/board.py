@@ -1,4 +1,6 @@
-"""``companion board edit GAME [--photo FILE]``: draw the group's own board; ``companion board reset GAME``.
+"""``companion board edit GAME [--map NAME] [--photo FILE]``: draw the group's own board;
+``companion board reset GAME [--map NAME]``. A game with several maps (Age of Industry: Japan, Minnesota) names
+one with ``--map``; ``board edit`` asks for it on a terminal.
 
 The editor opens in a window (see companion/board_editor/window.py for the mouse and keys) on the board in
 force: the group's own if it has one, else the shipped one. Ctrl+S writes it to the configuration directory's
@@ -10,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
+from typing import Any
 
 from companion.errors import CompanionError, DataError
 
@@ -22,12 +26,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = parser.add_subparsers(dest="board_command", metavar="ACTION", required=True)
     edit = sub.add_parser("edit", help="edit a board in a window and save it to the configuration directory")
     edit.add_argument("game", help=f"game key ({', '.join(editable())})")
+    edit.add_argument("--map", default=None, metavar="NAME",
+                      help="which map, for a game with several (industry: Japan or Minnesota; asked when left out)")
     edit.add_argument("--photo", type=Path, default=None, metavar="IMAGE",
                       help="a photo of the printed board to trace over (P: drag to move, wheel to scale)")
     edit.add_argument("--size", default="1280x800", metavar="WxH", help="window size (default 1280x800)")
     edit.set_defaults(func=edit_main)
     reset = sub.add_parser("reset", help="remove the group's own board: the box uses the shipped one again")
     reset.add_argument("game", help=f"game key ({', '.join(editable())})")
+    reset.add_argument("--map", default=None, metavar="NAME", help="which map, for a game with several")
     reset.set_defaults(func=reset_main)
 
 
@@ -41,12 +48,27 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _sheet(args: argparse.Namespace, ask: bool) -> Any:
+    """The sheet the command names; for a game with several maps and no --map, the map is asked for on a
+    terminal (elsewhere the one-line error lists the maps)."""
+    from companion.board_editor.files import sheet_for
+    from companion.board_editor.graphsheet import MAP_FORMATS
+
+    board = args.map
+    if board is None and ask and args.game in MAP_FORMATS and sys.stdin.isatty():
+        try:
+            board = input(f"{args.game}: which map ({', '.join(MAP_FORMATS[args.game])})? ").strip() or None
+        except EOFError:
+            board = None
+    return sheet_for(args.game, board)
+
+
 def edit_main(args: argparse.Namespace) -> int:
-    from companion.board_editor.files import sheet_for, start_doc
+    from companion.board_editor.files import start_doc
     from companion.board_editor.model import Editor
     from companion.paths import map_source
 
-    sheet = sheet_for(args.game)
+    sheet = _sheet(args, ask=True)
     size = _size(args.size)
     doc, source = start_doc(sheet)
     editor = Editor(sheet, doc)
@@ -67,7 +89,7 @@ def edit_main(args: argparse.Namespace) -> int:
             surface = pygame.display.set_mode(size)
         except pygame.error as exc:
             raise CompanionError(f"board edit: no window ({exc})") from None
-        pygame.display.set_caption(f"companion board edit {sheet.game}")
+        pygame.display.set_caption(f"companion board edit {sheet.title}")
         from companion.board_editor.window import EditorWindow
 
         window = EditorWindow(editor, surface, photo=photo.convert() if photo is not None else None,
@@ -78,22 +100,22 @@ def edit_main(args: argparse.Namespace) -> int:
     if window.saved is not None:
         print(f"saved {window.saved}")
     else:
-        print(f"not saved: the {sheet.game} board in force is still {source}")
+        print(f"not saved: the {sheet.title.replace(' --map ', ' ')} board in force is still {source}")
     return 0
 
 
 def reset_main(args: argparse.Namespace) -> int:
-    from companion.board_editor.files import sheet_for
     from companion.paths import group_maps_dir, map_source
 
-    sheet = sheet_for(args.game)
+    sheet = _sheet(args, ask=False)
+    name = sheet.title.replace(" --map ", " ")
     own = group_maps_dir() / sheet.file
     if not own.is_file():
-        print(f"{sheet.game}: no board of the group's own ({own}); the box uses {map_source(sheet.file)[1]}")
+        print(f"{name}: no board of the group's own ({own}); the box uses {map_source(sheet.file)[1]}")
         return 0
     try:
         own.unlink()
     except OSError as exc:
         raise DataError(f"{own}: cannot remove: {exc.strerror}") from None
-    print(f"removed {own}; {sheet.game} uses {map_source(sheet.file)[1]} again")
+    print(f"removed {own}; {name} uses {map_source(sheet.file)[1]} again")
     return 0

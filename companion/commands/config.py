@@ -32,12 +32,12 @@ def show_main(args: argparse.Namespace) -> int:
 
 def boards_in_force() -> str:
     """Which board file each editable game reads (the group's own or the shipped one), as TOML comments."""
-    from companion.board_editor.files import editable, sheet_for
+    from companion.board_editor.files import boards, sheet_for
     from companion.paths import map_source
 
     lines = ["# boards in force (companion board edit GAME draws the group's own):"]
-    for game in editable():
-        kind, path = map_source(sheet_for(game).file)
+    for game, board in boards():
+        kind, path = map_source(sheet_for(game, board).file)
         why = {"group": "the group's own", "shipped": "shipped"}.get(kind, "from $COMPANION_MAPS")
-        lines.append(f"#   {game}: {path} ({why})")
+        lines.append(f"#   {game if board is None else f'{game} {board}'}: {path} ({why})")
     return "\n".join(lines)

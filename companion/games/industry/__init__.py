@@ -34,7 +34,7 @@ __getattr__ = lazy_exports(__name__, {
 
 
 def load(maps: Path | None = None) -> IndustryGame:
-    """The engine over the maps in ``maps`` (default: companion.paths.maps_dir())."""
+    """The engine over the maps in ``maps`` (default: each file's copy in force, companion.paths.map_file)."""
     from companion.games.industry.data import load_all
     from companion.games.industry.engine import IndustryGame
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.datafile import Fields, load_toml
 from companion.errors import DataError
-from companion.paths import maps_dir
+from companion.paths import map_file
 from companion.places import GraphBoard, Link, Site
 
 MAPS: dict[str, str] = {"Japan": "industry_japan.toml", "Minnesota": "industry_minnesota.toml"}
@@ -345,12 +345,23 @@ def load_board(path: Path, rules: Rules) -> Board:
     return Board(name.lower(), name, spots, links, ships, deck, **extra)
 
 
+def load_rules(maps: Path | None = None) -> Rules:
+    """The readings both maps share: maps/industry.toml (the copy in force, or the one in ``maps``)."""
+    return _rules(load_toml(map_file("industry.toml", maps)))
+
+
+def load_map(path: Path, label: str, rules: Rules | None = None) -> Board:
+    """The map the setup question calls ``label``, read from ``path`` (the board editor checks a drawn board
+    with this before saving it); its ``map.name`` must be that label."""
+    board = load_board(path, rules if rules is not None else load_rules())
+    if board.name != label:
+        raise DataError(f"{path}: map.name: expected {label!r}, got {board.name!r}")
+    return board
+
+
 def load_all(maps: Path | None = None) -> tuple[Rules, dict[str, Board]]:
-    """The shared readings and both maps, by the setup question's value ("Japan", "Minnesota")."""
-    base = maps if maps is not None else maps_dir()
-    rules = _rules(load_toml(base / "industry.toml"))
-    boards = {label: load_board(base / file, rules) for label, file in MAPS.items()}
-    for label, board in boards.items():
-        if board.name != label:
-            raise DataError(f"{base / MAPS[label]}: map.name: expected {label!r}, got {board.name!r}")
-    return rules, boards
+    """The shared readings and both maps, by the setup question's value ("Japan", "Minnesota"). Without
+    ``maps`` each file is the copy in force: a map the group drew (``companion board edit industry``) in
+    the configuration directory, else the shipped one."""
+    rules = load_rules(maps)
+    return rules, {label: load_map(map_file(file, maps), label, rules) for label, file in MAPS.items()}

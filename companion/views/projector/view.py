@@ -61,8 +61,8 @@ class ProjectorView:
         pygame.error once, and the loop then drops this view and says so: the OLED carries on."""
         surface, dirty = self.renderer.render(frame), self.renderer.dirty
         if self.table is not None and dirty:  # the last step: the map warped onto the board, the rest black
-            warped = self.table.project(self.renderer, frame)
-            surface, dirty = (warped, [warped.get_rect()]) if warped is not None else (surface, dirty)
+            warped = self.table.project(self.renderer, frame)  # only where the changed rectangles land
+            surface, dirty = (warped, self.table.dirty) if warped is not None else (surface, dirty)
         self._surface = surface
         self.shown += 1
         if self.screen is None or not dirty:
