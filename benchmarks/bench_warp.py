@@ -5,10 +5,8 @@ off), the same without the mask, and the index map built once per calibration.
 The warp is the last step of every frame shown on a calibrated table. After a roll it must stay a small part
 of the frame budget (issue 16): at most 4 ms. The roll's frames come from a real Kansas game played on the
 box's parts (``build_table``: the session, its loop, the ROLL button, decisions through the buttons) and are
-drawn by the real ProjectorRenderer into a ProjectorView whose TableProjection is timed. Where the renderer
-reports a new state as the whole frame changed, the roll's rectangles are taken from a pixel diff of the
-frame before and after (32 px tiles that hold a changed pixel, merged into runs), which is no smaller than
-what an incremental renderer reports; the row says which was used. A whole warp happens once per game or
+drawn by the real ProjectorRenderer into a ProjectorView whose TableProjection is timed, warping the
+rectangles the renderer reports as changed (``renderer.dirty``), as the box does. A whole warp happens once per game or
 overlay change, and after every roll with the risk overlay on (the heat moves across the whole board); its
 target is the build machine's figure with room for a machine shared with other work: on a Pi 4 (about four
 times slower) that is a few frames late at a game change, never one during play with the overlay off.
@@ -18,7 +16,6 @@ from __future__ import annotations
 
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +28,6 @@ from companion.games import load_game
 SIZE = (1920, 1080)
 REPEAT = 40
 ROLLS = 150
-TILE = 32
 FULL_TARGET = 20.0
 """A whole warp: the first frame, another game or board, the overlay on or off (ms, p99)."""
 PAIRS = ((160.0, 140.0, 70.0, 60.0), (1640.0, 180.0, 1870.0, 40.0), (1600.0, 940.0, 1830.0, 1050.0),
@@ -39,56 +35,24 @@ PAIRS = ((160.0, 140.0, 70.0, 60.0), (1640.0, 180.0, 1870.0, 40.0), (1600.0, 940
 """A projector a little off square above the board: the board fills most of its picture."""
 
 
-def changed_rects(before: np.ndarray, after: np.ndarray, tile: int = TILE) -> list[tuple[int, int, int, int]]:
-    """The (x, y, w, h) rectangles of ``tile``-pixel tiles holding a changed pixel of two (rows, columns)
-    pictures, each row of tiles merged into runs."""
-    h, w = after.shape
-    th, tw = -(-h // tile), -(-w // tile)
-    diff = np.zeros((th * tile, tw * tile), bool)
-    diff[:h, :w] = before != after
-    tiles: np.ndarray = np.asarray(diff.reshape(th, tile, tw, tile).any(axis=(1, 3)))
-    rects = []
-    for ty in np.flatnonzero(tiles.any(axis=1)):
-        row = np.concatenate([[False], tiles[ty], [False]])
-        edges = np.flatnonzero(row[1:] != row[:-1])
-        for a, b in zip(edges[::2], edges[1::2], strict=True):
-            rects.append((int(a) * tile, int(ty) * tile, int(b - a) * tile, tile))
-    return rects
-
-
 class _TimedTable:
-    """The view's TableProjection, timed; the rectangles of each new state from a pixel diff when the
-    renderer reports the whole frame."""
+    """The view's TableProjection, timed: the warp of each frame from the renderer's changed rectangles."""
 
     def __init__(self, table: Any) -> None:
         self.table = table
         self.samples: list[float] | None = None
         self.cpu: list[float] = []
         """The loop thread's CPU time of each timed warp: a wall time far above it is the machine's other work."""
-        self.sources: set[str] = set()
         self.boxes: list[int] = []
-        self._before: np.ndarray | None = None
 
     @property
     def dirty(self) -> list[Any]:
         return self.table.dirty
 
     def project(self, renderer: Any, frame: Any) -> Any:
-        import pygame
-
-        rects = renderer.dirty
-        full = [renderer.surface.get_rect()]
-        after = pygame.surfarray.pixels2d(renderer.surface).T
-        if rects == full and self._before is not None and self.samples is not None:
-            rects = changed_rects(self._before, after)
-            self.sources.add("pixel diff")
-        elif self.samples is not None:
-            self.sources.add("renderer.dirty")
         start, cpu = time.perf_counter(), time.thread_time()
-        out = self.table.project(renderer, frame, rects)
+        out = self.table.project(renderer, frame, renderer.dirty)
         took, cpu = (time.perf_counter() - start) * 1000, (time.thread_time() - cpu) * 1000
-        self._before = after.copy()
-        del after
         if self.samples is not None and out is not None:
             self.samples.append(took)
             self.cpu.append(cpu)
@@ -143,12 +107,10 @@ def roll_rows(area: str, overlay: bool = False) -> list[Row]:
             table.driver.press("ROLL")
             settle(lambda shown=shown, run=run, before=before: view.shown > shown and len(run.live) > before)
             timed.samples = None
-    source = " and ".join(sorted(timed.sources))
-    if overlay:  # the heat map moves everywhere with each roll: a whole warp, its own target
-        return summary(area, "warp, a roll with the risk overlay on at 1080p", rolls,
-                       f"<= {FULL_TARGET:g} (rectangles: {source})", p99=FULL_TARGET)
-    return [*summary(area, "warp, a roll's changed rectangles at 1080p", rolls,
-                     f"<= 4 (rectangles: {source})", p99=4.0),
+    if overlay:  # the heat map moves across the board with each roll: many boxes, often a whole warp
+        return summary(area, "warp, a roll with the risk overlay on at 1080p", rolls, f"<= {FULL_TARGET:g}",
+                       p99=FULL_TARGET)
+    return [*summary(area, "warp, a roll's changed rectangles at 1080p", rolls, "<= 4", p99=4.0),
             Row(area, "warp, a roll's changed rectangles, CPU time p99", percentile(timed.cpu, 99), "ms",
                 "the loop thread's own time (wall minus waiting for a core)"),
             Row(area, "warp, a roll's projector boxes (mean)", float(np.mean(timed.boxes)), "boxes")]
@@ -187,9 +149,4 @@ def run() -> list[Row]:
     rows += summary(area, "warp alone, the whole picture 1080p (no mask)",
                     time_calls(lambda: warp.apply(renderer.surface, out), REPEAT), p99=FULL_TARGET)
 
-    def rendered_and_warped() -> Any:  # a new state: the map layer rebuilt, then warped
-        renderer.render(replace(frame, state=replace(frame.state)))
-        return table.project(renderer, frame)
-
-    rows += summary(area, "new state drawn + warped 1080p", time_calls(rendered_and_warped, 15), p99=100.0)
     return rows
