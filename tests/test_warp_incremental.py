@@ -11,7 +11,6 @@ import numpy as np
 import pygame
 import pytest
 
-from benchmarks.bench_warp import changed_rects
 from companion.commands.snapshot import frame_for
 from companion.dice import DiceSource
 from companion.games import load_game
@@ -27,6 +26,23 @@ CORNERS = [(80, 70), (820, 90), (800, 470), (60, 500)]
 
 def calibration() -> Calibration:
     return Calibration({"kansas": tuple((x, y, *project(TRUE_H, [(x, y)])[0]) for x, y in CORNERS)}, SIZE)
+
+
+def changed_rects(before: np.ndarray, after: np.ndarray, tile: int) -> list[tuple[int, int, int, int]]:
+    """The (x, y, w, h) rectangles of ``tile``-pixel tiles holding a changed pixel of two (rows, columns)
+    pictures, each row of tiles merged into runs: a second source of rectangles besides the renderer's."""
+    h, w = after.shape
+    th, tw = -(-h // tile), -(-w // tile)
+    diff = np.zeros((th * tile, tw * tile), bool)
+    diff[:h, :w] = before != after
+    tiles = np.asarray(diff.reshape(th, tile, tw, tile).any(axis=(1, 3)))
+    rects = []
+    for ty in np.flatnonzero(tiles.any(axis=1)):
+        row = np.concatenate([[False], tiles[ty], [False]])
+        edges = np.flatnonzero(row[1:] != row[:-1])
+        for a, b in zip(edges[::2], edges[1::2], strict=True):
+            rects.append((int(a) * tile, int(ty) * tile, int(b - a) * tile, tile))
+    return rects
 
 
 def pixels(surface) -> np.ndarray:
