@@ -332,7 +332,7 @@ def _warn_if_invisible() -> None:
 def _attach_tower(table: Table, *, sim: bool, config: Any) -> None:
     """The tower link on its reader thread; on the sim a virtual tower on a pty that the link opens by path."""
     try:
-        from firmware_bridge.link import TowerLink
+        from firmware_bridge.link import IDLE_READ_TIMEOUT, TowerLink
     except ImportError as exc:
         table.session.notice(f"tower: not installed ({exc.name})")
         return
@@ -353,7 +353,7 @@ def _attach_tower(table: Table, *, sim: bool, config: Any) -> None:
         table.parts["tower-device"] = tower
         driver = table.driver
         table.driver = TowerDriver(driver, tower)
-    link = TowerLink(table.inbox, port, read_timeout=0.25, **options)  # returns at the first byte anyway
+    link = TowerLink(table.inbox, port, read_timeout=IDLE_READ_TIMEOUT, **options)
     link.prime(journaled_rolls(table.session.journal)).start()
     table.closers.append(link.stop)
     table.parts["tower"] = port or "auto"
