@@ -18,6 +18,7 @@ import argparse
 import logging
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,20 +66,24 @@ DEVICES = Path("/dev")
 def missing_parts(config: Any) -> list[str]:
     """The box's enabled parts this machine has no device for: the buttons' GPIO chip, the OLED's I2C or
     SPI bus, the tower (its configured port, /dev/dice-tower, or a serial port with its USB id)."""
-    missing = []
-    if config.buttons.enabled and not any(DEVICES.glob("gpiochip*")):
-        missing.append(f"buttons (no {DEVICES / 'gpiochip0'})")
+    return [missing for missing in _looks(config) if missing]
+
+
+def _looks(config: Any) -> Iterator[str]:
+    """Per enabled part, cheapest look first: "" when its device is here, else what is missing. Lazy, so a
+    start that finds one part stops there (the tower's scan of the serial ports is the dear one)."""
+    if config.buttons.enabled:
+        yield "" if any(DEVICES.glob("gpiochip*")) else f"buttons (no {DEVICES / 'gpiochip0'})"
     if config.oled.enabled:
         bus = DEVICES / (f"i2c-{config.oled.port}" if config.oled.interface == "i2c" else
                          f"spidev{config.oled.port}.0")
-        if not bus.exists():
-            missing.append(f"OLED (no {bus})")
+        yield "" if bus.exists() else f"OLED (no {bus})"
     if config.tower.enabled:
         port = config.tower.port or str(DEVICES / "dice-tower")
         if not Path(port).exists() and (config.tower.port or _find_tower(config.tower.usb_id) is None):
-            missing.append(f"tower (no {port}" + ("" if config.tower.port else f", no USB {config.tower.usb_id}")
-                           + ")")
-    return missing
+            yield (f"tower (no {port}" + ("" if config.tower.port else f", no USB {config.tower.usb_id}") + ")")
+        else:
+            yield ""
 
 
 def _find_tower(usb_id: str) -> str | None:
@@ -90,10 +95,12 @@ def _find_tower(usb_id: str) -> str | None:
 
 
 def check_hardware(config: Any) -> None:
-    """Stop with one line when no enabled part of the box is here (a laptop without --sim)."""
-    enabled = [config.buttons.enabled, config.oled.enabled, config.tower.enabled]
+    """Stop with one line when no enabled part of the box is here (a laptop without --sim). The first part
+    found ends the look: the link looks for the tower itself once it runs."""
+    if any(missing == "" for missing in _looks(config)):
+        return
     missing = missing_parts(config)
-    if any(enabled) and len(missing) == sum(enabled):
+    if missing:
         raise CompanionError(f"no box hardware here: {', '.join(missing)}; "
                              "`companion run --sim` plays on the simulated table")
 
