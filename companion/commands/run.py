@@ -97,9 +97,11 @@ def _find_tower(usb_id: str) -> str | None:
 def check_hardware(config: Any) -> None:
     """Stop with one line when no enabled part of the box is here (a laptop without --sim). The first part
     found ends the look: the link looks for the tower itself once it runs."""
-    if any(missing == "" for missing in _looks(config)):
-        return
-    missing = missing_parts(config)
+    missing = []
+    for look in _looks(config):
+        if not look:
+            return
+        missing.append(look)
     if missing:
         raise CompanionError(f"no box hardware here: {', '.join(missing)}; "
                              "`companion run --sim` plays on the simulated table")
