@@ -357,7 +357,7 @@ def text_tile(text: str, size: int) -> tuple[int, int, Image.Image | None]:
     tile of its bounding box, and then stamped with ``ImageDraw.bitmap``: the same pixels, set where the
     glyphs are, in whichever ink (tests/test_oled_screens.py compares every screen with ``draw.text``).
     """
-    left, top, right, bottom = font(size).getbbox(text)
+    left, top, right, bottom = (int(edge) for edge in font(size).getbbox(text))  # whole pixels for a bitmap font
     if right <= left or bottom <= top:
         return left, top, None
     tile = Image.new("1", (right - left, bottom - top), 0)
