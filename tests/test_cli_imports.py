@@ -46,3 +46,19 @@ def test_a_projector_not_calibrated_onto_a_board_opens_without_numpy_or_the_warp
         "assert view is not None and view.table is None\n"
         "view.close()")
     assert "pygame" in loaded and not loaded & {"numpy", "companion.views.projector.warp"}
+
+
+def test_the_oled_on_its_real_driver_is_packed_without_numpy():
+    """The box's panel (luma's ssd1306) is written whole, then in part, and numpy is never loaded for it."""
+    loaded = _modules_after(
+        "from luma.core.interface.serial import noop\n"
+        "from luma.oled.device import ssd1306\n"
+        "from companion.dice import Die, Prompt\n"
+        "from companion.views.oled import render\n"
+        "from companion.views.panel import Panel\n"
+        "from hardware.oled import Display\n"
+        "display = Display(device=ssd1306(noop()))\n"
+        "for value in (3, 5):\n"
+        "    assert display.show(render(Panel(prompt=Prompt('roll', dice=('d8',)), dice=(Die('d8', value),))))\n"
+        "assert display._sent is not None")
+    assert "luma.oled.device" in loaded and "numpy" not in loaded
