@@ -190,6 +190,9 @@ def _attach_projector(table: Table, *, sim: bool, headless: bool, out: Path | No
     if sim and not headless:
         table.parts["projector"] = "window"
         return None
+    if headless and out is None:  # nothing would see the map: pygame and the renderer stay unloaded
+        table.parts["projector"] = "headless"
+        return None
     try:
         from companion.views.projector import ProjectorRenderer, ProjectorView, open_projector
     except ImportError as exc:
@@ -198,8 +201,6 @@ def _attach_projector(table: Table, *, sim: bool, headless: bool, out: Path | No
         return None
     if headless:
         table.parts["projector"] = "headless"
-        if out is None:
-            return None
         size = (section.width, section.height) if section is not None else HEADLESS_SIZE
         view = ProjectorView(ProjectorRenderer(size))
     else:
