@@ -24,7 +24,7 @@ from companion.inputs import RollRef
 from companion.journal import Journal
 from companion.session.core import Session
 from companion.session.inputs import Hold, Press, Roll
-from companion.session.loop import Loop, View
+from companion.session.loop import REST_TICK, Loop, View
 from companion.session.views import FrameFolder, OledView
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,7 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
     if game is not None:
         extra["preferred"] = {"players": game.players}
     session = Session(journal, maps=maps, **extra)
-    loop = Loop(session, inbox, [], watchdog=watchdog, tick=tick)
+    loop = Loop(session, inbox, [], watchdog=watchdog, tick=tick, rest_tick=REST_TICK)
     table = Table(inbox, session, loop, InboxDriver(inbox))
     try:
         if views is not None:
@@ -155,7 +155,7 @@ def _attach_oled(table: Table, *, sim: bool, config: Any) -> OledView | None:
     table.loop.views.append(oled)
     # An image held back by an OLED outage (or an OLED plugged in late) reaches the panel once its
     # backoff has passed, not at the next change of state, which on a quiet table may be minutes away.
-    table.loop.add_pump(display.pump)
+    table.loop.add_pump(display.pump, polled=False)
     table.closers.append(display.close)
     return oled
 
@@ -190,6 +190,9 @@ def _attach_projector(table: Table, *, sim: bool, headless: bool, out: Path | No
     if sim and not headless:
         table.parts["projector"] = "window"
         return None
+    if headless and out is None:  # nothing would see the map: pygame and the renderer stay unloaded
+        table.parts["projector"] = "headless"
+        return None
     try:
         from companion.views.projector import ProjectorRenderer, ProjectorView, open_projector
     except ImportError as exc:
@@ -198,8 +201,6 @@ def _attach_projector(table: Table, *, sim: bool, headless: bool, out: Path | No
         return None
     if headless:
         table.parts["projector"] = "headless"
-        if out is None:
-            return None
         size = (section.width, section.height) if section is not None else HEADLESS_SIZE
         view = ProjectorView(ProjectorRenderer(size))
     else:
@@ -215,8 +216,9 @@ def _attach_projector(table: Table, *, sim: bool, headless: bool, out: Path | No
         table.parts["projector"] = f"{driver} {'fullscreen' if full else 'window'}"
         from companion.session.gamepad import GamepadPump
 
-        table.loop.add_pump(GamepadPump(table.inbox))  # a USB gamepad as the buttons, through the same SDL
-        table.loop.add_pump(view.pump)
+        pads = GamepadPump(table.inbox)  # a USB gamepad as the buttons, through the same SDL
+        table.loop.add_pump(pads, polled=pads.polled)
+        table.loop.add_pump(view.pump, polled=False)  # drains SDL's queue: no one waits on it
         table.closers.append(view.close)
     table.loop.views.append(view)
     return view
@@ -331,7 +333,7 @@ def _warn_if_invisible() -> None:
 def _attach_tower(table: Table, *, sim: bool, config: Any) -> None:
     """The tower link on its reader thread; on the sim a virtual tower on a pty that the link opens by path."""
     try:
-        from firmware_bridge.link import TowerLink
+        from firmware_bridge.link import IDLE_READ_TIMEOUT, TowerLink
     except ImportError as exc:
         table.session.notice(f"tower: not installed ({exc.name})")
         return
@@ -352,7 +354,7 @@ def _attach_tower(table: Table, *, sim: bool, config: Any) -> None:
         table.parts["tower-device"] = tower
         driver = table.driver
         table.driver = TowerDriver(driver, tower)
-    link = TowerLink(table.inbox, port, read_timeout=0.25, **options)  # returns at the first byte anyway
+    link = TowerLink(table.inbox, port, read_timeout=IDLE_READ_TIMEOUT, **options)
     link.prime(journaled_rolls(table.session.journal)).start()
     table.closers.append(link.stop)
     table.parts["tower"] = port or "auto"

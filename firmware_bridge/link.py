@@ -67,6 +67,12 @@ DEFAULT_USB_ID = "2E8A:0005"
 SYNC_GAP = 0.1
 """Seconds a SYNC asking for a HELLO is left to be answered before frames without one ask again: each SYNC
 brings the whole outbox back, and a flood of them would keep old frames in flight for long."""
+IDLE_READ_TIMEOUT = 1.5
+"""The read timeout for a link left running for a night (the box, the simulated table). A read returns at
+the first byte whatever its timeout, and :meth:`TowerLink.stop` wakes a read blocked on a device, so the
+timeout only paces the checks made between frames (a silent tower after ``silence``, a throw that never
+landed after ``rolling_for``): half the silence, so a silent tower is noticed 3 to 4.5 s after its last
+byte, at two wake-ups every three seconds instead of one every read timeout of a busy link's 0.05 s."""
 DICE_KEPT = 256
 """Per boot, the dice of this many latest rolls are kept to tell a resend from another roll under
 the same number (the tower's outbox holds 32)."""
@@ -177,10 +183,16 @@ class TowerLink:
         return self
 
     def stop(self, timeout: float = 2.0) -> None:
-        """Stop the reader thread and close the port (safe to call twice)."""
+        """Stop the reader thread and close the port (safe to call twice). A read blocked on a device is
+        woken at once (pyserial's ``cancel_read``), so a long read timeout never delays a stop."""
         self._stop.set()
         if self._hotplug is not None:
             self._hotplug.wake()
+        ser = self._serial
+        cancel = getattr(ser, "cancel_read", None)  # POSIX and Windows ports have it; loop:// needs none
+        if cancel is not None:
+            with contextlib.suppress(serial.SerialException, OSError, TypeError, AttributeError):
+                cancel()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None

@@ -5,17 +5,23 @@ factory's, on a Pi), so the only thing they do is put a small event on a ``queue
 that the session's single loop consumes. Debounce is ours: gpiozero's MockPin ignores
 ``bounce_time``, and an explicit rule (ignore any edge within ``bounce_ms`` of the last
 accepted edge of that button, press or release) is one we can test with an injected clock.
+
+Holds are timed here too, not by gpiozero's ``Button``: its hold thread polls ten times a second
+whether or not anything is held (one such thread per button with a hold was most of an idle box's
+CPU). A hold is one :class:`threading.Timer` started on the accepted press edge and cancelled by the
+accepted release edge, so a box nobody touches runs no thread for its buttons at all.
 """
 
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
-from gpiozero import Button, DigitalInputDevice
+from gpiozero import DigitalInputDevice
 
 from companion.inputs import Hold, Press
 
@@ -57,29 +63,28 @@ class Buttons:
         self.pins = pins or ButtonPins()
         self.events: queue.Queue[Any] = events if events is not None else queue.Queue()
         self.bounce_s = bounce_ms / 1000
+        self.hold_time = hold_time
         self._clock = clock
         self._last_edge: dict[str, float] = {}
         self._held: set[str] = set()
+        self._timers: dict[str, threading.Timer] = {}
+        """The hold timer of each hold button that is down now (none while nothing is pressed)."""
+        self._lock = threading.Lock()
+        """Edges come on the pin factory's thread, holds on their timer's: one decides at a time, so a
+        release and a hold that fall together give a Hold or a Press, never both."""
         self.ignored = 0
         """Edges dropped as bounce (for tests and the status line)."""
         self.buttons: dict[str, DigitalInputDevice] = {}
         try:
             for name, bcm in self.pins.items():
-                self.buttons[name] = self._make(name, bcm, name in hold_names, hold_time, pin_factory)
+                self.buttons[name] = self._make(name, bcm, name in hold_names, pin_factory)
         except BaseException:
             self.close()
             raise
 
-    def _make(self, name: str, bcm: int, holds: bool, hold_time: float, pin_factory: Any) -> DigitalInputDevice:
-        # gpiozero's Button polls for holds on a thread of its own (ten wake-ups a second, held or
-        # not); only the buttons that have a hold get one, the others are plain inputs.
-        button: DigitalInputDevice
-        if holds:
-            held = Button(bcm, pull_up=True, bounce_time=None, hold_time=hold_time, pin_factory=pin_factory)
-            held.when_held = self._hold_handler(name)
-            button = held
-        else:
-            button = DigitalInputDevice(bcm, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+    def _make(self, name: str, bcm: int, holds: bool, pin_factory: Any) -> DigitalInputDevice:
+        # A plain gpiozero input for the edges, whether the button holds or not: the hold is our timer.
+        button = DigitalInputDevice(bcm, pull_up=True, bounce_time=None, pin_factory=pin_factory)
         button.when_activated = self._edge_handler(name, pressed=True, holds=holds)
         button.when_deactivated = self._edge_handler(name, pressed=False, holds=holds)
         return button
@@ -95,23 +100,55 @@ class Buttons:
 
     def _edge_handler(self, name: str, pressed: bool, holds: bool) -> Callable[[], None]:
         def handler() -> None:
-            if self._accept(name) is None:
-                return
-            if pressed:
-                self._held.discard(name)
-                if not holds:
-                    self.events.put(Press(name))
-            elif holds and name not in self._held:  # released before its hold time: a press
-                self.events.put(Press(name))
+            with self._lock:
+                if self._accept(name) is None:
+                    return
+                if pressed:
+                    self._held.discard(name)
+                    if holds:
+                        self._arm(name)
+                    else:
+                        self.events.put(Press(name))
+                elif holds:
+                    self._disarm(name)
+                    if name not in self._held:  # released before its hold time: a press
+                        self.events.put(Press(name))
         return handler
 
-    def _hold_handler(self, name: str) -> Callable[[], None]:
-        def handler() -> None:
+    def _arm(self, name: str) -> None:
+        """Start ``name``'s hold timer (under the lock): it fires once, ``hold_time`` after this press edge."""
+        self._disarm(name)
+        timer = threading.Timer(self.hold_time, self._hold_fired, (name,))
+        timer.name = f"hold {name}"
+        timer.daemon = True
+        self._timers[name] = timer
+        timer.start()
+
+    def _disarm(self, name: str) -> None:
+        timer = self._timers.pop(name, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _hold_fired(self, name: str) -> None:
+        with self._lock:
+            if self._timers.get(name) is not threading.current_thread():
+                return  # released (or pressed again) while this timer was waking: not this press's hold
+            del self._timers[name]
+            button = self.buttons.get(name)
+            # The pin decides, as gpiozero's hold does: a release dropped as bounce left no timer
+            # cancelled, but a button that is not down now was not held.
+            if button is None or not button.is_active:
+                return
             self._held.add(name)
             self.events.put(Hold(name))
-        return handler
 
     def close(self) -> None:
+        with self._lock:
+            timers = list(self._timers.values())
+            self._timers.clear()
+        for timer in timers:
+            timer.cancel()
+            timer.join()
         for button in self.buttons.values():
             button.close()
         self.buttons.clear()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -94,7 +95,7 @@ def test_separate_presses_after_the_window_count_twice(mock_factory, buttons, cl
 def test_holding_back_emits_a_hold(mock_factory, buttons, clock):
     pin = mock_factory.pin(ButtonPins().back)
     pin.drive_low()
-    hold = buttons.events.get(timeout=5)  # gpiozero's hold thread, in real time; no press came first
+    hold = buttons.events.get(timeout=5)  # the hold timer, in real time; no press came first
     assert hold == Hold("BACK")
     clock.advance_ms(100)
     pin.drive_high()
@@ -102,7 +103,7 @@ def test_holding_back_emits_a_hold(mock_factory, buttons, clock):
 
 
 def test_only_back_holds(mock_factory, buttons, clock):
-    # a long ROLL press makes no hold event; BACK's hold proves the hold thread ran meanwhile
+    # a long ROLL press makes no hold event; BACK's hold proves the hold timers ran meanwhile
     roll, back = mock_factory.pin(ButtonPins().roll), mock_factory.pin(ButtonPins().back)
     roll.drive_low()
     back.drive_low()
@@ -165,7 +166,7 @@ def test_back_held_on_its_pin_asks_before_it_undoes(mock_factory, buttons, clock
         # drawn by the session's DiceSource(): the OS generator (a seeded one would say "seed")
         assert len(session.current.live) == 1 and session.current.live[0].event.source == "os"
 
-        back.drive_low()  # held: the press edge now, the hold from gpiozero's hold thread
+        back.drive_low()  # held: the press edge now, the hold from its hold timer
         hold = buttons.events.get(timeout=5)
         while not isinstance(hold, Hold):
             session.handle(hold)
@@ -254,25 +255,43 @@ def test_any_chattering_presses_count_once_each(mock_factory, buttons, clock, pr
     assert got == [Press("OK") for e in got] and len(got) == len(presses)
 
 
-def test_only_buttons_with_a_hold_poll_for_one(mock_factory, clock):
-    """gpiozero's Button polls for holds on its own thread (ten wake-ups a second, held or not): an idle
-    box should pay that only for the buttons whose hold means something."""
-    import threading
-
+def test_an_idle_box_runs_no_thread_for_its_buttons_and_a_held_button_one_timer(mock_factory, clock):
+    """gpiozero's Button polls for holds on its own thread (ten wake-ups a second, held or not); the buttons
+    time a hold with one timer started on the press edge instead, so an idle box pays nothing for them."""
     from gpiozero.mixins import HoldThread
 
-    def hold_threads() -> int:
-        return sum(isinstance(t, HoldThread) and t.is_alive() for t in threading.enumerate())
-
-    before = hold_threads()
-    with Buttons(hold_names=("BACK", "ROLL"), clock=clock) as b:
-        assert hold_threads() - before == 2
-        pin = mock_factory.pin(ButtonPins().up)  # a plain input still gives its press
-        pin.drive_low()
+    before = set(threading.enumerate())
+    with Buttons(hold_names=("BACK", "ROLL"), hold_time=60, clock=clock) as b:
+        assert set(threading.enumerate()) == before  # nothing polls while no button is down
+        up, back = mock_factory.pin(ButtonPins().up), mock_factory.pin(ButtonPins().back)
+        up.drive_low()  # a plain input gives its press on the edge, with no timer
+        assert set(threading.enumerate()) == before
         clock.advance_ms(100)
-        pin.drive_high()
-        assert [e.button for e in drain(b.events)] == ["UP"]
-    assert hold_threads() == before
+        up.drive_high()
+        back.drive_low()
+        timers = [t for t in threading.enumerate() if t not in before]
+        assert len(timers) == 1 and not isinstance(timers[0], HoldThread)  # one timer, for the button held down
+        clock.advance_ms(100)
+        back.drive_high()  # released before its hold time: the timer is cancelled, and the release is a press
+        timers[0].join(timeout=5)
+        assert not timers[0].is_alive()
+        assert drain(b.events) == [Press("UP"), Press("BACK")]
+    assert set(threading.enumerate()) == before
+
+
+def test_a_release_dropped_as_bounce_leaves_no_hold(mock_factory, clock):
+    """A tap shorter than the debounce window: its release edge is dropped, yet the button is not down when
+    the hold time is up, so no Hold (gpiozero's hold, which reads the pin, behaved the same)."""
+    with Buttons(bounce_ms=30, hold_time=0.3, clock=clock) as b:
+        back, ok = mock_factory.pin(ButtonPins().back), mock_factory.pin(ButtonPins().ok)
+        back.drive_low()
+        [timer] = [t for t in threading.enumerate() if t.name == "hold BACK"]
+        clock.advance_ms(5)
+        back.drive_high()  # within the window: dropped
+        timer.join(timeout=5)  # the hold time is up
+        clock.advance_ms(100)
+        ok.drive_low()  # a later press is still seen, and nothing came before it
+        assert drain(b.events) == [Press("OK")]
 
 
 def test_holding_roll_while_dice_are_asked_journals_nothing_until_the_re_roll_question_is_answered(

@@ -46,3 +46,35 @@ def test_a_projector_not_calibrated_onto_a_board_opens_without_numpy_or_the_warp
         "assert view is not None and view.table is None\n"
         "view.close()")
     assert "pygame" in loaded and not loaded & {"numpy", "companion.views.projector.warp"}
+
+
+def test_the_oled_on_its_real_driver_is_packed_without_numpy():
+    """The box's panel (luma's ssd1306) is written whole, then in part, and numpy is never loaded for it."""
+    loaded = _modules_after(
+        "from luma.core.interface.serial import noop\n"
+        "from luma.oled.device import ssd1306\n"
+        "from companion.dice import Die, Prompt\n"
+        "from companion.views.oled import render\n"
+        "from companion.views.panel import Panel\n"
+        "from hardware.oled import Display\n"
+        "display = Display(device=ssd1306(noop()))\n"
+        "for value in (3, 5):\n"
+        "    assert display.show(render(Panel(prompt=Prompt('roll', dice=('d8',)), dice=(Die('d8', value),))))\n"
+        "assert display._sent is not None")
+    assert "luma.oled.device" in loaded and "numpy" not in loaded
+
+
+def test_the_simulated_table_headless_without_frames_opens_without_pygame(tmp_path):
+    """`companion run --sim --headless` with no --out: nothing would see the map, so neither pygame nor the
+    projector's renderer is loaded (they were, for nothing, before it was READY)."""
+    loaded = _modules_after(
+        "from pathlib import Path\n"
+        "from companion.journal import Journal\n"
+        "from companion.sim import build_table\n"
+        f"with Journal(Path({str(tmp_path / 'j.sqlite')!r})) as journal:\n"
+        "    with build_table(journal, sim=True, headless=True) as table:\n"
+        "        table.session.start(None, {}, resume=True)\n"
+        "        table.loop.show()\n"
+        "        assert table.parts['projector'] == 'headless' and table.parts['oled'] == 'dummy'\n"
+        "        assert table.parts['buttons'] == 'mock pins (keys)' and table.session.frame is not None")
+    assert "companion.sim" in loaded and not loaded & {"pygame", "companion.views.projector.renderer"}

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from companion import cli
 from companion.cli import main
 from companion.dice import DiceRolled
+from companion.errors import CompanionError
 from companion.journal import Entry, Journal
 
 
@@ -125,6 +126,23 @@ def test_run_without_hardware_names_what_is_missing(tmp_path, capsys, monkeypatc
     (tmp_path / "dev" / "gpiochip0").touch()  # a Pi: the buttons are there, the rest may come later
     assert run.missing_parts(run.load_config(None)) == [f"OLED (no {tmp_path}/dev/i2c-1)",
                                                         f"tower (no {tmp_path}/dev/dice-tower, no USB 2E8A:0005)"]
+
+
+def test_a_box_whose_buttons_are_there_starts_without_scanning_for_the_tower(tmp_path, monkeypatch):
+    """The check stops at the first part it finds: the serial-port scan is left to the tower link itself."""
+    from companion.commands import run
+
+    (tmp_path / "dev").mkdir()
+    (tmp_path / "dev" / "gpiochip0").touch()
+    monkeypatch.setattr(run, "DEVICES", tmp_path / "dev")
+    looked: list[str] = []
+    monkeypatch.setattr(run, "_find_tower", lambda usb_id: looked.append(usb_id))
+    run.check_hardware(run.load_config(None))
+    assert looked == []
+    (tmp_path / "dev" / "gpiochip0").unlink()  # no buttons: now the tower is looked for, and missed
+    with pytest.raises(CompanionError, match="no box hardware here"):
+        run.check_hardware(run.load_config(None))
+    assert looked == ["2E8A:0005"]
 
 
 # -- the fuzz ----------------------------------------------------------------------------------------------

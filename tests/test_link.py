@@ -205,6 +205,19 @@ def test_missing_tower_is_waiting_then_found_and_stop_joins() -> None:
         lk.stop()
 
 
+def test_stop_wakes_a_read_blocked_on_the_device() -> None:
+    """A link left running all night reads with a long timeout (nothing to do between frames); a stop must
+    not wait for it: pyserial's cancel_read wakes the read at once."""
+    q: queue.Queue[Any] = SettlingQueue()
+    with VirtualTower(heartbeat=600) as tower:
+        lk = TowerLink(q, tower.path, read_timeout=600).start()
+        wait_for(q, state("connected"))
+        thread = lk._thread
+        assert thread is not None
+        lk.stop(timeout=10)
+        assert not thread.is_alive()
+
+
 def test_loop_url_link_speaks_to_itself_without_crashing() -> None:
     # loop:// echoes what the link writes (SYNC, ACK): host frames are "unknown" to the host side.
     q: queue.Queue[Any] = SettlingQueue()

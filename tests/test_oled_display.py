@@ -7,6 +7,8 @@ import logging
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from luma.core.device import dummy
 from luma.core.error import DeviceNotFoundError
 
@@ -338,3 +340,24 @@ def test_the_oled_view_hands_its_drawing_to_the_writer_thread_and_skips_an_uncha
         assert display._queued is None and view.shown == 2
     finally:
         display.close()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.integers(0, 127), st.integers(0, 63), st.integers(0, 127), st.integers(0, 63),
+                                   st.booleans()), max_size=6), min_size=1, max_size=5))
+def test_any_run_of_images_leaves_the_panel_as_luma_writing_each_whole_would(frames):
+    """The pages are packed by Pillow and only their changed columns sent; after every image the controller's
+    memory is what luma's own ssd1306 driver leaves when it writes that image whole."""
+    from PIL import Image, ImageDraw
+
+    bus = I2CBus()
+    display = Display(device=real_ssd1306(bus))
+    for shapes in frames:
+        image = Image.new("1", (128, 64), 0)
+        draw = ImageDraw.Draw(image)
+        for x0, y0, x1, y1, lit in shapes:
+            draw.rectangle((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)), fill=int(lit), outline=1)
+        assert display.show(image) is True
+        reference = I2CBus()
+        real_ssd1306(reference).display(image)
+        assert bus.panel_memory() == reference.panel_memory()

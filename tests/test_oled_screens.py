@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import ImageChops
 
 from companion.commands.screens import sample_panels, write_screens
@@ -122,3 +124,66 @@ def test_committed_screens_match_the_code(tmp_path):
                 f"docs/screens/{path.name} is stale: run companion screens --out docs/screens")
     doc = (docs.parent / "oled.md").read_text()
     assert all(f"screens/{path.name}" in doc for path in write_screens(tmp_path))
+
+
+# -- text drawn once and stamped: the same pixels as Pillow's draw.text -----------------------------------
+
+def _drawn_with_draw_text(panel):
+    """The screen as render drew it before text tiles: every run through ``ImageDraw.text``."""
+    from PIL import Image, ImageDraw
+
+    from companion.views.oled import layout
+    from companion.views.oled_fonts import font
+
+    image = Image.new("1", (128, 64), 0)
+    draw = ImageDraw.Draw(image)
+    screen = layout(panel)
+    for box in screen.boxes:
+        draw.rectangle(box, outline=1)
+    for tri in screen.triangles:
+        draw.polygon(tri, fill=1)
+    for dot in screen.dots:
+        draw.ellipse(dot, fill=1)
+    for t in screen.texts:
+        if t.bar is not None:
+            if t.outlined:
+                draw.rectangle(t.bar, outline=1, fill=0)
+            else:
+                draw.rectangle(t.bar, fill=1)
+        draw.text((t.x, t.y), t.text, font=font(t.size), fill=0 if t.inverted else 1)
+    return image
+
+
+def test_every_sample_screen_is_the_same_pixels_as_text_drawn_by_draw_text():
+    panels = sample_panels()
+    assert len(panels) >= 20
+    for name, panel in panels.items():
+        for _ in range(2):  # the first draw makes the tiles, the second stamps them from the cache
+            assert render(panel).tobytes() == _drawn_with_draw_text(panel).tobytes(), name
+
+
+PRINTABLE = st.characters(min_codepoint=32, max_codepoint=0x24F, exclude_categories=("Cc", "Cs")) | st.sampled_from(
+    ["…", "→", "·", "×", "–", "—", "°", "½", "fi", "ff", "\u0301", "\u0308", "\u05d0", "\u05d1", "\u0627", "\u2014",
+     "\u200b", "\u4e2d", "\u00a0"])
+"""Latin text as the screens have it, and what a run must not be composed from glyph by glyph for: combining
+marks, right-to-left letters, a zero-width space, a character Spleen lacks, pairs a font could ligate."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(PRINTABLE, max_size=24).map("".join),
+       size=st.sampled_from([12, 16, 32]), x=st.integers(-40, 140), y=st.integers(-40, 70), ink=st.sampled_from([0, 1]))
+def test_a_stamped_tile_sets_exactly_the_pixels_draw_text_sets(text, size, x, y, ink):
+    """Any run, anywhere (partly off the screen too), in either ink, over a half-lit background."""
+    from PIL import Image, ImageDraw
+
+    from companion.views.oled import text_tile
+    from companion.views.oled_fonts import font
+
+    background = Image.new("1", (128, 64), 0)
+    ImageDraw.Draw(background).rectangle((0, 0, 63, 63), fill=1)
+    expected, stamped = background.copy(), background.copy()
+    ImageDraw.Draw(expected).text((x, y), text, font=font(size), fill=ink)
+    left, top, tile = text_tile(text, size)
+    if tile is not None:
+        ImageDraw.Draw(stamped).bitmap((x + left, y + top), tile, fill=ink)
+    assert stamped.tobytes() == expected.tobytes()

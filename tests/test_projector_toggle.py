@@ -73,7 +73,7 @@ def test_holding_the_right_button_pin_on_the_box_toggles_the_overlay(tmp_path):
         try:
             deadline = time.monotonic() + 6
             while not table.session.frame.overlay and time.monotonic() < deadline:
-                table.loop.step(timeout=0.2)  # waits on the queue: gpiozero's hold thread fills it
+                table.loop.step(timeout=0.2)  # waits on the queue: the buttons' hold timer fills it
         finally:
             keys.release("RIGHT")
         table.loop.step(timeout=0.2)

@@ -16,8 +16,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import queue
 import signal
 import sys
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,20 +69,24 @@ DEVICES = Path("/dev")
 def missing_parts(config: Any) -> list[str]:
     """The box's enabled parts this machine has no device for: the buttons' GPIO chip, the OLED's I2C or
     SPI bus, the tower (its configured port, /dev/dice-tower, or a serial port with its USB id)."""
-    missing = []
-    if config.buttons.enabled and not any(DEVICES.glob("gpiochip*")):
-        missing.append(f"buttons (no {DEVICES / 'gpiochip0'})")
+    return [missing for missing in _looks(config) if missing]
+
+
+def _looks(config: Any) -> Iterator[str]:
+    """Per enabled part, cheapest look first: "" when its device is here, else what is missing. Lazy, so a
+    start that finds one part stops there (the tower's scan of the serial ports is the dear one)."""
+    if config.buttons.enabled:
+        yield "" if any(DEVICES.glob("gpiochip*")) else f"buttons (no {DEVICES / 'gpiochip0'})"
     if config.oled.enabled:
         bus = DEVICES / (f"i2c-{config.oled.port}" if config.oled.interface == "i2c" else
                          f"spidev{config.oled.port}.0")
-        if not bus.exists():
-            missing.append(f"OLED (no {bus})")
+        yield "" if bus.exists() else f"OLED (no {bus})"
     if config.tower.enabled:
         port = config.tower.port or str(DEVICES / "dice-tower")
         if not Path(port).exists() and (config.tower.port or _find_tower(config.tower.usb_id) is None):
-            missing.append(f"tower (no {port}" + ("" if config.tower.port else f", no USB {config.tower.usb_id}")
-                           + ")")
-    return missing
+            yield (f"tower (no {port}" + ("" if config.tower.port else f", no USB {config.tower.usb_id}") + ")")
+        else:
+            yield ""
 
 
 def _find_tower(usb_id: str) -> str | None:
@@ -90,10 +98,14 @@ def _find_tower(usb_id: str) -> str | None:
 
 
 def check_hardware(config: Any) -> None:
-    """Stop with one line when no enabled part of the box is here (a laptop without --sim)."""
-    enabled = [config.buttons.enabled, config.oled.enabled, config.tower.enabled]
-    missing = missing_parts(config)
-    if any(enabled) and len(missing) == sum(enabled):
+    """Stop with one line when no enabled part of the box is here (a laptop without --sim). The first part
+    found ends the look: the link looks for the tower itself once it runs."""
+    missing = []
+    for look in _looks(config):
+        if not look:
+            return
+        missing.append(look)
+    if missing:
         raise CompanionError(f"no box hardware here: {', '.join(missing)}; "
                              "`companion run --sim` plays on the simulated table")
 
@@ -118,17 +130,55 @@ def main(args: argparse.Namespace) -> int:
             table.session.start(args.game, options, resume=not args.menu)
             if table.session.message:
                 log.warning("%s", table.session.message)
-            signal.signal(signal.SIGTERM, lambda *_: table.inbox.put(Quit()))
-            if args.stdin:
-                read_lines(sys.stdin, table.inbox.put, lambda text: log.warning("%s", text))
+            unhook = quit_on_signals(table.inbox)
+            try:
+                if args.stdin:
+                    read_lines(sys.stdin, table.inbox.put, lambda text: log.warning("%s", text))
 
-            def ready() -> None:
-                notify.ready()
-                log.info("ready: %s", table.describe())
+                def ready() -> None:
+                    notify.ready()
+                    log.info("ready: %s", table.describe())
 
-            code = table.loop.run(ready)
-            notify.stopping()  # systemd: a stop we chose, not a hang, while the parts close
-            return code
+                code = table.loop.run(ready)
+                notify.stopping()  # systemd: a stop we chose, not a hang, while the parts close
+                return code
+            finally:
+                unhook()
+
+
+def quit_on_signals(inbox: queue.Queue[Any], signals: tuple[int, ...] = (signal.SIGTERM,)) -> Callable[[], None]:
+    """``signals`` (systemd's SIGTERM) become a :class:`Quit` on the loop's queue; returns the call that undoes it.
+
+    The Quit is put there by a thread of its own, never by the handler: Python runs a handler in the main
+    thread between two bytecodes, and the loop spends its time inside the queue's ``get``, holding the lock
+    that ``put`` takes, so a handler that put the Quit itself waited on its own thread for ever (a stopped box
+    hung until systemd killed it, its journal never closed). Python's C-level handler writes the signal's
+    number to the wakeup pipe (``signal.set_wakeup_fd``) whatever the main thread holds; the thread waiting on
+    the pipe's other end (asleep, no polling) puts the Quit.
+    """
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    previous_fd = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    previous = {sig: signal.signal(sig, lambda _signum, _frame: None) for sig in signals}
+    wanted = {int(sig) for sig in signals}
+
+    def wait() -> None:
+        while data := os.read(read_end, 64):  # b"" once the write end is closed: undone
+            if wanted & set(data):
+                inbox.put(Quit())
+        os.close(read_end)
+
+    waiter = threading.Thread(target=wait, name="signals", daemon=True)
+    waiter.start()
+
+    def undo() -> None:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        signal.set_wakeup_fd(previous_fd)
+        os.close(write_end)
+        waiter.join(timeout=5)
+
+    return undo
 
 
 def _ping(notify: Notifier) -> None:

@@ -33,6 +33,10 @@ class Gamepads:
         self._open: dict[int, Any] = {}
         self._stick: dict[tuple[int, int], int] = {}
 
+    def open_count(self) -> int:
+        """Gamepads open now."""
+        return len(self._open)
+
     def translate(self, event: Any) -> InputEvent | None:
         import pygame
 
@@ -104,3 +108,8 @@ class GamepadPump:
                 self.inbox.put(translated)
                 acted = True
         return acted
+
+    def polled(self) -> bool:
+        """True while a gamepad is open: its presses wait on this pump, so a sleeping loop keeps polling
+        often. With none, a gamepad plugged in is noticed at the loop's next turn (within its rest tick)."""
+        return self._pads.open_count() > 0

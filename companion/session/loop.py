@@ -13,6 +13,9 @@ each wake-up costs the process a fixed slice of a core, so fewer of them keep th
 and the first input brings the short tick back. After ``sleep_after`` seconds with nothing at all (a
 table between games, a box left on) it waits ``sleep_tick``: the tower and the buttons still wake it
 at once through the queue; only a gamepad's or a key's first press after such a pause waits up to
+``sleep_tick``. Once asleep the loop waits ``rest_tick`` instead when no pump needs polling (the box with
+no gamepad plugged in: only SDL's own queue to drain), turning about once a second for its housekeeping
+and the watchdog; a pump that reads a person's input (the laptop window's keys, an open gamepad) keeps
 ``sleep_tick``.
 """
 
@@ -38,6 +41,9 @@ SLEEP_TICK = 0.25
 """The wait between turns once the table has been quiet for ``SLEEP_AFTER`` seconds."""
 SLEEP_AFTER = 10.0
 """Seconds with no input, no change and no pygame event before the loop waits ``SLEEP_TICK``."""
+REST_TICK = 1.0
+"""The wait between turns once asleep when no pump needs polling: the housekeeping's own period (a journal
+waiting for disk space is retried once a second) and the watchdog's, whose pings go at least once a second."""
 
 
 class View(Protocol):
@@ -54,18 +60,21 @@ class Loop:
                  on_shown: Callable[[Frame], None] | None = None, tick: float = 0.5,
                  idle_tick: float | None = None, quiet_after: float = QUIET_AFTER,
                  sleep_tick: float | None = None, sleep_after: float = SLEEP_AFTER,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 rest_tick: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.session = session
         self.inbox = inbox
         self.views = list(views)
         self._watchdog = watchdog
         self._pumps = list(pumps)
+        self._polled: list[bool | Callable[[], bool]] = [True] * len(self._pumps)
+        """Per pump: whether it needs polling now (a person's input waits on it), or how to ask."""
         self.on_shown = on_shown
         self.tick = tick
         self.idle_tick = max(tick, IDLE_TICK) if idle_tick is None else idle_tick
         self.quiet_after = quiet_after
         self.sleep_tick = max(self.idle_tick, SLEEP_TICK) if sleep_tick is None else sleep_tick
         self.sleep_after = sleep_after
+        self.rest_tick = rest_tick
         self._clock = clock
         self._last_housekeeping = clock()
         self._last_activity = clock()
@@ -76,16 +85,24 @@ class Loop:
         """Rolls, presses, holds and decisions handled so far, whether or not they changed what is shown (a
         die thrown again with the same message changes nothing): a script waits on this, not on a new frame."""
 
-    def add_pump(self, pump: Callable[[], object]) -> None:
+    def add_pump(self, pump: Callable[[], object], *, polled: bool | Callable[[], bool] = True) -> None:
         """Something to poll after every turn (pygame's event queue lives in this thread). A pump that
-        returns a true value saw activity (a key, the mouse over the window): the short tick comes back."""
+        returns a true value saw activity (a key, the mouse over the window): the short tick comes back.
+        ``polled`` says whether a person's input waits on this pump (or a function that says so now): a
+        pump that only drains a queue or retries a write (False) lets a sleeping loop wait ``rest_tick``."""
         self._pumps.append(pump)
+        self._polled.append(polled)
+
+    def _needs_polling(self) -> bool:
+        return any(p() if callable(p) else p for p in self._polled)
 
     def wait(self) -> float:
         """How long the next turn waits for input: ``tick`` in use, ``idle_tick`` after a quiet spell,
-        ``sleep_tick`` after a long one."""
+        ``sleep_tick`` after a long one (``rest_tick`` when no pump needs polling)."""
         quiet = self._clock() - self._last_activity
         if quiet >= self.sleep_after:
+            if self.rest_tick is not None and not self._needs_polling():
+                return max(self.sleep_tick, self.rest_tick)
             return self.sleep_tick
         if quiet >= self.quiet_after:
             return self.idle_tick

@@ -14,7 +14,9 @@ reading pixels.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -340,5 +342,65 @@ def render(panel: Panel) -> Image.Image:
                 draw.rectangle(t.bar, outline=1, fill=0)
             else:
                 draw.rectangle(t.bar, fill=1)
-        draw.text((t.x, t.y), t.text, font=font(t.size), fill=0 if t.inverted else 1)
+        left, top, tile = text_tile(t.text, t.size)
+        if tile is not None:
+            draw.bitmap((t.x + left, t.y + top), tile, fill=0 if t.inverted else 1)
     return image
+
+
+@lru_cache(maxsize=1024)
+def text_tile(text: str, size: int) -> tuple[int, int, Image.Image | None]:
+    """``text`` in Spleen at ``size`` as a mask tile and where it sits from the text's origin.
+
+    FreeType lays out and rasterises a run of text each time it is drawn, about a quarter of a millisecond
+    a run and most of a panel's drawing; a panel is a dozen runs, nearly all of them seen on the panel
+    before ("tower", "D8", the request). So each run is made once and then stamped with
+    ``ImageDraw.bitmap``: the same pixels, set where the glyphs are, in whichever ink. A run is made of its
+    characters' own tiles side by side when Spleen sets them so (one fixed advance each, nothing shaped
+    across them), else drawn whole by Pillow's ``ImageDraw.text``; either way tests/test_oled_screens.py
+    compares the result with ``draw.text`` pixel for pixel.
+    """
+    if len(text) > 1 and _side_by_side(text, size):
+        return _composed(text, size)
+    left, top, right, bottom = (int(edge) for edge in font(size).getbbox(text))  # whole pixels for a bitmap font
+    if right <= left or bottom <= top:
+        return left, top, None
+    tile = Image.new("1", (right - left, bottom - top), 0)
+    ImageDraw.Draw(tile).text((-left, -top), text, font=font(size), fill=1)
+    return left, top, tile
+
+
+def _side_by_side(text: str, size: int) -> bool:
+    """Whether ``text`` is its characters set one fixed advance apart, left to right: Spleen is a monospaced
+    bitmap font, so this holds for a run of printable characters of one advance that combine with nothing and
+    are read left to right (a combining mark, a control, a right-to-left letter is left to ``draw.text``)."""
+    return all(_simple(ch, size) for ch in set(text))
+
+
+@lru_cache(maxsize=2048)
+def _simple(ch: str, size: int) -> bool:
+    return (ch.isprintable() and not unicodedata.combining(ch)
+            and unicodedata.bidirectional(ch) not in ("R", "AL", "AN")
+            and font(size).getlength(ch) == _advance(size))
+
+
+@lru_cache(maxsize=8)
+def _advance(size: int) -> float:
+    return font(size).getlength("0")
+
+
+def _composed(text: str, size: int) -> tuple[int, int, Image.Image | None]:
+    """The run's tile from its characters' tiles, each at its advance."""
+    advance = int(_advance(size))
+    placed = [(i * advance + left, top, tile) for i, ch in enumerate(text)
+              for left, top, tile in (text_tile(ch, size),) if tile is not None]
+    if not placed:
+        return 0, 0, None
+    x0 = min(x for x, _, _ in placed)
+    y0 = min(y for _, y, _ in placed)
+    x1 = max(x + tile.size[0] for x, _, tile in placed)
+    y1 = max(y + tile.size[1] for _, y, tile in placed)
+    run = Image.new("1", (x1 - x0, y1 - y0), 0)
+    for x, y, tile in placed:
+        run.paste(1, (x - x0, y - y0, x - x0 + tile.size[0], y - y0 + tile.size[1]), tile)
+    return x0, y0, run

@@ -33,7 +33,10 @@ def font(size: int) -> ImageFont.FreeTypeFont:
         return ImageFont.truetype(str(path), size)
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> int:
+    """Width in pixels. Kept once measured: laying out a panel asks for a few dozen widths (every word
+    wrap tries a line), nearly all asked before, and each FreeType measure costs tens of microseconds."""
     return round(font(size).getlength(text))
 
 
