@@ -25,9 +25,12 @@ from typing import Any
 
 import pygame
 
-MERGE_SHARE = 0.4
+MERGE_SHARE = 0.7
 """Damage covering more than this share of the screen is repainted as one rectangle (fewer passes
 over the pieces cost less than many small ones)."""
+UNION_SLACK = 1.25
+"""Two overlapping rectangles are repainted as their union when it is at most this much larger than
+both together."""
 
 
 @dataclass(frozen=True)
@@ -72,16 +75,22 @@ def damage(old: Sequence[Piece] | frozenset[Any], new: Sequence[Piece] | frozens
 
 
 def merge(rects: list[pygame.Rect], screen: pygame.Rect) -> list[pygame.Rect]:
-    """Overlapping rectangles joined until none overlap; the whole ``screen`` when their area passes
-    :data:`MERGE_SHARE` of it."""
+    """Overlapping rectangles joined where their union is little more than the two (a union of two
+    rectangles on a diagonal would repaint much that did not change; an overlap repainted twice costs
+    less); the whole ``screen`` when the area passes :data:`MERGE_SHARE` of it."""
     out: list[pygame.Rect] = []
-    pending = sorted(rects, key=lambda r: (r.y, r.x))
-    while pending:
-        r = pending.pop()
-        hit = r.collidelist(out)
-        while hit >= 0:
-            r = r.union(out.pop(hit))
-            hit = r.collidelist(out)
+    for r in sorted(rects, key=lambda r: (r.y, r.x)):
+        joined = True
+        while joined:
+            joined = False
+            for i in r.collidelistall(out):
+                o = out[i]
+                u = r.union(o)
+                if u.w * u.h <= UNION_SLACK * (r.w * r.h + o.w * o.h):
+                    r = u
+                    out.pop(i)
+                    joined = True
+                    break
         out.append(r)
     if sum(r.w * r.h for r in out) > MERGE_SHARE * screen.w * screen.h:
         return [screen.copy()]
