@@ -107,7 +107,7 @@ CREATE TABLE IF NOT EXISTS entries (
     accepted_at TEXT NOT NULL,
     PRIMARY KEY (game_id, idx)
 );
-""" + SNAPSHOT_SCHEMA
+"""
 
 
 def default_path() -> Path:
@@ -283,8 +283,10 @@ class Journal:
         self._closed = False
         self._history: dict[int, HistoryDigest] = {}
         """Per game written here, the digest of its history so far (what a new snapshot says it summarises)."""
-        self._snapshots = True
-        """False when the snapshots table could not be made (storage refusing writes): no snapshots then."""
+        self._snapshot_table: bool | None = None
+        """Whether the snapshots table exists (None: not looked yet). It is made with the first snapshot, in
+        that snapshot's transaction, so a journal without long games keeps the layout it always had, and a
+        journal from before snapshots (same schema version, one table fewer) gets it the first time it needs it."""
         self._logged = Logged()
         if readonly:
             self._db = self._open_readonly()
@@ -399,12 +401,6 @@ class Journal:
             if not existed:
                 db.executescript(_SCHEMA)
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            elif not has_table(db):  # a journal from before snapshots: same schema version, one table more
-                try:
-                    db.executescript(SNAPSHOT_SCHEMA)
-                except sqlite3.OperationalError as exc:  # storage refusing writes: the game goes on, unsnapshotted
-                    log.warning("journal %s: no snapshots table (%s); resume replays every event", self.path, exc)
-                    self._snapshots = False
             return db
         except sqlite3.DatabaseError as exc:
             if db is not None:
@@ -576,7 +572,7 @@ class Journal:
             self._history[game_id].add(payload)
         if forget_after is not None:
             self._pending.forget.append((game_id, forget_after))
-        if snapshot is not None and self._snapshots:
+        if snapshot is not None:
             live, version, state, last, chain = snapshot
             digest = self._history_digest(game_id)
             if digest is not None:
@@ -651,12 +647,13 @@ class Journal:
                     self._db.execute("UPDATE games SET updated=? WHERE id=?", (at, gid))
                 for gid, finished in pending.finished.items():
                     self._db.execute("UPDATE games SET finished=? WHERE id=?", (int(finished), gid))
-                if self._snapshots:
+                if pending.snapshots or pending.forget:
                     self._write_snapshots(pending)
                 self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
+                self._snapshot_table = None  # a table made in this transaction is gone with it
                 raise
         except (sqlite3.DatabaseError, OSError) as exc:
             if not _is_storage_trouble(exc):
@@ -676,6 +673,11 @@ class Journal:
 
     def _write_snapshots(self, pending: _Pending) -> None:
         """Inside the flush's transaction: the undone snapshots out, the new ones in, only the newest KEEP kept."""
+        if not self._has_snapshot_table():
+            if not pending.snapshots:
+                return
+            self._db.execute(SNAPSHOT_SCHEMA.strip().rstrip(";"))
+            self._snapshot_table = True
         for gid, live in pending.forget:
             self._db.execute("DELETE FROM snapshots WHERE game_id=? AND live>?", (gid, live))
         for row in pending.snapshots:
@@ -778,7 +780,7 @@ class Journal:
         """The newest stored state of the game that holds, with at most ``at_most`` live events: made by
         this engine version, its payload whole, its digest equal to the one of the history rows it summarises
         (recomputed from them now), and none of its events taken back since. None: replay every event."""
-        if not has_table(self._db):
+        if not self._has_snapshot_table():
             return None
         seed = self._seed(game_id)
         if seed is None:
@@ -824,6 +826,11 @@ class Journal:
                 history.add(payload)
             self._history[game_id] = history
         return Point(live, entry_idx, state, last, chain, tail)
+
+    def _has_snapshot_table(self) -> bool:
+        if not self._snapshot_table:  # looked up until found: a table made by this process's own flush is known
+            self._snapshot_table = has_table(self._db)
+        return self._snapshot_table
 
     def _rows_from(self, game_id: int, start: int) -> list[tuple[int, str]]:
         """The stored text of the game's rows from ``idx`` ``start`` on, waiting ones included."""
