@@ -44,6 +44,7 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -800,10 +801,6 @@ class Journal:
         if tag != version:
             self._logged.ignored(self.path, game_id, live, "made by other code or map data")
             return None
-        history = rows_digest(self._db, seed, game_id, entry_idx)
-        if history.hexdigest() != digest:
-            self._logged.ignored(self.path, game_id, live, "the events it summarises have changed")
-            return None
         rows = self._rows_from(game_id, entry_idx)
         try:
             tail = fold_from(live, [Entry.from_dict(json.loads(payload)) for _idx, payload in rows])
@@ -816,16 +813,38 @@ class Journal:
         if hashlib.sha256(data).hexdigest() != checksum:
             self._logged.ignored(self.path, game_id, live, "its payload is damaged")
             return None
+        # The history it summarises is read and hashed on another thread while the state is unpickled here:
+        # SQLite's scan and the hash let go of the GIL, unpickling holds it, so the check costs little time of
+        # its own. The state is used only once the digests are equal.
+        checked: list[HistoryDigest | BaseException] = []
+        check = threading.Thread(target=self._digest_into, args=(checked, seed, game_id, entry_idx),
+                                 name="journal-snapshot-check", daemon=True)
+        check.start()
         try:
             state, last, chain = unpack(data)
         except Exception as exc:  # whatever unpickling raises, the answer is a full replay
+            check.join()
             self._logged.ignored(self.path, game_id, live, f"its payload does not read: {reason(exc)}")
+            return None
+        check.join()
+        history = checked[0] if checked else None
+        if isinstance(history, BaseException):
+            raise history
+        if history is None or history.hexdigest() != digest:
+            self._logged.ignored(self.path, game_id, live, "the events it summarises have changed")
             return None
         if not self.readonly:
             for _idx, payload in rows:
                 history.add(payload)
             self._history[game_id] = history
         return Point(live, entry_idx, state, last, chain, tail)
+
+    def _digest_into(self, out: list[HistoryDigest | BaseException], seed: HistoryDigest, game_id: int,
+                     below: int) -> None:
+        try:
+            out.append(rows_digest(self._db, seed, game_id, below))
+        except BaseException as exc:  # handed to the loading thread, which raises it there
+            out.append(exc)
 
     def _has_snapshot_table(self) -> bool:
         if not self._snapshot_table:  # looked up until found: a table made by this process's own flush is known

@@ -286,9 +286,95 @@ class Point:
 
 
 def pack(state: Any, last: Any, chain: str) -> tuple[bytes, str]:
-    """The payload and its checksum."""
-    payload = pickle.dumps((state, last, chain), protocol=pickle.HIGHEST_PROTOCOL)
+    """The payload and its checksum. Equal small values are shared first (:func:`shared`): a long game's state
+    repeats the same hexes and dice thousands of times, and each one pickled apart is one more object to build
+    on load."""
+    payload = pickle.dumps((shared(state), last, chain), protocol=pickle.HIGHEST_PROTOCOL)
     return payload, hashlib.sha256(payload).hexdigest()
+
+
+_ATOMS = (int, str, bool, float, type(None), bytes)
+
+
+def shared(value: Any) -> Any:
+    """An equal value in which equal small immutables (a hex, a pair of dice, a move: values whose parts are atoms
+    or such values) are one object, so pickle writes each once and a load builds each once (about half the
+    objects of a long Kansas game). Only tuples, named tuples, frozensets and frozen dataclasses are rebuilt;
+    anything else is kept as it is. Successive states of a game share most of their parts (a finished turn is
+    the same object from then on), so parts seen by the previous call are not walked again."""
+    return _SHARER.shared(value)
+
+
+class _Sharer:
+    """The walk behind :func:`shared`, with what it learnt: small values by an exact key (their type and their
+    parts' types and identities, so ``Hex(1, 2)`` never stands for the tuple ``(1, 2)``, nor ``True`` for ``1``),
+    and the parts of the last value walked by identity (each kept alive with its id, so an id is never another
+    object's)."""
+
+    def __init__(self) -> None:
+        self._memo: dict[Any, Any] = {}
+        self._seen: dict[int, tuple[Any, Any, int, Any]] = {}
+        self._now: dict[int, tuple[Any, Any, int, Any]] = {}
+
+    def shared(self, value: Any) -> Any:
+        if len(self._memo) > 100_000:  # another game, or a very varied one: start afresh
+            self._memo.clear()
+        self._now = {}
+        try:
+            return self._walk(value)[0]
+        finally:
+            self._seen, self._now = self._now, {}
+
+    def _walk(self, value: Any) -> tuple[Any, int, Any]:
+        """(the shared value, its depth: 0 for an atom, its exact key); values up to depth 2 are shared."""
+        kind = type(value)
+        if kind in _ATOMS:
+            return value, 0, (kind, value)
+        known = self._seen.get(id(value))
+        if known is not None and known[0] is value:
+            self._now[id(value)] = known
+            return known[1], known[2], known[3]
+        new, depth, parts_key = self._rebuilt(value, kind)
+        key: Any = ("#", id(new))
+        if depth <= 2 and parts_key is not None:
+            new = self._memo.setdefault((kind, parts_key), new)
+            key = ("#", id(new))  # the memo keeps ``new`` alive, so its id stays its own
+        self._now[id(value)] = (value, new, depth, key)
+        return new, depth, key
+
+    def _rebuilt(self, value: Any, kind: type) -> tuple[Any, int, Any]:
+        """The value over shared parts, its depth, and its parts' exact keys (None: not to be shared)."""
+        if isinstance(value, tuple) and (kind is tuple or hasattr(kind, "_fields")):
+            parts = [self._walk(x) for x in value]
+            depth = 1 + max((d for _, d, _ in parts), default=0)
+            keys = tuple(k for _, _, k in parts)
+            if all(a is b for (a, _, _), b in zip(parts, value, strict=True)):
+                return value, depth, keys
+            items = [x for x, _, _ in parts]
+            return (tuple(items) if kind is tuple else kind(*items)), depth, keys
+        if kind is frozenset:
+            parts = [self._walk(x) for x in value]
+            depth = 1 + max((d for _, d, _ in parts), default=0)
+            return frozenset(x for x, _, _ in parts), depth, frozenset(k for _, _, k in parts)
+        if _frozen_dataclass(kind) and hasattr(value, "__dict__"):
+            fields = vars(value)
+            named = {name: self._walk(v) for name, v in fields.items()}
+            depth = 1 + max((d for _, d, _ in named.values()), default=0)
+            keys = tuple((name, k) for name, (_, _, k) in named.items())
+            if all(named[name][0] is v for name, v in fields.items()):
+                return value, depth, keys
+            new: Any = object.__new__(kind)
+            new.__dict__.update({name: v for name, (v, _, _) in named.items()})
+            return new, depth, keys
+        return value, 3, None
+
+
+_SHARER = _Sharer()
+
+
+def _frozen_dataclass(kind: type) -> bool:
+    params = getattr(kind, "__dataclass_params__", None)
+    return bool(params is not None and params.frozen)
 
 
 def unpack(payload: bytes) -> tuple[Any, Any, str]:
