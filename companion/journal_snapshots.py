@@ -43,7 +43,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, overload
+from typing import Any, ClassVar, overload
 
 from companion.dice import event_to_dict
 
@@ -437,13 +437,14 @@ def fold_from(live: int, entries: Sequence[Any]) -> list[Any] | None:
 
 
 class Logged:
-    """Says each ignored snapshot once per process (a box asked to undo many times says it once)."""
+    """Says each ignored snapshot once per process (a box that resumes, undoes and reopens its journal says it
+    once, not at every load)."""
 
-    def __init__(self) -> None:
-        self._said: set[tuple[int, int, str]] = set()
+    _said: ClassVar[set[tuple[str, int, int, str]]] = set()
 
     def ignored(self, path: Path, game_id: int, live: int, why: str) -> None:
-        if (game_id, live, why) not in self._said:
-            self._said.add((game_id, live, why))
+        key = (str(path.resolve()), game_id, live, why)
+        if key not in Logged._said:
+            Logged._said.add(key)
             log.warning("journal %s: game %d: snapshot at %d events ignored (%s); replaying the events instead",
                         path.name, game_id, live, why)
