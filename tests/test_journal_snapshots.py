@@ -296,3 +296,29 @@ def test_the_live_list_reads_the_summarised_events_only_when_asked(tmp_path, eve
             EVERY - 1]
         assert run.live[0].event == events[0] and run.live[3:5] == [x for x in run.journal.events(game_id)[3:5]]
         assert [event_to_dict(x.event) for x in run.live] == [event_to_dict(e) for e in events]
+
+
+def test_a_full_disk_drops_the_snapshot_keeps_the_entries_and_a_later_one_is_written(tmp_path, every):
+    """SQLite's own page limit makes the file "full" as the snapshot's roll is written: the roll waits in memory
+    (as every entry does), the snapshot is dropped (a cache, never kept waiting), the game resumes the same."""
+    path = tmp_path / "j.sqlite"
+    game = load_game("kansas")
+    events = scripted_events(game, {"players": 4}, 2 * EVERY + 2, 4)
+    journal = Journal(path)
+    run = GameRun.new(journal, game, {"players": 4})
+    for event in events[:EVERY - 1]:
+        run.accept(event)
+    journal._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    pages = journal._db.execute("PRAGMA page_count").fetchone()[0]
+    journal._db.execute(f"PRAGMA max_page_count={pages}")
+    run.accept(events[EVERY - 1])  # the 20th: its snapshot does not fit, nor does the roll
+    assert journal.degraded and not journal._pending.snapshots
+    journal._db.execute("PRAGMA max_page_count=1000000")
+    for event in events[EVERY:]:
+        run.accept(event)
+    assert not journal.degraded
+    journal.close()
+    assert snapshot_counts(path, run.game_id) == [2 * EVERY]
+    again, live = resumed(path, "kansas", run.game_id)
+    with again.journal:
+        assert live == events and again.live.base == 2 * EVERY and again.state == replay(game, {"players": 4}, events)
