@@ -817,9 +817,11 @@ class Journal:
         # SQLite's scan and the hash let go of the GIL, unpickling holds it, so the check costs little time of
         # its own. The state is used only once the digests are equal.
         checked: list[HistoryDigest | BaseException] = []
-        check = threading.Thread(target=self._digest_into, args=(checked, seed, game_id, entry_idx),
+        scanning = threading.Event()
+        check = threading.Thread(target=self._digest_into, args=(checked, scanning, seed, game_id, entry_idx),
                                  name="journal-snapshot-check", daemon=True)
         check.start()
+        scanning.wait()  # unpickling holds the GIL throughout: the scan must be inside SQLite (GIL let go) first
         try:
             state, last, chain = unpack(data)
         except Exception as exc:  # whatever unpickling raises, the answer is a full replay
@@ -839,12 +841,14 @@ class Journal:
             self._history[game_id] = history
         return Point(live, entry_idx, state, last, chain, tail)
 
-    def _digest_into(self, out: list[HistoryDigest | BaseException], seed: HistoryDigest, game_id: int,
-                     below: int) -> None:
+    def _digest_into(self, out: list[HistoryDigest | BaseException], scanning: threading.Event,
+                     seed: HistoryDigest, game_id: int, below: int) -> None:
         try:
-            out.append(rows_digest(self._db, seed, game_id, below))
+            out.append(rows_digest(self._db, seed, game_id, below, scanning.set))
         except BaseException as exc:  # handed to the loading thread, which raises it there
             out.append(exc)
+        finally:
+            scanning.set()
 
     def _has_snapshot_table(self) -> bool:
         if not self._snapshot_table:  # looked up until found: a table made by this process's own flush is known

@@ -407,9 +407,13 @@ def has_table(db: sqlite3.Connection) -> bool:
     return db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='snapshots'").fetchone() is not None
 
 
-def rows_digest(db: sqlite3.Connection, seed: HistoryDigest, game_id: int, below: int) -> HistoryDigest:
+def rows_digest(db: sqlite3.Connection, seed: HistoryDigest, game_id: int, below: int,
+                scanning: Any = None) -> HistoryDigest:
     """``seed`` over the stored text of the game's rows with ``idx`` below ``below``, in order (one SQL scan; the
-    rows are read through the primary key's index, so in ``idx`` order)."""
+    rows are read through the primary key's index, so in ``idx`` order). ``scanning`` is called just before the
+    scan, which runs inside SQLite with the GIL let go."""
+    if scanning is not None:
+        scanning()
     (joined,) = db.execute(
         "SELECT group_concat(event, char(10)) FROM "
         "(SELECT event FROM entries WHERE game_id=? AND idx<? ORDER BY idx)", (game_id, below)).fetchone()
