@@ -19,9 +19,10 @@ Table ``snapshots(game_id, live, entry_idx, digest, version, checksum, payload)`
 
 Why pickle: engine states are immutable frozen dataclasses, tuples and frozensets of many shapes; a codec
 per engine would be a second description of every state to keep in step. Pickle runs code named by the
-data it reads, so a payload is only unpickled from the box's own journal, after its checksum, its version
-tag and its digest over the history all matched; any unpickling failure (a class renamed, a field
-gone) means the snapshot is ignored and the game is replayed in full, never a wrong state.
+data it reads, so a payload is only unpickled from the box's own journal, after its checksum and its version
+tag matched (the digest over the history is computed meanwhile, and the state is used only once it matched
+too); any unpickling failure (a class renamed, a field gone) means the snapshot is ignored and the game is
+replayed in full, never a wrong state.
 
 A snapshot that does not hold (digest, version, checksum or payload) is ignored, logged once, and the load
 falls back to an older one or to the full replay. One undone past (its history folds below its ``live``
