@@ -194,7 +194,8 @@ def run() -> list[Row]:
             with Journal(path) as journal:
                 replay(game, options, [x.event for x in journal.events(game_id)])
 
-        rows += summary(AREA, "before: the full replay (resume read + fold) at 10,099", time_calls(before, max(3, REPEAT // 8)))
+        rows += summary(AREA, "before: the full replay (read + fold) at 10,099",
+                        time_calls(before, max(3, REPEAT // 8)))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return rows
