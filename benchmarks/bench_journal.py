@@ -114,7 +114,8 @@ def run() -> list[Row]:
         if len(events) < EVENTS + 99:
             raise RuntimeError(f"the long Kansas game ended after {len(events)} events")
         path = folder / "journal.sqlite"
-        plain, snapshotting = [], []
+        plain: list[float] = []
+        snapshotting: list[float] = []
         with Journal(path) as journal:
             if journal._db.execute("PRAGMA synchronous").fetchone()[0] != 2:
                 raise RuntimeError("the journal would not fsync each entry")
