@@ -289,6 +289,10 @@ class Journal:
         that snapshot's transaction, so a journal without long games keeps the layout it always had, and a
         journal from before snapshots (same schema version, one table fewer) gets it the first time it needs it."""
         self._logged = Logged()
+        self._verified: set[tuple[int, int, int, str]] = set()
+        """Snapshots (game, live, entry_idx, digest) an earlier load of this open journal checked against the rows
+        before them: those rows are the owner's (the lock), written once and never changed, so an undo that goes
+        back to the same snapshot does not read them again."""
         if readonly:
             self._db = self._open_readonly()
             return
@@ -666,6 +670,7 @@ class Journal:
                 log.warning("%s (%s)", trouble, self.path)
             self.notice = trouble
             return False
+        self._verified.update((gid, live, idx, digest) for gid, live, idx, digest, *_ in pending.snapshots)
         self._pending = _Pending()
         if self.is_write_notice(self.notice):
             log.info("journal: every entry written again (%s)", self.path)
@@ -813,9 +818,17 @@ class Journal:
         if hashlib.sha256(data).hexdigest() != checksum:
             self._logged.ignored(self.path, game_id, live, "its payload is damaged")
             return None
+        if (game_id, live, entry_idx, digest) in self._verified and game_id in self._history:
+            # checked by an earlier load of this open journal: the rows before it are the owner's, written once
+            try:
+                state, last, chain = unpack(data)
+            except Exception as exc:  # whatever unpickling raises, the answer is a full replay
+                self._logged.ignored(self.path, game_id, live, f"its payload does not read: {reason(exc)}")
+                return None
+            return Point(live, entry_idx, state, last, chain, tail)
         # The history it summarises is read and hashed on another thread while the state is unpickled here:
-        # SQLite's scan and the hash let go of the GIL, unpickling holds it, so the check costs little time of
-        # its own. The state is used only once the digests are equal.
+        # SQLite's scan and the hash let go of the GIL, unpickling holds it, so on a free core the check costs
+        # little time of its own. The state is used only once the digests are equal.
         checked: list[HistoryDigest | BaseException] = []
         scanning = threading.Event()
         check = threading.Thread(target=self._digest_into, args=(checked, scanning, seed, game_id, entry_idx),
@@ -839,6 +852,7 @@ class Journal:
             for _idx, payload in rows:
                 history.add(payload)
             self._history[game_id] = history
+            self._verified.add((game_id, live, entry_idx, digest))
         return Point(live, entry_idx, state, last, chain, tail)
 
     def _digest_into(self, out: list[HistoryDigest | BaseException], scanning: threading.Event,

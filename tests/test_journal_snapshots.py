@@ -322,3 +322,19 @@ def test_a_full_disk_drops_the_snapshot_keeps_the_entries_and_a_later_one_is_wri
     again, live = resumed(path, "kansas", run.game_id)
     with again.journal:
         assert live == events and again.live.base == 2 * EVERY and again.state == replay(game, {"players": 4}, events)
+
+
+def test_undo_in_the_run_that_wrote_the_snapshots_loads_them_without_a_memory(tmp_path, every):
+    """States forgotten (as after more than STATE_CACHE undos): each undo starts from the snapshot this run wrote."""
+    path = tmp_path / "j.sqlite"
+    game = load_game("stormfury")
+    events = scripted_events(game, {}, 2 * EVERY + 4, 2)
+    with Journal(path) as journal:
+        run = GameRun.new(journal, game, {})
+        for event in events:
+            run.accept(event)
+        for n in range(len(events) - 1, EVERY - 2, -1):
+            run._states.clear()
+            run.undo()
+            assert run.state == replay(game, {}, events[:n]) and [x.event for x in run.live] == events[:n], n
+        assert snapshot_counts(path, run.game_id) == []  # undone past both
