@@ -88,11 +88,8 @@ def engine_version(game: Any, maps: Path | None = None) -> str:
     key = str(getattr(game, "key", ""))
     if (type(game), key) not in _sources:
         digest = hashlib.sha256(f"{key}\n".encode())
-        module = sys.modules.get(type(game).__module__)
-        package = Path(module.__file__).parent if module is not None and module.__file__ else None
         core = Path(__file__).parent
-        for path in [*(sorted(package.rglob("*.py")) if package is not None else []),
-                     *(core / name for name in _SHARED_SOURCES)]:
+        for path in [*_engine_sources(game, key), *(core / name for name in _SHARED_SOURCES)]:
             digest.update(f"\n{path.name}\n{_file_digest(path)}".encode())
         _sources[(type(game), key)] = digest.hexdigest()
     digest = hashlib.sha256(_sources[(type(game), key)].encode())
@@ -103,6 +100,19 @@ def engine_version(game: Any, maps: Path | None = None) -> str:
     for name in sorted(names):
         digest.update(f"\n{name}\n{_file_digest(map_file(name, maps))}".encode())
     return digest.hexdigest()[:32]
+
+
+def _engine_sources(game: Any, key: str) -> list[Path]:
+    """The engine's source files: every module of the game's package when the registry names one (its engine
+    loader lives in the package's ``__init__``), else the one module that defines the engine's class."""
+    from companion.games.registry import specs
+
+    spec = specs().get(key)
+    package = sys.modules.get(spec.engine.partition(":")[0]) if spec is not None else None
+    if package is not None and package.__file__ and Path(package.__file__).name == "__init__.py":
+        return sorted(Path(package.__file__).parent.rglob("*.py"))
+    module = sys.modules.get(type(game).__module__)
+    return [Path(module.__file__)] if module is not None and module.__file__ else []
 
 
 def _file_digest(path: Path) -> str:
