@@ -39,10 +39,12 @@ gives them a bounded time and then keeps them in a recovery file the next start 
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import logging
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -60,6 +62,19 @@ from companion.journal_recovery import recovery_path
 from companion.journal_recovery import to_lines as recovery_lines
 from companion.journal_recovery import write as write_recovery
 from companion.journal_salvage import ENTRY_KINDS, Salvage, salvage
+from companion.journal_snapshots import (
+    KEEP,
+    HistoryDigest,
+    Logged,
+    Point,
+    canonical_options,
+    fold_from,
+    has_table,
+    pack,
+    rows_digest,
+    unpack,
+)
+from companion.journal_snapshots import SCHEMA as SNAPSHOT_SCHEMA
 
 log = logging.getLogger(__name__)
 
@@ -201,6 +216,11 @@ class _Pending:
     games: dict[int, tuple[str, str, str]] = field(default_factory=dict)
     rows: list[tuple[int, int, str, str, str]] = field(default_factory=list)
     finished: dict[int, bool] = field(default_factory=dict)
+    snapshots: list[tuple[int, int, int, str, str, str, bytes]] = field(default_factory=list)
+    """States to store with these rows (see :mod:`companion.journal_snapshots`); dropped, not kept waiting, when
+    the storage refuses the write: they are a cache."""
+    forget: list[tuple[int, int]] = field(default_factory=list)
+    """(game, live count): snapshots beyond it are deleted with these rows (an undo past them)."""
 
     def __bool__(self) -> bool:
         return bool(self.games or self.rows or self.finished)
@@ -262,6 +282,17 @@ class Journal:
         self._next_idx: dict[int, int] = {}
         self._lock: JournalLock | None = None
         self._closed = False
+        self._history: dict[int, HistoryDigest] = {}
+        """Per game written here, the digest of its history so far (what a new snapshot says it summarises)."""
+        self._snapshot_table: bool | None = None
+        """Whether the snapshots table exists (None: not looked yet). It is made with the first snapshot, in
+        that snapshot's transaction, so a journal without long games keeps the layout it always had, and a
+        journal from before snapshots (same schema version, one table fewer) gets it the first time it needs it."""
+        self._logged = Logged()
+        self._verified: set[tuple[int, int, int, str]] = set()
+        """Snapshots (game, live, entry_idx, digest) an earlier load of this open journal checked against the rows
+        before them: those rows are the owner's (the lock), written once and never changed, so an undo that goes
+        back to the same snapshot does not read them again."""
         if readonly:
             self._db = self._open_readonly()
             return
@@ -524,11 +555,17 @@ class Journal:
         self._next_game_id += 1
         self._next_idx[game_id] = 0
         self._pending.games[game_id] = (game, opts, created)
+        self._history[game_id] = HistoryDigest(game, opts)
         self._flush()
         return game_id
 
-    def append(self, game_id: int, entry: Entry) -> bool:
-        """Journal one entry; True once it is on disk, False if it waits in memory (disk full)."""
+    def append(self, game_id: int, entry: Entry, *, snapshot: tuple[int, str, Any, Any, str] | None = None,
+               forget_after: int | None = None) -> bool:
+        """Journal one entry; True once it is on disk, False if it waits in memory (disk full).
+
+        ``snapshot`` (live count, version tag, state, last live event, live chain): the state this entry reaches,
+        stored in the same transaction (:mod:`companion.journal_snapshots`). ``forget_after``: delete the game's
+        snapshots of more live events than this (an undo or re-roll took one of their events back)."""
         if entry.kind not in ENTRY_KINDS:
             raise ValueError(f"unknown entry kind {entry.kind!r}")
         self._writable()
@@ -536,7 +573,44 @@ class Journal:
         payload = json.dumps(entry.to_dict(), sort_keys=True)
         self._pending.rows.append((game_id, idx, entry.kind, payload, _now()))
         self._next_idx[game_id] = idx + 1
+        if game_id in self._history:
+            self._history[game_id].add(payload)
+        if forget_after is not None:
+            self._pending.forget.append((game_id, forget_after))
+        if snapshot is not None:
+            live, version, state, last, chain = snapshot
+            digest = self._history_digest(game_id)
+            if digest is not None:
+                data, checksum = pack(state, last, chain)
+                self._pending.snapshots.append((game_id, live, idx + 1, digest.hexdigest(), version, checksum, data))
         return self._flush()
+
+    def _history_digest(self, game_id: int) -> HistoryDigest | None:
+        """The digest of the game's history so far, read once from the rows for a game this process did not
+        start (resumed by a full replay, imported); None for a game the journal does not hold."""
+        if game_id not in self._history:
+            seed = self._seed(game_id)
+            if seed is None:
+                return None
+            digest = rows_digest(self._db, seed, game_id, 1 << 62)
+            for gid, _idx, _kind, payload, _at in self._pending.rows:
+                if gid == game_id:
+                    digest.add(payload)
+            self._history[game_id] = digest
+        return self._history[game_id]
+
+    def _seed(self, game_id: int) -> HistoryDigest | None:
+        """The start of a game's history digest: its key and its options, as the journal holds them."""
+        if game_id in self._pending.games:
+            game, opts, _ = self._pending.games[game_id]
+            return HistoryDigest(game, opts)
+        row = self._db.execute("SELECT game, options FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return HistoryDigest(str(row[0]), canonical_options(json.loads(row[1])))
+        except (*BAD_DATA, AttributeError):
+            return None
 
     def mark_finished(self, game_id: int, finished: bool = True) -> bool:
         """Record that the game has ended (or, after an undo of its last event, that it is open again)."""
@@ -578,25 +652,47 @@ class Journal:
                     self._db.execute("UPDATE games SET updated=? WHERE id=?", (at, gid))
                 for gid, finished in pending.finished.items():
                     self._db.execute("UPDATE games SET finished=? WHERE id=?", (int(finished), gid))
+                if pending.snapshots or pending.forget:
+                    self._write_snapshots(pending)
                 self._db.execute("COMMIT")
             except BaseException:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
+                self._snapshot_table = None  # a table made in this transaction is gone with it
                 raise
         except (sqlite3.DatabaseError, OSError) as exc:
             if not _is_storage_trouble(exc):
                 raise
+            pending.snapshots.clear()  # a cache: not kept waiting in memory (a long game's state is large)
             reason = "disk full" if _is_disk_full(exc) else f"cannot write ({str(exc)[:40]})"
             trouble = f"journal: {reason}{self.IN_MEMORY}"
             if trouble != self.notice:
                 log.warning("%s (%s)", trouble, self.path)
             self.notice = trouble
             return False
+        self._verified.update((gid, live, idx, digest) for gid, live, idx, digest, *_ in pending.snapshots)
         self._pending = _Pending()
         if self.is_write_notice(self.notice):
             log.info("journal: every entry written again (%s)", self.path)
             self.notice = ""
         return True
+
+    def _write_snapshots(self, pending: _Pending) -> None:
+        """Inside the flush's transaction: the undone snapshots out, the new ones in, only the newest KEEP kept."""
+        if not self._has_snapshot_table():
+            if not pending.snapshots:
+                return
+            self._db.execute(SNAPSHOT_SCHEMA.strip().rstrip(";"))
+            self._snapshot_table = True
+        for gid, live in pending.forget:
+            self._db.execute("DELETE FROM snapshots WHERE game_id=? AND live>?", (gid, live))
+        for row in pending.snapshots:
+            self._db.execute("INSERT OR REPLACE INTO snapshots (game_id, live, entry_idx, digest, version, checksum, "
+                             "payload) VALUES (?,?,?,?,?,?,?)", row)
+        for gid in {row[0] for row in pending.snapshots}:
+            self._db.execute("DELETE FROM snapshots WHERE game_id=? AND live NOT IN "
+                             "(SELECT live FROM snapshots WHERE game_id=? ORDER BY live DESC LIMIT ?)",
+                             (gid, gid, KEEP))
 
     @classmethod
     def is_write_notice(cls, text: str) -> bool:
@@ -683,6 +779,103 @@ class Journal:
 
     def events(self, game_id: int) -> list[LiveEvent]:
         return live_events(self.entries(game_id))
+
+    # -- snapshots (companion.journal_snapshots) -------------------------------------------------------
+
+    def snapshot_point(self, game_id: int, version: str, at_most: int | None = None) -> Point | None:
+        """The newest stored state of the game that holds, with at most ``at_most`` live events: made by
+        this engine version, its payload whole, its digest equal to the one of the history rows it summarises
+        (recomputed from them now), and none of its events taken back since. None: replay every event."""
+        if not self._has_snapshot_table():
+            return None
+        seed = self._seed(game_id)
+        if seed is None:
+            return None
+        limit = at_most if at_most is not None else 1 << 62
+        candidates = self._db.execute(
+            "SELECT live, entry_idx, digest, version, checksum FROM snapshots WHERE game_id=? AND live<=? "
+            "ORDER BY live DESC", (game_id, limit)).fetchall()
+        for live, entry_idx, digest, tag, checksum in candidates:
+            point = self._try_snapshot(game_id, seed, live, entry_idx, digest, tag, checksum, version)
+            if point is not None:
+                return point
+        return None
+
+    def _try_snapshot(self, game_id: int, seed: HistoryDigest, live: int, entry_idx: int, digest: str, tag: str,
+                      checksum: str, version: str) -> Point | None:
+        if tag != version:
+            self._logged.ignored(self.path, game_id, live, "made by other code or map data")
+            return None
+        rows = self._rows_from(game_id, entry_idx)
+        try:
+            tail = fold_from(live, [Entry.from_dict(json.loads(payload)) for _idx, payload in rows])
+        except (*BAD_DATA, CompanionError):
+            return None  # a row no replay can read either: the full replay says which
+        if tail is None:
+            return None  # undone past since: simply no longer the state of this game
+        row = self._db.execute("SELECT payload FROM snapshots WHERE game_id=? AND live=?", (game_id, live)).fetchone()
+        data = bytes(row[0]) if row is not None and isinstance(row[0], bytes) else b""
+        if hashlib.sha256(data).hexdigest() != checksum:
+            self._logged.ignored(self.path, game_id, live, "its payload is damaged")
+            return None
+        if (game_id, live, entry_idx, digest) in self._verified and game_id in self._history:
+            # checked by an earlier load of this open journal: the rows before it are the owner's, written once
+            try:
+                state, last, chain = unpack(data)
+            except Exception as exc:  # whatever unpickling raises, the answer is a full replay
+                self._logged.ignored(self.path, game_id, live, f"its payload does not read: {reason(exc)}")
+                return None
+            return Point(live, entry_idx, state, last, chain, tail)
+        # The history it summarises is read and hashed on another thread while the state is unpickled here:
+        # SQLite's scan and the hash let go of the GIL, unpickling holds it, so on a free core the check costs
+        # little time of its own. The state is used only once the digests are equal.
+        checked: list[HistoryDigest | BaseException] = []
+        scanning = threading.Event()
+        check = threading.Thread(target=self._digest_into, args=(checked, scanning, seed, game_id, entry_idx),
+                                 name="journal-snapshot-check", daemon=True)
+        check.start()
+        scanning.wait()  # unpickling holds the GIL throughout: the scan must be inside SQLite (GIL let go) first
+        try:
+            state, last, chain = unpack(data)
+        except Exception as exc:  # whatever unpickling raises, the answer is a full replay
+            check.join()
+            self._logged.ignored(self.path, game_id, live, f"its payload does not read: {reason(exc)}")
+            return None
+        check.join()
+        history = checked[0] if checked else None
+        if isinstance(history, BaseException):
+            raise history
+        if history is None or history.hexdigest() != digest:
+            self._logged.ignored(self.path, game_id, live, "the events it summarises have changed")
+            return None
+        if not self.readonly:
+            for _idx, payload in rows:
+                history.add(payload)
+            self._history[game_id] = history
+            self._verified.add((game_id, live, entry_idx, digest))
+        return Point(live, entry_idx, state, last, chain, tail)
+
+    def _digest_into(self, out: list[HistoryDigest | BaseException], scanning: threading.Event,
+                     seed: HistoryDigest, game_id: int, below: int) -> None:
+        try:
+            out.append(rows_digest(self._db, seed, game_id, below, scanning.set))
+        except BaseException as exc:  # handed to the loading thread, which raises it there
+            out.append(exc)
+        finally:
+            scanning.set()
+
+    def _has_snapshot_table(self) -> bool:
+        if not self._snapshot_table:  # looked up until found: a table made by this process's own flush is known
+            self._snapshot_table = has_table(self._db)
+        return self._snapshot_table
+
+    def _rows_from(self, game_id: int, start: int) -> list[tuple[int, str]]:
+        """The stored text of the game's rows from ``idx`` ``start`` on, waiting ones included."""
+        rows = self._db.execute("SELECT idx, event FROM entries WHERE game_id=? AND idx>=? ORDER BY idx",
+                                (game_id, start)).fetchall()
+        rows += [(idx, payload) for gid, idx, _kind, payload, _ in self._pending.rows
+                 if gid == game_id and idx >= start]
+        return rows
 
     # -- moving games between boxes --------------------------------------------------------------
 

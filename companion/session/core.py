@@ -153,11 +153,11 @@ class Session:
         for name, _label, values in setup_questions(engine):
             if name not in options and self.preferred.get(name) in values:
                 options[name] = self.preferred[name]
-        self._enter_play(GameRun.new(self.journal, engine, options))
+        self._enter_play(GameRun.new(self.journal, engine, options, self.maps))
 
     def resume(self, record: GameRecord) -> None:
         engine = self._loader(record.game, self.maps)
-        self._enter_play(GameRun.resume(self.journal, engine, record))
+        self._enter_play(GameRun.resume(self.journal, engine, record, self.maps))
 
     def _enter_play(self, run: GameRun) -> None:
         run.before_commit = self._announce

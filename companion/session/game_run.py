@@ -3,6 +3,12 @@
 The order inside each step is fixed: the engine accepts the event (or raises RuleError and nothing
 changes), the journal commits it, and only then does the run's state move. What a screen shows is
 therefore always on disk, and resuming is replaying the journal's live events.
+
+Replaying from the first event grows with a game's length (about 400 ms at 10,000 Kansas events), so every
+:data:`~companion.journal_snapshots.SNAPSHOT_EVERY` live events the state is stored with the entry that
+reached it, and resume and undo start from the newest stored state that still holds (the journal checks it
+against the history it summarises: :mod:`companion.journal_snapshots`). Undo first looks in a small cache of
+the states this run has passed through (:data:`STATE_CACHE`): a table undoing a few rolls never reads the disk.
 """
 
 from __future__ import annotations
@@ -11,21 +17,28 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from companion.dice import DiceRolled, Event, Prompt, event_to_dict
+from companion.dice import DiceRolled, Event, Prompt
 from companion.errors import CompanionError
 from companion.games.base import Game, replay
 from companion.inputs import RollRef
 from companion.journal import Entry, GameRecord, Journal, LiveEvent
+from companion.journal_snapshots import SNAPSHOT_EVERY, LiveEvents, engine_version, prefix_from
+
+STATE_CACHE = 64
+"""States kept in memory by live count: undo and re-roll within these many events cost no replay at all."""
 
 
 def state_digest(game_id: int, game: Game[Any], options: Mapping[str, Any], live: Sequence[LiveEvent],
                  state: Any) -> str:
-    """Fingerprint of a game: its journal id, live events and what the engine says about the state."""
+    """Fingerprint of a game: its journal id, live events (by their running digest, so a long game's roll does
+    not serialise every event again) and what the engine says about the state."""
+    chain = live.chain if isinstance(live, LiveEvents) else LiveEvents(live).chain
     prompt = game.prompt(state)
-    payload = json.dumps([game_id, game.key, dict(options), [[event_to_dict(x.event), x.rerolled] for x in live],
-                          game.status(state), prompt.text, list(game.recap(state))], sort_keys=True, default=str)
+    payload = json.dumps([game_id, game.key, dict(options), chain, game.status(state), prompt.text,
+                          list(game.recap(state))], sort_keys=True, default=str)
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
@@ -37,28 +50,44 @@ class GameRun:
     options: dict[str, Any]
     game_id: int
     journal: Journal
-    live: list[LiveEvent] = field(default_factory=list)
+    live: LiveEvents = field(default_factory=LiveEvents)
     state: Any = None
     finished: bool = False
     """What the journal says: the game has ended."""
     before_commit: Callable[[str], None] | None = None
     """Called with the digest of the state about to be journaled (the crash tests log it)."""
+    maps: Path | None = None
+    """The maps folder the engine was loaded from (None: the files in force): part of the snapshots' version."""
+    _states: dict[int, Any] = field(default_factory=dict, repr=False)
+    """Recent states by live count, oldest first (at most STATE_CACHE)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.live, LiveEvents):
+            self.live = LiveEvents(self.live)
+        if self.state is not None:  # resume builds the run first and loads its state after
+            self._remember(len(self.live), self.state)
 
     @classmethod
-    def new(cls, journal: Journal, game: Game[Any], options: Mapping[str, Any]) -> GameRun:
+    def new(cls, journal: Journal, game: Game[Any], options: Mapping[str, Any], maps: Path | None = None) -> GameRun:
         """A new game: the engine's starting state first (a RuleError leaves the journal untouched)."""
         state = game.new_game(options)
         game_id = journal.new_game(game.key, options)
-        return cls(game, dict(options), game_id, journal, [], state)
+        return cls(game, dict(options), game_id, journal, LiveEvents(), state, maps=maps)
 
     @classmethod
-    def resume(cls, journal: Journal, game: Game[Any], record: GameRecord) -> GameRun:
-        live = journal.events(record.id)
+    def resume(cls, journal: Journal, game: Game[Any], record: GameRecord, maps: Path | None = None) -> GameRun:
+        """The game as its journal leaves it: from the newest snapshot that holds, else from the first event."""
+        run = cls(game, dict(record.options), record.id, journal, LiveEvents(), None, record.finished, maps=maps)
         try:
-            state = replay(game, record.options, [x.event for x in live])
+            run.live, run.state = run._load(None)
         except CompanionError as exc:
             raise CompanionError(f"game {record.id} ({record.game}) does not replay: {exc}") from None
-        return cls(game, dict(record.options), record.id, journal, live, state, record.finished)
+        return run
+
+    @property
+    def version(self) -> str:
+        """The snapshots' version tag for this engine and its map data."""
+        return engine_version(self.game, self.maps)
 
     # -- what the game says -------------------------------------------------------------------------
 
@@ -79,26 +108,67 @@ class GameRun:
         """Apply, journal, then move: never the other way round. ``rolls`` are the source rolls the event's dice
         came from, journaled in the same entry (see :class:`companion.journal.Entry`)."""
         new_state = self.game.apply(self.state, event)  # RuleError: nothing changed
-        self._commit([*self.live, LiveEvent(event)], new_state, Entry("event", event, tuple(rolls)))
+        self._commit(self.live.plus(LiveEvent(event)), new_state, Entry("event", event, tuple(rolls)))
 
     def replace_last(self, event: DiceRolled, rolls: Sequence[RollRef] = ()) -> None:
         """The last roll thrown again: the new dice replace it, marked as a re-roll (its rolls kept with it)."""
-        base = replay(self.game, self.options, [x.event for x in self.live[:-1]])
+        shorter, base = self._back()
         new_state = self.game.apply(base, event)
-        self._commit([*self.live[:-1], LiveEvent(event, rerolled=True)], new_state,
-                     Entry("reroll", event, tuple(rolls)))
+        self._commit(shorter.plus(LiveEvent(event, rerolled=True)), new_state, Entry("reroll", event, tuple(rolls)),
+                     forget_after=len(shorter))
 
     def undo(self) -> None:
         if not self.live:
             raise CompanionError("nothing to undo")
-        state = replay(self.game, self.options, [x.event for x in self.live[:-1]])
-        self._commit(self.live[:-1], state, Entry("undo"))
+        shorter, state = self._back()
+        self._commit(shorter, state, Entry("undo"), forget_after=len(shorter))
 
-    def _commit(self, live: list[LiveEvent], state: Any, entry: Entry) -> None:
+    def _back(self) -> tuple[LiveEvents, Any]:
+        """The live events without the last one and their state: from memory when this run has it, else from
+        the newest snapshot before it (or, with none that holds, the full replay)."""
+        count = len(self.live) - 1
+        shorter = self.live.minus()
+        if shorter is not None and count in self._states:
+            return shorter, self._states[count]
+        return self._load(count)
+
+    def _load(self, count: int | None) -> tuple[LiveEvents, Any]:
+        """The first ``count`` live events (None: all) as the journal holds them, and their state."""
+        point = self.journal.snapshot_point(self.game_id, self.version, count)
+        if point is not None:
+            full = LiveEvents(point.tail, base=point.live, base_last=point.last, base_chain=point.chain,
+                              prefix=prefix_from(lambda: self.journal.events(self.game_id)))
+            wanted = len(full) if count is None else count
+            state = point.state
+            self._remember(point.live, state)
+            for n, item in enumerate(point.tail[:wanted - point.live], start=point.live + 1):
+                state = self.game.apply(state, item.event)
+                self._remember(n, state)
+            return full.truncated(wanted), state
+        events = self.journal.events(self.game_id)
+        events = events if count is None else events[:count]
+        state = replay(self.game, self.options, [x.event for x in events])
+        self._remember(len(events), state)
+        return LiveEvents(events), state
+
+    def _remember(self, count: int, state: Any) -> None:
+        self._states.pop(count, None)
+        self._states[count] = state
+        while len(self._states) > STATE_CACHE:
+            del self._states[next(iter(self._states))]
+
+    def _commit(self, live: LiveEvents, state: Any, entry: Entry, forget_after: int | None = None) -> None:
         if self.before_commit is not None:
             self.before_commit(state_digest(self.game_id, self.game, self.options, live, state))
-        self.journal.append(self.game_id, entry)
+        count = len(live)
+        snapshot = None
+        if count and count % SNAPSHOT_EVERY == 0 and entry.kind != "undo":  # an undo lands on one still stored
+            snapshot = (count, self.version, state, live[-1], live.chain)
+        self.journal.append(self.game_id, entry, snapshot=snapshot, forget_after=forget_after)
         self.live, self.state = live, state
+        for stale in [n for n in self._states if n > count]:  # states of events taken back
+            del self._states[stale]
+        self._remember(count, state)
         done = self.game.prompt(state).done
         if done != self.finished:  # the end reached, or taken back by an undo: resume must know which
             self.journal.mark_finished(self.game_id, done)

@@ -1,0 +1,465 @@
+"""Engine states kept in the journal, so resume and undo do not replay a whole night.
+
+Resume and undo were a replay of every live event from the start: linear in a game's length (about 400 ms
+at 10,000 Kansas events). Every :data:`SNAPSHOT_EVERY` live events the game's state is stored beside the
+entries, in the same transaction as the entry that reached it, and a load starts from the newest snapshot
+that still holds and replays only what follows.
+
+Table ``snapshots(game_id, live, entry_idx, digest, version, checksum, payload)``, one row per stored state:
+
+- ``live``: how many live events the state follows; ``entry_idx``: how many history rows (``entries``
+  with ``idx`` below it) fold to those events.
+- ``digest``: SHA-256 over the game's key, its options and the stored text of those rows
+  (:class:`HistoryDigest`); recomputed from the rows on every load, so a history edited by hand, salvaged
+  or imported differently is never summarised by a state that no longer follows from it.
+- ``version``: :func:`engine_version`, a hash of the engine package's source, the shared modules it is
+  built on, and the map files in force: new code or corrected data never meet an old state.
+- ``checksum``: SHA-256 of the payload (a damaged page is noticed before anything is unpickled).
+- ``payload``: the state, the last live event and the live chain (:class:`LiveEvents`), pickled.
+
+Why pickle: engine states are immutable frozen dataclasses, tuples and frozensets of many shapes; a codec
+per engine would be a second description of every state to keep in step. Pickle runs code named by the
+data it reads, so a payload is only unpickled from the box's own journal, after its checksum and its version
+tag matched (the digest over the history is computed meanwhile, and the state is used only once it matched
+too); any unpickling failure (a class renamed, a field gone) means the snapshot is ignored and the game is
+replayed in full, never a wrong state.
+
+A snapshot that does not hold (digest, version, checksum or payload) is ignored, logged once, and the load
+falls back to an older one or to the full replay. One undone past (its history folds below its ``live``
+after ``entry_idx``) is simply no longer usable; an undo also deletes the snapshots beyond the live list in
+its own transaction. Snapshots are a cache: :mod:`companion.journal_salvage` does not copy them, a
+journal that refuses writes drops them (the entries wait, the snapshots do not), and only the newest
+:data:`KEEP` per game are kept.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import logging
+import pickle
+import sqlite3
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, overload
+
+from companion.dice import event_to_dict
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_EVERY = 100
+"""Live events between two stored states: a load replays at most this many less one. At 10,000 Kansas events a
+state pickles to about 200 KB in about 20 ms (once in a hundred rolls); a replayed event costs about 40 us."""
+KEEP = 4
+"""Snapshots kept per game, the newest: undo reaches back this many times :data:`SNAPSHOT_EVERY` events before
+it pays a full replay; older ones only take room (a state of a long game is some hundred KB)."""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    live INTEGER NOT NULL,
+    entry_idx INTEGER NOT NULL,
+    digest TEXT NOT NULL,
+    version TEXT NOT NULL,
+    checksum TEXT NOT NULL,
+    payload BLOB NOT NULL,
+    PRIMARY KEY (game_id, live)
+);
+"""
+
+_SHARED_SOURCES = ("dice.py", "hexgrid.py", "places.py", "datafile.py", "errors.py", "paths.py",
+                   "games/base.py", "games/registry.py")
+"""Modules of the core every engine is built on: a change to one may change what a state means."""
+
+_sources: dict[tuple[type, str], str] = {}
+_files: dict[tuple[str, int, int], str] = {}
+
+
+def engine_version(game: Any, maps: Path | None = None) -> str:
+    """A tag that changes when the engine's code or its map data changes: SHA-256 over the source files of the
+    engine's package and of the shared core (read once per process: the code cannot change under it), and over
+    the game's map files in force (``<key>*.toml``, the group's own copy where there is one; each read again only
+    when its size or modification time changed, since the session loads the engine anew for each game)."""
+    from companion.paths import group_maps_dir, map_file, maps_dir
+
+    key = str(getattr(game, "key", ""))
+    if (type(game), key) not in _sources:
+        digest = hashlib.sha256(f"{key}\n".encode())
+        core = Path(__file__).parent
+        for path in [*_engine_sources(game, key), *(core / name for name in _SHARED_SOURCES)]:
+            digest.update(f"\n{path.name}\n{_file_digest(path)}".encode())
+        _sources[(type(game), key)] = digest.hexdigest()
+    digest = hashlib.sha256(_sources[(type(game), key)].encode())
+    names: set[str] = set()
+    for folder in [maps] if maps is not None else [maps_dir(), group_maps_dir()]:
+        if folder.is_dir():
+            names.update(p.name for p in folder.glob(f"{key}*.toml"))
+    for name in sorted(names):
+        digest.update(f"\n{name}\n{_file_digest(map_file(name, maps))}".encode())
+    return digest.hexdigest()[:32]
+
+
+def _engine_sources(game: Any, key: str) -> list[Path]:
+    """The engine's source files: every module of the game's package when the registry names one (its engine
+    loader lives in the package's ``__init__``), else the one module that defines the engine's class."""
+    from companion.games.registry import specs
+
+    spec = specs().get(key)
+    package = sys.modules.get(spec.engine.partition(":")[0]) if spec is not None else None
+    if package is not None and package.__file__ and Path(package.__file__).name == "__init__.py":
+        return sorted(Path(package.__file__).parent.rglob("*.py"))
+    module = sys.modules.get(type(game).__module__)
+    return [Path(module.__file__)] if module is not None and module.__file__ else []
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        stat = path.stat()
+        cache_key = (str(path), stat.st_mtime_ns, stat.st_size)
+        if cache_key not in _files:
+            _files[cache_key] = hashlib.sha256(path.read_bytes()).hexdigest()
+        return _files[cache_key]
+    except OSError:
+        return "(unreadable)"
+
+
+class HistoryDigest:
+    """SHA-256 over a game's key, its options and its history rows' stored text, one row at a time.
+
+    The journal keeps one per game it writes (:meth:`add` on each append); a load recomputes it from the rows."""
+
+    def __init__(self, game: str, options_json: str) -> None:
+        self._hash = hashlib.sha256(f"{game}\n{options_json}\n".encode())
+
+    def add(self, payload: str) -> None:
+        self._hash.update(payload.encode())
+        self._hash.update(b"\n")
+
+    def add_joined(self, joined: str | None) -> None:
+        """Rows joined by newlines (SQLite's group_concat), the same as :meth:`add` for each of them."""
+        if joined:
+            self._hash.update(joined.encode())
+            self._hash.update(b"\n")
+
+    def copy(self) -> HistoryDigest:
+        other = HistoryDigest.__new__(HistoryDigest)
+        other._hash = self._hash.copy()
+        return other
+
+    def hexdigest(self) -> str:
+        return self._hash.hexdigest()
+
+
+def canonical_options(options: Any) -> str:
+    return json.dumps(dict(options), sort_keys=True)
+
+
+def chain_next(previous: str, event: Any, rerolled: bool) -> str:
+    """The live chain after one more live event: a running SHA-256 over the events' canonical JSON and their
+    re-rolled marks, so a game's fingerprint never needs its whole live list."""
+    text = json.dumps([event_to_dict(event), rerolled], sort_keys=True)
+    return hashlib.sha256(f"{previous}\n{text}".encode()).hexdigest()
+
+
+class LiveEvents(Sequence[Any]):
+    """A game's live events, of which the first :attr:`base` may still be only in the journal.
+
+    After a load from a snapshot the events it summarises are not read (parsing 10,000 entries costs more than
+    the whole budget); what the session asks of them is the count, the last event and the chain, which the
+    snapshot holds. Anything else (an index further back, iteration) reads them once from the journal
+    (``loader``). Values are never changed in place: :meth:`plus` and :meth:`minus` return new lists."""
+
+    __slots__ = ("_base", "_base_chain", "_base_last", "_chains", "_items", "_prefix")
+
+    def __init__(self, items: Iterable[Any] = (), *, base: int = 0, base_last: Any = None, base_chain: str = "",
+                 chains: Sequence[str] | None = None, prefix: _Prefix | None = None) -> None:
+        self._base = base
+        self._base_last = base_last
+        self._base_chain = base_chain
+        self._items = list(items)
+        if chains is None:
+            chains, last = [], base_chain
+            for item in self._items:
+                last = chain_next(last, item.event, item.rerolled)
+                chains.append(last)
+        self._chains = list(chains)
+        self._prefix = prefix if prefix is not None else _Prefix(None)
+
+    @classmethod
+    def of(cls, events: Iterable[Any]) -> LiveEvents:
+        return cls(events)
+
+    @property
+    def base(self) -> int:
+        return self._base
+
+    @property
+    def chain(self) -> str:
+        """The running digest of every live event (see :func:`chain_next`); "" for none."""
+        return self._chains[-1] if self._chains else self._base_chain
+
+    @property
+    def tail(self) -> list[Any]:
+        """The events after :attr:`base`, in memory."""
+        return list(self._items)
+
+    def plus(self, item: Any) -> LiveEvents:
+        return LiveEvents([*self._items, item], base=self._base, base_last=self._base_last,
+                          base_chain=self._base_chain, chains=[*self._chains, chain_next(self.chain, item.event,
+                                                                                          item.rerolled)],
+                          prefix=self._prefix)
+
+    def minus(self) -> LiveEvents | None:
+        """Without the last event; None when that needs the events only the journal holds (the caller reloads)."""
+        if self._items:
+            return LiveEvents(self._items[:-1], base=self._base, base_last=self._base_last,
+                              base_chain=self._base_chain, chains=self._chains[:-1], prefix=self._prefix)
+        return LiveEvents() if self._base == 0 else None
+
+    def truncated(self, count: int) -> LiveEvents:
+        """The first ``count`` events, ``count`` at least :attr:`base`."""
+        keep = count - self._base
+        if keep < 0:
+            raise ValueError("truncated below the events only the journal holds")
+        return LiveEvents(self._items[:keep], base=self._base, base_last=self._base_last,
+                          base_chain=self._base_chain, chains=self._chains[:keep], prefix=self._prefix)
+
+    def __len__(self) -> int:
+        return self._base + len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Any]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return list(self)[index]
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("live event index out of range")
+        if index >= self._base:
+            return self._items[index - self._base]
+        if index == self._base - 1 and self._base_last is not None:
+            return self._base_last
+        return self._prefix.load(self._base)[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        if self._base:
+            yield from self._prefix.load(self._base)
+        yield from self._items
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LiveEvents | list | tuple):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LiveEvents({len(self)} events, {self._base} in the journal)"
+
+
+class _Prefix:
+    """The events a snapshot summarises, read from the journal the first time something asks for one."""
+
+    def __init__(self, loader: Any) -> None:
+        self._loader = loader
+        self._events: list[Any] | None = None
+
+    def load(self, count: int) -> list[Any]:
+        if self._events is None:
+            if self._loader is None:
+                raise IndexError("live events not loaded")
+            self._events = list(self._loader())[:count]
+        return self._events
+
+
+def prefix_from(loader: Any) -> _Prefix:
+    return _Prefix(loader)
+
+
+@dataclass(frozen=True)
+class Point:
+    """A snapshot that holds: the state after ``live`` events, and the live events after it in the history."""
+
+    live: int
+    entry_idx: int
+    state: Any
+    last: Any
+    """The live event at ``live - 1`` (None at 0)."""
+    chain: str
+    tail: list[Any]
+    """Every live event after the first ``live``, as the whole history folds (LiveEvent)."""
+
+
+def pack(state: Any, last: Any, chain: str) -> tuple[bytes, str]:
+    """The payload and its checksum. Equal small values are shared first (:func:`shared`): a long game's state
+    repeats the same hexes and dice thousands of times, and each one pickled apart is one more object to build
+    on load."""
+    payload = pickle.dumps((shared(state), last, chain), protocol=pickle.HIGHEST_PROTOCOL)
+    return payload, hashlib.sha256(payload).hexdigest()
+
+
+_ATOMS = (int, str, bool, float, type(None), bytes)
+
+
+def shared(value: Any) -> Any:
+    """An equal value in which equal small immutables (a hex, a pair of dice, a move: values whose parts are atoms
+    or such values) are one object, so pickle writes each once and a load builds each once (about half the
+    objects of a long Kansas game). Only tuples, named tuples, frozensets and frozen dataclasses are rebuilt;
+    anything else is kept as it is. Successive states of a game share most of their parts (a finished turn is
+    the same object from then on), so parts seen by the previous call are not walked again."""
+    return _SHARER.shared(value)
+
+
+class _Sharer:
+    """The walk behind :func:`shared`, with what it learnt: small values by an exact key (their type and their
+    parts' types and identities, so ``Hex(1, 2)`` never stands for the tuple ``(1, 2)``, nor ``True`` for ``1``),
+    and the parts of the last value walked by identity (each kept alive with its id, so an id is never another
+    object's)."""
+
+    def __init__(self) -> None:
+        self._memo: dict[Any, Any] = {}
+        self._seen: dict[int, tuple[Any, Any, int, Any]] = {}
+        self._now: dict[int, tuple[Any, Any, int, Any]] = {}
+
+    def shared(self, value: Any) -> Any:
+        if len(self._memo) > 100_000:  # another game, or a very varied one: start afresh
+            self._memo.clear()
+        self._now = {}
+        try:
+            return self._walk(value)[0]
+        finally:
+            self._seen, self._now = self._now, {}
+
+    def _walk(self, value: Any) -> tuple[Any, int, Any]:
+        """(the shared value, its depth: 0 for an atom, its exact key); values up to depth 2 are shared."""
+        kind = type(value)
+        if kind in _ATOMS:
+            return value, 0, (kind, value)
+        known = self._seen.get(id(value))
+        if known is not None and known[0] is value:
+            self._now[id(value)] = known
+            return known[1], known[2], known[3]
+        new, depth, parts_key = self._rebuilt(value, kind)
+        key: Any = ("#", id(new))
+        if depth <= 2 and parts_key is not None:
+            new = self._memo.setdefault((kind, parts_key), new)
+            key = ("#", id(new))  # the memo keeps ``new`` alive, so its id stays its own
+        self._now[id(value)] = (value, new, depth, key)
+        return new, depth, key
+
+    def _rebuilt(self, value: Any, kind: type) -> tuple[Any, int, Any]:
+        """The value over shared parts, its depth, and its parts' exact keys (None: not to be shared)."""
+        if isinstance(value, tuple) and (kind is tuple or hasattr(kind, "_fields")):
+            parts = [self._walk(x) for x in value]
+            depth = 1 + max((d for _, d, _ in parts), default=0)
+            keys = tuple(k for _, _, k in parts)
+            if all(a is b for (a, _, _), b in zip(parts, value, strict=True)):
+                return value, depth, keys
+            items = [x for x, _, _ in parts]
+            return (tuple(items) if kind is tuple else kind(*items)), depth, keys
+        if kind is frozenset:
+            parts = [self._walk(x) for x in value]
+            depth = 1 + max((d for _, d, _ in parts), default=0)
+            return frozenset(x for x, _, _ in parts), depth, frozenset(k for _, _, k in parts)
+        if _frozen_dataclass(kind) and hasattr(value, "__dict__"):
+            fields = vars(value)
+            named = {name: self._walk(v) for name, v in fields.items()}
+            depth = 1 + max((d for _, d, _ in named.values()), default=0)
+            keys = tuple((name, k) for name, (_, _, k) in named.items())
+            if all(named[name][0] is v for name, v in fields.items()):
+                return value, depth, keys
+            new: Any = object.__new__(kind)
+            new.__dict__.update({name: v for name, (v, _, _) in named.items()})
+            return new, depth, keys
+        return value, 3, None
+
+
+_SHARER = _Sharer()
+
+
+def _frozen_dataclass(kind: type) -> bool:
+    params = getattr(kind, "__dataclass_params__", None)
+    return bool(params is not None and params.frozen)
+
+
+def unpack(payload: bytes) -> tuple[Any, Any, str]:
+    """The payload's (state, last event, chain).
+
+    A long game's state is tens of thousands of small objects that live as long as the game. The collector is
+    held off while they are built, and then they are moved out of its reach (``gc.freeze``: the permanent
+    generation), as servers do with what they load at start: otherwise the next collections walk every one of
+    them again (measured: 1-10 ms in the first frame after a resume, and now and then a full collection of some
+    hundred ms). Engine states hold no reference cycles, so reference counting still frees them when the game
+    moves on; the cost is that cyclic garbage that happens to exist at that moment is never collected (at
+    start, nothing to speak of; a resume or a deep undo happens a few times an evening)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        state, last, chain = pickle.loads(payload)  # the box's own journal, checksummed first
+        gc.freeze()
+    finally:
+        if was:
+            gc.enable()
+    if not isinstance(chain, str):
+        raise ValueError("chain is not text")
+    return state, last, chain
+
+
+def has_table(db: sqlite3.Connection) -> bool:
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='snapshots'").fetchone() is not None
+
+
+def rows_digest(db: sqlite3.Connection, seed: HistoryDigest, game_id: int, below: int,
+                scanning: Any = None) -> HistoryDigest:
+    """``seed`` over the stored text of the game's rows with ``idx`` below ``below``, in order (one SQL scan; the
+    rows are read through the primary key's index, so in ``idx`` order). ``scanning`` is called just before the
+    scan, which runs inside SQLite with the GIL let go."""
+    if scanning is not None:
+        scanning()
+    (joined,) = db.execute(
+        "SELECT group_concat(event, char(10)) FROM "
+        "(SELECT event FROM entries WHERE game_id=? AND idx<? ORDER BY idx)", (game_id, below)).fetchone()
+    digest = seed.copy()
+    digest.add_joined(joined)
+    return digest
+
+
+def fold_from(live: int, entries: Sequence[Any]) -> list[Any] | None:
+    """The live events after the first ``live`` once ``entries`` (the rows after a snapshot) are folded on, or
+    None when they take back one of those ``live`` events (an undo or re-roll past the snapshot)."""
+    from companion.journal import LiveEvent
+
+    tail: list[Any] = []
+    for entry in entries:
+        if entry.kind == "event":
+            tail.append(LiveEvent(entry.event))
+        elif entry.kind in ("undo", "reroll"):
+            if not tail:
+                return None
+            tail.pop()
+            if entry.kind == "reroll":
+                tail.append(LiveEvent(entry.event, rerolled=True))
+    return tail
+
+
+class Logged:
+    """Says each ignored snapshot once per process (a box that resumes, undoes and reopens its journal says it
+    once, not at every load)."""
+
+    _said: ClassVar[set[tuple[str, int, int, str]]] = set()
+
+    def ignored(self, path: Path, game_id: int, live: int, why: str) -> None:
+        key = (str(path.resolve()), game_id, live, why)
+        if key not in Logged._said:
+            Logged._said.add(key)
+            log.warning("journal %s: game %d: snapshot at %d events ignored (%s); replaying the events instead",
+                        path.name, game_id, live, why)

@@ -1,0 +1,340 @@
+"""Snapshots in the journal: resume and undo start from a stored state, and a stored state is never trusted over
+the history it summarises (edited, damaged, made by other code or map data, undone past: ignored, full replay)."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.bench_journal import long_kansas_maps, scripted_events
+from companion.cli import main
+from companion.dice import DiceRolled, event_to_dict
+from companion.games.base import replay
+from companion.games.registry import load_game
+from companion.journal import Journal
+from companion.journal_salvage import salvage
+from companion.journal_snapshots import SNAPSHOT_EVERY, engine_version
+from companion.session import game_run
+from companion.session.core import Session
+from companion.session.game_run import GameRun
+
+EVERY = 20
+"""Snapshots this often in the tests that need many in a short game."""
+
+GAMES = {"kansas": {"players": 4}, "stormfury": {}, "carcassonne": {}, "industry": {}, "allegheny": {}}
+
+
+@pytest.fixture
+def every(monkeypatch) -> int:
+    monkeypatch.setattr(game_run, "SNAPSHOT_EVERY", EVERY)
+    return EVERY
+
+
+def played(path: Path, key: str, options: dict[str, Any], count: int, *, seed: int = 3,
+           maps: Path | None = None) -> tuple[int, list[Any]]:
+    """A game of ``count`` scripted events accepted one by one through a GameRun on the journal at ``path``."""
+    game = load_game(key, maps)
+    events = scripted_events(game, options, count, seed)
+    with Journal(path) as journal:
+        run = GameRun.new(journal, game, options, maps)
+        for event in events:
+            run.accept(event)
+        return run.game_id, events
+
+
+def snapshot_counts(path: Path, game_id: int) -> list[int]:
+    with sqlite3.connect(path) as db:
+        return [r[0] for r in db.execute("SELECT live FROM snapshots WHERE game_id=? ORDER BY live", (game_id,))]
+
+
+def resumed(path: Path, key: str, game_id: int, maps: Path | None = None) -> tuple[GameRun, list[Any]]:
+    """The game resumed as the box does, and the live events a full replay reads (from a journal of its own)."""
+    with Journal(path, readonly=True) as reader:
+        events = [x.event for x in reader.events(game_id)]
+    journal = Journal(path)
+    run = GameRun.resume(journal, load_game(key, maps), journal.game(game_id), maps)
+    return run, events
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_resume_from_a_snapshot_equals_the_full_replay(tmp_path, every, key):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, key, GAMES[key], 3 * EVERY + 7)
+    count = len(events)
+    assert count > EVERY, f"{key}: the scripted game is too short to snapshot"
+    stored = snapshot_counts(path, game_id)
+    assert stored and stored[-1] == count // EVERY * EVERY
+    run, live = resumed(path, key, game_id)
+    try:
+        game = run.game
+        assert run.live.base == stored[-1]  # from the snapshot, not from the first event
+        assert run.state == replay(game, GAMES[key], live)
+        assert len(run.live) == count and [x.event for x in run.live] == live
+        full = GameRun(game, dict(GAMES[key]), game_id, run.journal, run.journal.events(game_id),
+                       replay(game, GAMES[key], live))
+        assert run.digest() == full.digest()  # the crash tests' fingerprint does not depend on the path taken
+    finally:
+        run.journal.close()
+
+
+def test_a_whole_kansas_game_snapshots_at_the_default_interval(tmp_path):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 10_000)
+    assert len(events) > 2 * SNAPSHOT_EVERY
+    assert snapshot_counts(path, game_id) == [SNAPSHOT_EVERY * n for n in range(1, len(events) // SNAPSHOT_EVERY + 1)]
+    run, live = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.state == replay(run.game, {"players": 4}, live) and run.finished
+
+
+def test_a_long_kansas_game_resumes_through_the_session(tmp_path):
+    """The benchmark's game on a smaller scale: the outbreak row repeated, the session starting on it."""
+    maps = long_kansas_maps(tmp_path, copies=2)
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * SNAPSHOT_EVERY + 30, maps=maps)
+    with Journal(path) as journal:
+        session = Session(journal, maps=maps)
+        session.start()
+        run = session.current
+        assert run is not None and run.game_id == game_id and run.live.base == 2 * SNAPSHOT_EVERY
+        assert run.state == replay(run.game, {"players": 4}, events)
+        assert session.panel.prompt is not None  # the panel is built from the resumed state
+
+
+def edit_entry(path: Path, game_id: int, idx: int, change) -> None:
+    with sqlite3.connect(path) as db:
+        (text,) = db.execute("SELECT event FROM entries WHERE game_id=? AND idx=?", (game_id, idx)).fetchone()
+        db.execute("UPDATE entries SET event=? WHERE game_id=? AND idx=?", (change(text), game_id, idx))
+
+
+def test_an_event_edited_before_the_snapshot_means_a_full_replay(tmp_path, every, caplog):
+    """The first roll's source edited by hand (an edit that still replays, so the game resumes): both
+    snapshots summarise a history that is no longer the journal's, so both are ignored, each said once."""
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY + 5)
+    assert isinstance(events[0], DiceRolled) and events[0].source == "seed"
+    edit_entry(path, game_id, 0, lambda text: text.replace('"source": "seed"', '"source": "typed"'))
+    caplog.set_level(logging.WARNING)
+    for _ in range(2):
+        run, live = resumed(path, "kansas", game_id)
+        with run.journal:
+            assert live[0] != events[0] and live[1:] == events[1:]
+            assert run.live.base == 0 and run.state == replay(run.game, {"players": 4}, live)
+            assert run.live[0].event.source == "typed"
+    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    assert len(said) == 2 and all("the events it summarises have changed" in line for line in said)
+
+
+def test_a_damaged_payload_is_ignored_and_an_older_snapshot_used(tmp_path, every, caplog):
+    path = tmp_path / "j.sqlite"
+    game_id, _ = played(path, "stormfury", {}, 2 * EVERY + 5)
+    with sqlite3.connect(path) as db:
+        (data,) = db.execute("SELECT payload FROM snapshots WHERE game_id=? AND live=?",
+                             (game_id, 2 * EVERY)).fetchone()
+        spoilt = bytearray(data)
+        spoilt[len(spoilt) // 2] ^= 0x55
+        db.execute("UPDATE snapshots SET payload=? WHERE game_id=? AND live=?", (bytes(spoilt), game_id, 2 * EVERY))
+    caplog.set_level(logging.WARNING)
+    run, live = resumed(path, "stormfury", game_id)
+    with run.journal:
+        assert run.live.base == EVERY and run.state == replay(run.game, {}, live)
+    assert any("payload is damaged" in r.getMessage() for r in caplog.records)
+
+
+def test_a_payload_that_does_not_unpickle_means_a_full_replay(tmp_path, every, caplog):
+    """Checksum right, content not a state (as a class renamed by new code would leave it): full replay."""
+    import hashlib
+
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, EVERY + 3)
+    junk = b"not a pickle at all"
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE snapshots SET payload=?, checksum=? WHERE game_id=?",
+                   (junk, hashlib.sha256(junk).hexdigest(), game_id))
+    caplog.set_level(logging.WARNING)
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == 0 and run.state == replay(run.game, {"players": 4}, events)
+    assert any("payload does not read" in r.getMessage() for r in caplog.records)
+
+
+def test_a_snapshot_of_other_map_data_is_ignored(tmp_path, every, maps_dir, caplog):
+    import shutil
+
+    maps = tmp_path / "maps"
+    shutil.copytree(maps_dir, maps)
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, EVERY + 3, maps=maps)
+    game = load_game("kansas", maps)
+    before = engine_version(game, maps)
+    board = maps / "kansas.toml"
+    board.write_text(board.read_text() + "\n# the group's own note\n")
+    assert engine_version(game, maps) != before
+    caplog.set_level(logging.WARNING)
+    run, _ = resumed(path, "kansas", game_id, maps)
+    with run.journal:
+        assert run.live.base == 0 and run.state == replay(run.game, {"players": 4}, events)
+    assert any("made by other code or map data" in r.getMessage() for r in caplog.records)
+
+
+def test_the_version_tag_names_the_engine(maps_dir):
+    tags = {engine_version(load_game(key, maps_dir), maps_dir) for key in GAMES}
+    assert len(tags) == len(GAMES)
+
+
+def test_undo_across_snapshot_boundaries_equals_the_replay_of_what_is_left(tmp_path, every):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY + 3)
+    count = len(events)
+    for n in range(count - 1, EVERY + 1, -1):  # each undo from a fresh start: nothing in memory but the load
+        run, _ = resumed(path, "kansas", game_id)
+        with run.journal:
+            run.undo()
+            assert len(run.live) == n and run.state == replay(run.game, {"players": 4}, events[:n]), n
+            assert [x.event for x in run.live] == events[:n]
+    assert snapshot_counts(path, game_id) == [EVERY]  # the ones beyond the live list went with the undo
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == EVERY and len(run.live) == EVERY + 2
+        for event in events[EVERY + 2:]:  # played again: the snapshot at 2 * EVERY is written anew
+            run.accept(event)
+    assert snapshot_counts(path, game_id) == [EVERY, 2 * EVERY]
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == 2 * EVERY and run.state == replay(run.game, {"players": 4}, events)
+
+
+def test_many_undos_in_one_run_walk_back_through_memory_and_snapshots(tmp_path, every):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 5)
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        for n in range(len(events) - 1, -1, -1):
+            run.undo()
+            assert len(run.live) == n and run.state == replay(run.game, {"players": 4}, events[:n]), n
+        assert run.live == []
+
+
+def test_a_reroll_of_the_event_a_snapshot_ends_on_replaces_that_snapshot(tmp_path, every):
+    path = tmp_path / "j.sqlite"
+    game = load_game("kansas")
+    events = scripted_events(game, {"players": 4}, 2 * EVERY, 5)
+    assert isinstance(events[EVERY - 1], DiceRolled)
+    with Journal(path) as journal:
+        run = GameRun.new(journal, game, {"players": 4})
+        for event in events[:EVERY]:
+            run.accept(event)
+        old = snapshot_counts(path, run.game_id)
+        run.replace_last(events[EVERY - 1])
+        game_id = run.game_id
+    with sqlite3.connect(path) as db:
+        (kind,) = db.execute("SELECT kind FROM entries WHERE game_id=? ORDER BY idx DESC LIMIT 1",
+                             (game_id,)).fetchone()
+    assert old == [EVERY] and kind == "reroll" and snapshot_counts(path, game_id) == [EVERY]
+    run, live = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == EVERY and run.live[-1].rerolled
+        assert run.state == replay(game, {"players": 4}, live) and live == events[:EVERY]
+
+
+def test_check_and_salvage_still_work_on_a_journal_with_snapshots(tmp_path, every, capsys):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY + 5)
+    assert main(["journal", "check", "--journal", str(path)]) == 0
+    assert "sound" in capsys.readouterr().out
+    found = salvage(path)
+    assert [g.id for g in found.saved] == [game_id] and not found.lost
+    assert len(found.saved[0].rows) == len(events)
+    out = tmp_path / "saved.sqlite"
+    assert main(["journal", "salvage", str(path), "--out", str(out)]) == 0
+    run, live = resumed(out, "kansas", game_id)  # no snapshots came along: resumed by the full replay
+    with run.journal:
+        assert run.live.base == 0 and live == events and run.state == replay(run.game, {"players": 4}, events)
+
+
+def test_an_old_journal_keeps_working_and_a_read_only_open_writes_nothing(tmp_path, every):
+    path = tmp_path / "j.sqlite"
+    game = load_game("kansas")
+    events = scripted_events(game, {"players": 4}, EVERY + 5, 9)
+    with Journal(path) as journal:  # entries only, as a journal from before snapshots holds them
+        game_id = journal.new_game("kansas", {"players": 4})
+        from companion.journal import Entry
+
+        for event in events:
+            journal.append(game_id, Entry("event", event))
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT name FROM sqlite_master WHERE name='snapshots'").fetchone() is None
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    with Journal(path, readonly=True) as reader:
+        assert [x.event for x in reader.events(game_id)] == events
+        assert reader.snapshot_point(game_id, engine_version(game)) is None
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files  # not a byte, not a file
+    assert main(["games", "--journal", str(path)]) == 0
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
+    with Journal(path) as journal:  # the box resumes it by the full replay, and snapshots from then on
+        run = GameRun.resume(journal, game, journal.game(game_id))
+        assert run.live.base == 0 and run.state == replay(game, {"players": 4}, events)
+        more = scripted_events(game, {"players": 4}, 2 * EVERY, 9)[len(events):]
+        for event in more:
+            run.accept(event)
+    assert snapshot_counts(path, game_id) == [2 * EVERY]
+    run, live = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == 2 * EVERY and run.state == replay(game, {"players": 4}, live)
+
+
+def test_the_live_list_reads_the_summarised_events_only_when_asked(tmp_path, every):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, EVERY + 4)
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == EVERY and run.live[-1].event == events[-1] and run.live[EVERY - 1].event == events[
+            EVERY - 1]
+        assert run.live[0].event == events[0] and run.live[3:5] == [x for x in run.journal.events(game_id)[3:5]]
+        assert [event_to_dict(x.event) for x in run.live] == [event_to_dict(e) for e in events]
+
+
+def test_a_full_disk_drops_the_snapshot_keeps_the_entries_and_a_later_one_is_written(tmp_path, every):
+    """SQLite's own page limit makes the file "full" as the snapshot's roll is written: the roll waits in memory
+    (as every entry does), the snapshot is dropped (a cache, never kept waiting), the game resumes the same."""
+    path = tmp_path / "j.sqlite"
+    game = load_game("kansas")
+    events = scripted_events(game, {"players": 4}, 2 * EVERY + 2, 4)
+    journal = Journal(path)
+    run = GameRun.new(journal, game, {"players": 4})
+    for event in events[:EVERY - 1]:
+        run.accept(event)
+    journal._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    pages = journal._db.execute("PRAGMA page_count").fetchone()[0]
+    journal._db.execute(f"PRAGMA max_page_count={pages}")
+    run.accept(events[EVERY - 1])  # the 20th: its snapshot does not fit, nor does the roll
+    assert journal.degraded and not journal._pending.snapshots
+    journal._db.execute("PRAGMA max_page_count=1000000")
+    for event in events[EVERY:]:
+        run.accept(event)
+    assert not journal.degraded
+    journal.close()
+    assert snapshot_counts(path, run.game_id) == [2 * EVERY]
+    again, live = resumed(path, "kansas", run.game_id)
+    with again.journal:
+        assert live == events and again.live.base == 2 * EVERY and again.state == replay(game, {"players": 4}, events)
+
+
+def test_undo_in_the_run_that_wrote_the_snapshots_loads_them_without_a_memory(tmp_path, every):
+    """States forgotten (as after more than STATE_CACHE undos): each undo starts from the snapshot this run wrote."""
+    path = tmp_path / "j.sqlite"
+    game = load_game("stormfury")
+    events = scripted_events(game, {}, 2 * EVERY + 4, 2)
+    with Journal(path) as journal:
+        run = GameRun.new(journal, game, {})
+        for event in events:
+            run.accept(event)
+        for n in range(len(events) - 1, EVERY - 2, -1):
+            run._states.clear()
+            run.undo()
+            assert run.state == replay(game, {}, events[:n]) and [x.event for x in run.live] == events[:n], n
+        assert snapshot_counts(path, run.game_id) == []  # undone past both
