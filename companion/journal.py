@@ -290,6 +290,8 @@ class Journal:
         journal from before snapshots (same schema version, one table fewer) gets it the first time it needs it."""
         self._logged = Logged()
         self._verified: set[tuple[int, int, int, str]] = set()
+        self._later: list[tuple[Any, ...]] = []
+        """Snapshots to store once the table has seen the roll that reached them (see :meth:`store_later`)."""
         """Snapshots (game, live, entry_idx, digest) an earlier load of this open journal checked against the rows
         before them: those rows are the owner's (the lock), written once and never changed, so an undo that goes
         back to the same snapshot does not read them again."""
@@ -500,6 +502,11 @@ class Journal:
         recovery file, which the next start puts in the journal. Nothing acknowledged is dropped."""
         if self._closed:
             return
+        if self._later and not self.readonly and not self._pending:
+            try:
+                self.store_later()  # a clean stop keeps the snapshots a next start resumes from
+            except sqlite3.Error as exc:
+                log.info("journal: snapshots not stored at close (%s)", exc)
         self._closed = True
         try:
             if self._pending and not self.readonly:
@@ -560,12 +567,14 @@ class Journal:
         return game_id
 
     def append(self, game_id: int, entry: Entry, *, snapshot: tuple[int, str, Any, Any, str] | None = None,
-               forget_after: int | None = None) -> bool:
+               forget_after: int | None = None, later: bool = False) -> bool:
         """Journal one entry; True once it is on disk, False if it waits in memory (disk full).
 
         ``snapshot`` (live count, version tag, state, last live event, live chain): the state this entry reaches,
-        stored in the same transaction (:mod:`companion.journal_snapshots`). ``forget_after``: delete the game's
-        snapshots of more live events than this (an undo or re-roll took one of their events back)."""
+        stored in the same transaction (:mod:`companion.journal_snapshots`), or with ``later`` kept until
+        :meth:`store_later` (the box stores it once the table has seen the roll: packing a state costs a roll
+        several milliseconds). ``forget_after``: delete the game's snapshots of more live events than this (an
+        undo or re-roll took one of their events back)."""
         if entry.kind not in ENTRY_KINDS:
             raise ValueError(f"unknown entry kind {entry.kind!r}")
         self._writable()
@@ -577,13 +586,47 @@ class Journal:
             self._history[game_id].add(payload)
         if forget_after is not None:
             self._pending.forget.append((game_id, forget_after))
+            self._later = [x for x in self._later if x[0] != game_id or x[1] <= forget_after]
         if snapshot is not None:
             live, version, state, last, chain = snapshot
             digest = self._history_digest(game_id)
-            if digest is not None:
+            if digest is not None and later:
+                self._later.append((game_id, live, idx + 1, digest.hexdigest(), version, state, last, chain))
+            elif digest is not None:
                 data, checksum = pack(state, last, chain)
                 self._pending.snapshots.append((game_id, live, idx + 1, digest.hexdigest(), version, checksum, data))
         return self._flush()
+
+    def store_later(self) -> bool:
+        """The snapshots kept by ``append(..., later=True)`` written now, in a transaction of their own; True when
+        some were. Dropped instead while entries wait in memory (they would follow rows not on disk) or the
+        storage refuses them: a snapshot is a cache, the entries are the record."""
+        later, self._later = self._later, []
+        if not later or self.readonly or self._closed:
+            return False
+        if self._pending:
+            return False
+        pending = _Pending()
+        for gid, live, idx, digest, version, state, last, chain in later:
+            data, checksum = pack(state, last, chain)
+            pending.snapshots.append((gid, live, idx, digest, version, checksum, data))
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._write_snapshots(pending)
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                self._snapshot_table = None
+                raise
+        except (sqlite3.DatabaseError, OSError) as exc:
+            if not _is_storage_trouble(exc):
+                raise
+            log.info("journal: a snapshot was not stored (%s)", str(exc)[:60])
+            return False
+        self._verified.update((gid, live, idx, digest) for gid, live, idx, digest, *_ in pending.snapshots)
+        return True
 
     def _history_digest(self, game_id: int) -> HistoryDigest | None:
         """The digest of the game's history so far, read once from the rows for a game this process did not

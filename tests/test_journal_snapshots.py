@@ -338,3 +338,59 @@ def test_undo_in_the_run_that_wrote_the_snapshots_loads_them_without_a_memory(tm
             run.undo()
             assert run.state == replay(game, {}, events[:n]) and [x.event for x in run.live] == events[:n], n
         assert snapshot_counts(path, run.game_id) == []  # undone past both
+
+
+def stored(path: Path, game_id: int) -> list[int]:
+    """The live counts of the game's stored snapshots (none before the first made the table)."""
+    try:
+        return snapshot_counts(path, game_id)
+    except sqlite3.OperationalError:
+        return []
+
+
+def test_the_box_stores_a_snapshot_after_the_roll_is_shown_not_inside_it(tmp_path, every):
+    """Packing a state costs a roll milliseconds: the session keeps a due snapshot until the loop has shown the
+    roll, then stores it in a transaction of its own; an undo before that drops it; a clean stop stores it."""
+    import queue
+
+    from companion.session.inputs import Press
+    from companion.session.loop import Loop
+
+    path = tmp_path / "j.sqlite"
+    game = load_game("stormfury")
+    events = scripted_events(game, {}, EVERY + 1, 2)
+    seen_at_show: list[list[int]] = []
+
+    class Watcher:
+        def show(self, frame: Any) -> None:
+            if session.current is not None:
+                seen_at_show.append(stored(path, session.current.game_id))
+
+    with Journal(path) as journal:
+        session = Session(journal)
+        session.start("stormfury", {})
+        run = session.current
+        assert run is not None and run.snapshots_later
+        for event in events[:EVERY - 1]:
+            run.accept(event)
+        inbox: queue.Queue[Any] = queue.Queue()
+        loop = Loop(session, inbox, [Watcher()], tick=0.01)
+        run.accept(events[EVERY - 1])  # the roll that reaches a snapshot point
+        assert stored(path, run.game_id) == []  # not in the roll's own transaction
+        inbox.put(Press("DOWN"))
+        assert loop.step(timeout=1)
+        assert seen_at_show[-1] == []  # the frame went out first
+        assert stored(path, run.game_id) == [EVERY]  # then the snapshot
+        run.accept(events[EVERY])
+        run.undo()
+        run.undo()  # back past the stored snapshot: forgotten with the undo
+        assert stored(path, run.game_id) == []
+        run.accept(events[EVERY - 1])  # due again, kept for later ...
+        assert stored(path, run.game_id) == []
+        game_id = run.game_id
+    assert stored(path, game_id) == [EVERY]  # ... and stored by the clean stop
+    resumed_run, replayed = resumed(path, "stormfury", game_id)
+    try:
+        assert resumed_run.state == replay(game, {}, replayed)
+    finally:
+        resumed_run.journal.close()

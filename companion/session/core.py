@@ -161,10 +161,16 @@ class Session:
 
     def _enter_play(self, run: GameRun) -> None:
         run.before_commit = self._announce
+        run.snapshots_later = True
         self.run = run
         self._menu = None
         self.request = OpenRequest()
         self.message = ""
+
+    def after_shown(self) -> None:
+        """Work that may wait until the table has seen the result: a due snapshot of the game's state (a cache
+        for resume and undo; packing it would add milliseconds to the roll that reached it)."""
+        self.journal.store_later()
 
     def _announce(self, digest: str) -> None:
         if self.before_commit is not None:

@@ -58,6 +58,9 @@ class GameRun:
     """Called with the digest of the state about to be journaled (the crash tests log it)."""
     maps: Path | None = None
     """The maps folder the engine was loaded from (None: the files in force): part of the snapshots' version."""
+    snapshots_later: bool = False
+    """Keep a due snapshot for ``journal.store_later()`` instead of packing it into the roll's own transaction
+    (the box: the loop stores it once the frame is shown)."""
     _states: dict[int, Any] = field(default_factory=dict, repr=False)
     """Recent states by live count, oldest first (at most STATE_CACHE)."""
 
@@ -164,7 +167,8 @@ class GameRun:
         snapshot = None
         if count and count % SNAPSHOT_EVERY == 0 and entry.kind != "undo":  # an undo lands on one still stored
             snapshot = (count, self.version, state, live[-1], live.chain)
-        self.journal.append(self.game_id, entry, snapshot=snapshot, forget_after=forget_after)
+        self.journal.append(self.game_id, entry, snapshot=snapshot, forget_after=forget_after,
+                            later=self.snapshots_later)
         self.live, self.state = live, state
         for stale in [n for n in self._states if n > count]:  # states of events taken back
             del self._states[stale]

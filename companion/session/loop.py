@@ -146,6 +146,7 @@ class Loop:
             changed |= self.session.tick()
         if changed:
             self.show()
+            self.session.after_shown()
         for pump in self._pumps:
             active |= bool(pump())
         if active or changed:
