@@ -51,10 +51,37 @@ def act(s: Session, rng: random.Random, overlay: bool = True) -> None:
         s.handle(Press("OK"))
 
 
-@pytest.mark.parametrize(("game", "options", "steps"), [("kansas", {"players": 4, "forecaster": 2}, 2000),
-                                                       ("stormfury", {"players": 4}, 120)])
-def test_every_frame_of_a_game_is_the_frame_drawn_from_scratch(tmp_path, game, options, steps):
-    rng = random.Random(11)
+class Table:
+    """A table playing through :func:`act`, now and then walking a menu down to the first option naming
+    one of ``wanted`` and taking it: a random walk seldom gets far down a long menu (Stormfury's dams
+    and evacuations come after every move and fort)."""
+
+    def __init__(self, rng: random.Random, wanted: tuple[str, ...] = (), share: float = 0.2) -> None:
+        self.rng = rng
+        self.wanted = wanted
+        self.share = share
+        self.walking = False
+
+    def act(self, s: Session, overlay: bool = True) -> None:
+        menu = s.panel.menu
+        targets = [i for i, item in enumerate(menu.items) if any(w in item for w in self.wanted)] if menu else []
+        if menu is not None and targets and (self.walking or self.rng.random() < self.share):
+            self.walking = menu.selected != targets[0]
+            s.handle(Press("DOWN" if self.walking else "OK"))
+        else:
+            self.walking = False
+            act(s, self.rng, overlay)
+
+
+STORMFURY_CARDS = ("dam ", "evacuate")
+"""The Stormfury options the table walks to: defences a random walk down the menu seldom reaches."""
+
+
+@pytest.mark.parametrize(("game", "options", "steps", "wanted"),
+                         [("kansas", {"players": 4, "forecaster": 2}, 2000, ()),
+                          ("stormfury", {"players": 4}, 1000, STORMFURY_CARDS)])
+def test_every_frame_of_a_game_is_the_frame_drawn_from_scratch(tmp_path, game, options, steps, wanted):
+    table = Table(random.Random(11), wanted)
     renderer = ProjectorRenderer(SIZE)
     checked: set[object] = set()
     with Journal(tmp_path / "j.sqlite") as journal:
@@ -70,14 +97,29 @@ def test_every_frame_of_a_game_is_the_frame_drawn_from_scratch(tmp_path, game, o
                     assert stray_pixels(piece, SIZE) is None, f"{piece.key!r} draws outside its rectangle"
             if s.current is not None and s.current.prompt().done:
                 break
-            act(s, rng)
+            table.act(s)
         assert s.current is not None
+        assert s.current.prompt().done, "the game did not reach its end"
+        kinds = {k[0] for k in checked if isinstance(k, tuple)}
         if game == "kansas":
-            assert s.current.prompt().done, "the game did not reach its end"
             assert renderer.partial_updates > 100
-            kinds = {k[0] for k in checked if isinstance(k, tuple)}
             assert {"track line", "track start", "stack", "ring", "funnel", "grid", "label", "heat", "text", "die",
                     "key", "cursor", "status"} <= kinds
+        else:
+            assert renderer.partial_updates > 100
+            assert {"reach tint", "reach edge", "road", "storm track", "forecast path", "space", "city", "chevron",
+                    "token", "storm centre", "card", "legend token", "damage chart", "label", "heat", "text", "key",
+                    "cursor", "status"} <= kinds
+            shown = [k for k in checked if isinstance(k, tuple)]
+            roads = [k for k in shown if k[0] == "road"]
+            assert any(flooded for _, _, flooded, _ in roads), "no flooded road"
+            assert any(who for _, _, _, dams in roads for _, who in dams), "no dam with its maker"
+            spaces = [k for k in shown if k[0] == "space"]
+            assert any(destroyed for _, _, destroyed, _, _ in spaces), "no destroyed space"
+            assert any(forts and who for _, _, _, forts, who in spaces), "no fort with its maker"
+            cities = [k for k in shown if k[0] == "city"]
+            assert any(loss for _, _, _, loss, _ in cities), "no city lost people"
+            assert any(who for _, _, _, _, who in cities), "no evacuation with its maker"
 
 
 def test_a_roll_repaints_a_small_part_of_the_screen(tmp_path):
