@@ -9,13 +9,16 @@ import random
 import pygame
 import pytest
 
+from companion.commands.snapshot import seeded_state
 from companion.dice import DiceRolled, DiceSource, Die
+from companion.games import load_game
 from companion.journal import Journal
 from companion.session.core import Session
 from companion.session.inputs import Press, Roll
-from companion.views.projector import ProjectorRenderer
+from companion.views.projector import Layout, ProjectorRenderer, palette
 from companion.views.projector.pieces import Piece, damage, merge
 from companion.views.projector.renderer import render_frame
+from companion.views.projector.stormfury import StormfuryPainter
 
 SIZE = (960, 540)
 
@@ -145,6 +148,71 @@ def test_a_roll_repaints_a_small_part_of_the_screen(tmp_path):
         assert len(shares) > 20
         assert max(shares) < 0.35 and sorted(shares)[len(shares) // 2] < 0.2
 
+
+
+def card_move(old: object, new: object) -> bool:
+    """Whether ``new`` is ``old`` after a player's card in the player phase: she travelled or built."""
+    if getattr(old, "phase", None) != "players" or getattr(new, "phase", None) != "players":
+        return False
+    return old.placed_by != new.placed_by or [p.city for p in old.players] != [p.city for p in new.players]
+
+
+def test_a_card_move_repaints_a_small_part_of_the_screen(tmp_path):
+    """A Stormfury player travels, builds a fort or a dam, or evacuates: the rectangles sent to the screen
+    cover a fraction of it (her token, the mark, the panel's changed rows), and no move repaints it all."""
+    renderer = ProjectorRenderer(SIZE)
+    table = Table(random.Random(5), STORMFURY_CARDS)
+    with Journal(tmp_path / "j.sqlite") as journal:
+        s = Session(journal, dice=DiceSource(seed=4))
+        s.start("stormfury", {"players": 4})
+        renderer.render(s.frame)
+        shares = []
+        for _ in range(1000):
+            if s.current is not None and s.current.prompt().done:
+                break
+            old = s.frame.state
+            table.act(s, overlay=False)
+            before = renderer.full_redraws
+            renderer.render(s.frame)
+            if card_move(old, s.frame.state):
+                assert renderer.full_redraws == before, "a card move repainted the whole screen"
+                shares.append(sum(r.w * r.h for r in renderer.dirty) / (SIZE[0] * SIZE[1]))
+        assert len(shares) > 10
+        assert max(shares) < 0.2 and sorted(shares)[len(shares) // 2] < 0.08, sorted(shares)
+
+
+def test_the_storm_tints_each_pixel_of_its_reach_once_hex_by_hex():
+    """The footprint's tint is a piece per hex, each through a layer the size of its hex: drawn together
+    they give the one full-screen layer's picture, also at a size where neighbouring hexes share
+    pixels (tinted twice, a shared pixel would come out darker)."""
+    game = load_game("stormfury")
+    state = seeded_state(game, 7, 8)
+    painter = StormfuryPainter(game)
+    size = (640, 360)
+    layout = Layout.for_board(painter.map_data().shaped(), *size)
+    hexes = painter.footprint(state)
+    assert len(hexes) > 5
+    colour = (*palette.category_colour(state.category), 110)
+    whole = pygame.Surface(size, pygame.SRCALPHA)
+    for h in hexes:
+        pygame.draw.polygon(whole, colour, layout.polygon(h, 0.96))
+    one_layer = pygame.Surface(size)
+    one_layer.fill(palette.TERRAIN["ocean"])
+    one_layer.blit(whole, (0, 0))
+    by_hex = pygame.Surface(size)
+    by_hex.fill(palette.TERRAIN["ocean"])
+    tints = [p for p in painter.state_pieces(layout, state) if p.key[0] == "reach tint"]
+    assert len(tints) == len(hexes)
+    for piece in tints:
+        piece.draw(by_hex)
+    assert same(by_hex, one_layer)
+    twice = pygame.Surface(size)  # the neighbours' shared pixels exist here: without care they would show
+    twice.fill(palette.TERRAIN["ocean"])
+    for h in hexes:
+        alone = pygame.Surface(size, pygame.SRCALPHA)
+        pygame.draw.polygon(alone, colour, layout.polygon(h, 0.96))
+        twice.blit(alone, (0, 0))
+    assert not same(twice, one_layer)
 
 def test_damage_is_the_pieces_that_came_or_went():
     screen = pygame.Rect(0, 0, 100, 100)
