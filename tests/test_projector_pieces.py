@@ -1,10 +1,11 @@
 """The projector repaints a new state piece by piece: played through the real session, every frame it
 shows is the frame drawn from scratch, pixel for pixel; every piece keeps to its rectangle; and a roll
-touches a small part of the screen, not all of it."""
+touches a small part of the screen, not all of it (a Stormfury card move too)."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pygame
 import pytest
@@ -150,7 +151,7 @@ def test_a_roll_repaints_a_small_part_of_the_screen(tmp_path):
 
 
 
-def card_move(old: object, new: object) -> bool:
+def card_move(old: Any, new: Any) -> bool:
     """Whether ``new`` is ``old`` after a player's card in the player phase: she travelled or built."""
     if getattr(old, "phase", None) != "players" or getattr(new, "phase", None) != "players":
         return False
