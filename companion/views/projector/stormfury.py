@@ -10,6 +10,7 @@ and in the player phase a chevron on each road a player can still travel from he
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -48,6 +49,7 @@ class StormfuryPainter:
         self._labels: dict[tuple[int, int, float], list[Any]] = {}
         self._data: MapData | None = None
         self._key: tuple[Any, Rect, Piece] | None = None
+        self._kept: tuple[tuple[int, int], dict[Any, Any]] | None = None
         """(layout size and panel rectangle, the space above the key, the key's piece): the key is the
         same all game."""
 
@@ -121,17 +123,36 @@ class StormfuryPainter:
         """The storm's marks as pieces, in the order they were always drawn (so the picture is the same):
         the footprint's tint and edges per hex, flooded and dammed roads per road, the track per turn,
         each forecast path, each damaged or fortified space, each city's people, each open road's
-        chevron, each player's token, the centre. A player's card repaints only the marks it changed."""
-        pieces = self._footprint_pieces(layout, state, overlay)
-        pieces += self._road_pieces(layout, state)
-        pieces += self._track_pieces(layout, state)
-        for i, (cid, path) in enumerate(self.forecast_paths(state)):
-            pieces.append(self._path_piece(layout, path, palette.OKABE_ITO[i % len(palette.OKABE_ITO)], cid, i))
-        pieces += self._space_pieces(layout, state)
-        pieces += self._passable_pieces(layout, state)
-        pieces += self._player_pieces(layout, state)
+        chevron, each player's token, the centre. A player's card repaints only the marks it changed.
+
+        Pieces, and the lists that stay while the storm stands still (its reach, the forecast's paths,
+        the tokens), are kept per screen size: most of a state's marks are the last state's."""
+        kept = self._kept_pieces(layout)
+        makers = self._makers(state)
+        pieces = list(_keep(kept, ("footprint", state.centre, state.category, overlay, state.phase == "over"),
+                            self._footprint_pieces, layout, state, overlay))
+        pieces += self._road_pieces(layout, state, makers, kept)
+        pieces += self._track_pieces(layout, state, kept)
+        pieces += _keep(kept, ("paths", state.phase, state.centre, state.forecast), self._path_pieces, layout, state)
+        pieces += self._space_pieces(layout, state, makers, kept)
+        pieces += self._passable_pieces(layout, state, kept)
+        pieces += _keep(kept, ("tokens", state.placed if state.phase == "setup" else None, state.players),
+                        self._player_pieces, layout, state)
         pieces += self._centre_pieces(layout, state)
         return pieces
+
+    def _kept_pieces(self, layout: Layout) -> dict[Any, Any]:
+        """Pieces (and lists of them) by what they show, made once per screen size; the store starts again
+        when it passes a few thousand, so a long game never grows it without end."""
+        if self._kept is None or self._kept[0] != (layout.width, layout.height) or len(self._kept[1]) > 4000:
+            self._kept = ((layout.width, layout.height), {})
+        return self._kept[1]
+
+    def _makers(self, state: Any) -> dict[str, tuple[str, Colour]]:
+        """Who made each defence ("fort:SPACE", "dam:ROAD:CITY", "evac:CITY", the latest maker of each):
+        her initials and her colour, as her maker disc shows them."""
+        return {mark: (self.initials(role), self.seat_colour(state, role))
+                for mark, role in dict(state.placed_by).items()}
 
     def _footprint_pieces(self, layout: Layout, state: Any, overlay: bool) -> list[Piece]:
         """The storm's reach: a translucent tint per hex (not under the overlay), then each hex's edge.
@@ -172,19 +193,20 @@ class StormfuryPainter:
             pygame.draw.polygon(layer, (0, 0, 0, 0), [(x - box.x, y - box.y) for x, y in layout.polygon(h, 0.96)])
         surface.blit(layer, box.topleft)
 
-    def _road_pieces(self, layout: Layout, state: Any) -> list[Piece]:
+    def _road_pieces(self, layout: Layout, state: Any, makers: dict[str, Any], kept: dict[Any, Any]) -> list[Piece]:
         """Each flooded or dammed road: its flood line and waves, then its dams with who made them."""
         pieces: list[Piece] = []
         for road in self.board.roads:
             flooded = road.id in state.flooded
-            dams = tuple((end, self._maker(state, f"dam:{road.id}:{end}")) for end in road.ends
-                         if (road.id, end) in state.dams)
+            dams = tuple((end, makers.get(f"dam:{road.id}:{end}")) for end in road.ends if (road.id, end) in state.dams)
             if not flooded and not dams:
                 continue
-            pieces.append(Piece(("road", road.id, flooded, dams), self._road_box(layout, road, flooded, dams),
-                                lambda surf, road=road, flooded=flooded, dams=dams: self._paint_road(
-                                    surf, layout, road, flooded, dams)))
+            pieces.append(_keep(kept, ("road", road.id, flooded, dams), self._road_piece, layout, road, flooded, dams))
         return pieces
+
+    def _road_piece(self, layout: Layout, road: Any, flooded: bool, dams: tuple[Any, ...]) -> Piece:
+        return Piece(("road", road.id, flooded, dams), self._road_box(layout, road, flooded, dams),
+                     lambda surf: self._paint_road(surf, layout, road, flooded, dams))
 
     def _waves(self, layout: Layout, road: Any) -> list[list[tuple[float, float]]]:
         """The two wavy lines across a flooded road's middle hex."""
@@ -231,53 +253,61 @@ class StormfuryPainter:
             pygame.draw.line(surface, palette.DAM, a, b, max(2, round(s * 0.12)))
             self._paint_maker(surface, layout, who, b)
 
-    def _passable_pieces(self, layout: Layout, state: Any) -> list[Piece]:
+    def _passable_pieces(self, layout: Layout, state: Any, kept: dict[Any, Any]) -> list[Piece]:
         """A chevron on the first hex of every open road out of a city where a player stands, pointing
         away from the city: the ways she can still travel (a flooded road shows waves instead)."""
+        return [_keep(kept, ("chevron", city, road.id), self._chevron, layout, city, road)
+                for city, roads in self.passable_roads(state).items() for road in roads]
+
+    def _chevron(self, layout: Layout, city: str, road: Any) -> Piece:
         s = layout.hex_size
         width = max(1, round(s * 0.06))
-        pieces: list[Piece] = []
-        for city, roads in self.passable_roads(state).items():
-            cx, cy = layout.centre(self._centres[city])
-            for road in roads:
-                first = road.hexes[0] if road.ends[0] == city else road.hexes[-1]
-                x, y = layout.centre(first)
-                a = math.atan2(y - cy, x - cx)
-                r = s * 0.42
-                tip = (x + math.cos(a) * r, y + math.sin(a) * r)
-                left = (x + math.cos(a + 2.4) * r, y + math.sin(a + 2.4) * r)
-                right = (x + math.cos(a - 2.4) * r, y + math.sin(a - 2.4) * r)
-                notch = (x + math.cos(a) * r * 0.1, y + math.sin(a) * r * 0.1)
-                pts = [tip, left, notch, right]
-                pieces.append(Piece(("chevron", city, road.id), around(pts, width + 2),
-                                    lambda surf, pts=pts: self._paint_chevron(surf, pts, width)))
-        return pieces
+        cx, cy = layout.centre(self._centres[city])
+        first = road.hexes[0] if road.ends[0] == city else road.hexes[-1]
+        x, y = layout.centre(first)
+        a = math.atan2(y - cy, x - cx)
+        r = s * 0.42
+        tip = (x + math.cos(a) * r, y + math.sin(a) * r)
+        left = (x + math.cos(a + 2.4) * r, y + math.sin(a + 2.4) * r)
+        right = (x + math.cos(a - 2.4) * r, y + math.sin(a - 2.4) * r)
+        notch = (x + math.cos(a) * r * 0.1, y + math.sin(a) * r * 0.1)
+        pts = [tip, left, notch, right]
+        return Piece(("chevron", city, road.id), around(pts, width + 2),
+                     lambda surf: self._paint_chevron(surf, pts, width))
 
     @staticmethod
     def _paint_chevron(surface: Any, pts: list[tuple[float, float]], width: int) -> None:
         pygame.draw.polygon(surface, palette.CITY, pts)
         pygame.draw.polygon(surface, palette.CITY_EDGE, pts, width)
 
-    def _track_pieces(self, layout: Layout, state: Any) -> list[Piece]:
+    def _track_pieces(self, layout: Layout, state: Any, kept: dict[Any, Any]) -> list[Piece]:
         """The storm's way so far: one segment per turn, older turns fainter."""
         here = self.board.start
         turns = len(state.log)
         w = max(2, round(layout.hex_size * 0.14))
         pieces: list[Piece] = []
         for n, turn in enumerate(state.log):
-            pts = [layout.centre(h) for h in (here, *turn.path)]
+            way = (here, *turn.path)
             colour = palette.faded(palette.TRACK, 0.5 * (turns - 1 - n) / max(1, turns))
-            pieces.append(Piece(("storm track", tuple(pts), colour, w), around(pts, max(w * 1.4, w / 2 + 2) + 2),
-                                lambda surf, pts=pts, colour=colour: self._paint_turn_track(surf, pts, colour, w)))
+            pieces.append(_keep(kept, ("storm track", way, colour), self._turn_track, layout, way, colour, w))
             if turn.path:
                 here = turn.path[-1]
         return pieces
+
+    def _turn_track(self, layout: Layout, way: tuple[Hex, ...], colour: Colour, w: int) -> Piece:
+        pts = [layout.centre(h) for h in way]
+        return Piece(("storm track", way, colour), around(pts, max(w * 1.4, w / 2 + 2) + 2),
+                     lambda surf: self._paint_turn_track(surf, pts, colour, w))
 
     @staticmethod
     def _paint_turn_track(surface: Any, pts: list[tuple[float, float]], colour: Colour, w: int) -> None:
         """One turn's stretch of the track, ending in a dot where the storm stopped."""
         draw_polyline(surface, pts, colour, w)  # over a dark casing: it holds on land and sea
         pygame.draw.circle(surface, colour, pts[-1], w * 1.4)
+
+    def _path_pieces(self, layout: Layout, state: Any) -> list[Piece]:
+        return [self._path_piece(layout, path, palette.OKABE_ITO[i % len(palette.OKABE_ITO)], cid, i)
+                for i, (cid, path) in enumerate(self.forecast_paths(state))]
 
     def _path_piece(self, layout: Layout, path: tuple[Hex, ...], colour: Any, label: str, index: int) -> Piece:
         """Where one forecast card would take the centre: a line from the centre to a disc with its id."""
@@ -302,29 +332,35 @@ class StormfuryPainter:
         pygame.draw.circle(surface, palette.CITY_EDGE, end, round(s * 0.28), max(1, round(s * 0.05)))
         text.draw(surface, label, end, size, palette.CITY_EDGE, anchor="center", bold=True)
 
-    def _space_pieces(self, layout: Layout, state: Any) -> list[Piece]:
+    def _space_pieces(self, layout: Layout, state: Any, makers: dict[str, Any], kept: dict[Any, Any]) -> list[Piece]:
         """Per city: each destroyed or fortified space, then the city's people, losses and evacuation."""
         lost: dict[str, int] = {}
         for d in state.damage:
             if d.kind == "population":
                 lost[d.city] = lost.get(d.city, 0) + d.amount
+        fortified, population = dict(state.fortifications), dict(state.population)
         pieces: list[Piece] = []
         for city in self.board.cities:
             for space in city.spaces:
                 destroyed = space.id in state.destroyed
-                forts = state.fortified(space.id)
+                forts = fortified.get(space.id, 0)
                 if not destroyed and not forts:
                     continue
-                who = self._maker(state, f"fort:{space.id}") if forts else None
-                pieces.append(Piece(("space", space.id, destroyed, forts, who),
-                                    self._space_box(layout, space.hex, destroyed, forts, who),
-                                    lambda surf, h=space.hex, destroyed=destroyed, forts=forts, who=who:
-                                    self._paint_space(surf, layout, h, destroyed, forts, who)))
-            people, loss, who = state.people(city.id), lost.get(city.id, 0), self._maker(state, f"evac:{city.id}")
-            pieces.append(Piece(("city", city.id, people, loss, who), self._city_box(layout, city, people, loss, who),
-                                lambda surf, city=city, people=people, loss=loss, who=who: self._paint_city(
-                                    surf, layout, city, people, loss, who)))
+                key = ("space", space.id, destroyed, forts, makers.get(f"fort:{space.id}") if forts else None)
+                pieces.append(_keep(kept, key, self._space_piece, layout, key, space.hex))
+            key = ("city", city.id, population.get(city.id, 0), lost.get(city.id, 0), makers.get(f"evac:{city.id}"))
+            pieces.append(_keep(kept, key, self._city_piece, layout, key, city))
         return pieces
+
+    def _space_piece(self, layout: Layout, key: tuple[Any, ...], h: Hex) -> Piece:
+        """A space's marks; ``key``: ("space", id, destroyed, forts, its fort's maker)."""
+        return Piece(key, self._space_box(layout, h, *key[2:]),
+                     lambda surf: self._paint_space(surf, layout, h, *key[2:]))
+
+    def _city_piece(self, layout: Layout, key: tuple[Any, ...], city: Any) -> Piece:
+        """A city's marks; ``key``: ("city", id, people, people lost, who evacuated it)."""
+        return Piece(key, self._city_box(layout, city, *key[2:]),
+                     lambda surf: self._paint_city(surf, layout, city, *key[2:]))
 
     @staticmethod
     def _fort_box(layout: Layout, at: tuple[float, float]) -> pygame.Rect:
@@ -453,12 +489,6 @@ class StormfuryPainter:
         """The colour of the player playing ``role`` (by her seat), as her token has it."""
         seat = next((i for i, p in enumerate(state.players) if p.role == role), 0)
         return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
-
-    def _maker(self, state: Any, mark: str) -> tuple[str, Colour] | None:
-        """Who made a defence (``mark``: "fort:SPACE", "dam:ROAD:CITY", "evac:CITY"): her initials and her
-        colour, as her maker disc shows them; None when nobody is named."""
-        role = state.placer(mark)
-        return None if role is None else (self.initials(role), self.seat_colour(state, role))
 
     @staticmethod
     def _maker_boxes(layout: Layout, who: tuple[str, Colour] | None, at: tuple[float, float]) -> list[pygame.Rect]:
@@ -717,3 +747,10 @@ class StormfuryPainter:
 def _text_box(words: str, at: tuple[float, float], size: int, colour: Colour, bold: bool = True) -> pygame.Rect:
     """Where ``text.draw`` puts ``words`` centred on ``at`` (the kept image's rectangle: no drawing)."""
     return text.rendered(words, size, bold, tuple(colour)).get_rect(center=(round(at[0]), round(at[1])))
+
+
+def _keep(kept: dict[Any, Any], key: Any, make: Callable[..., Any], *args: Any) -> Any:
+    """``kept[key]``, made by ``make(*args)`` the first time it is asked for."""
+    if key not in kept:
+        kept[key] = make(*args)
+    return kept[key]
