@@ -170,10 +170,10 @@ class StormfuryPainter:
             done: set[Hex] = set()
             for h in hexes:
                 before = tuple(n for n in h.neighbours() if n in done)
-                poly = layout.polygon(h, 0.96)
+                poly, others = layout.polygon(h, 0.96), [layout.polygon(n, 0.96) for n in before]
                 pieces.append(Piece(("reach tint", h, colour, before), around(poly, 1),
-                                    lambda surf, poly=poly, before=before: self._paint_tint(
-                                        surf, layout, poly, colour, before)))
+                                    lambda surf, poly=poly, others=others: self._paint_tint(
+                                        surf, poly, colour, others)))
                 done.add(h)
         width = max(1, round(s * 0.05))
         for h in hexes:
@@ -183,14 +183,15 @@ class StormfuryPainter:
         return pieces
 
     @staticmethod
-    def _paint_tint(surface: Any, layout: Layout, poly: list[tuple[float, float]], colour: Any,
-                    before: tuple[Hex, ...]) -> None:
-        """One hex of the footprint's tint, through a translucent layer the size of the hex."""
+    def _paint_tint(surface: Any, poly: list[tuple[float, float]], colour: Any,
+                    others: list[list[tuple[float, float]]]) -> None:
+        """One hex of the footprint's tint, through a translucent layer the size of the hex; ``others``:
+        the outlines of the neighbours tinted before it."""
         box = around(poly, 1)
         layer = pygame.Surface(box.size, pygame.SRCALPHA)
         pygame.draw.polygon(layer, colour, [(x - box.x, y - box.y) for x, y in poly])
-        for h in before:  # tinted already: a pixel is tinted once, as on one layer
-            pygame.draw.polygon(layer, (0, 0, 0, 0), [(x - box.x, y - box.y) for x, y in layout.polygon(h, 0.96)])
+        for other in others:  # tinted already: a pixel is tinted once, as on one layer
+            pygame.draw.polygon(layer, (0, 0, 0, 0), [(x - box.x, y - box.y) for x, y in other])
         surface.blit(layer, box.topleft)
 
     def _road_pieces(self, layout: Layout, state: Any, makers: dict[str, Any], kept: dict[Any, Any]) -> list[Piece]:
