@@ -5,6 +5,10 @@ forecast cards are walked with the engine's own ``storm.walk`` so the map shows 
 card would take the centre, edge rule included. Each mark has a shape as well as a colour:
 destroyed spaces a cross, population losses a numbered badge, forts a numbered square, dams a bar,
 and in the player phase a chevron on each road a player can still travel from her city.
+
+Every mark and every side panel row is a piece (:mod:`companion.views.projector.pieces`), so a
+player's card repaints her token, the mark it made and the panel rows it changed, and the storm's
+move repaints its old and new reach, not the whole map.
 """
 
 from __future__ import annotations
@@ -498,7 +502,7 @@ class StormfuryPainter:
             return []
         size = text.minimum(layout.height)
         centre = (round(at[0]), round(at[1]))
-        return [around([centre], math.ceil(size * 0.75) + 3), _text_box(who[0], centre, size, palette.CITY)]
+        return [around([centre], math.ceil(size * 0.75) + 3), _text_box(who[0], centre, size, _ink(who[1]))]
 
     @staticmethod
     def _paint_maker(surface: Any, layout: Layout, who: tuple[str, Colour] | None, at: tuple[float, float]) -> None:
@@ -512,7 +516,7 @@ class StormfuryPainter:
         centre = (round(at[0]), round(at[1]))
         pygame.draw.circle(surface, palette.CITY_EDGE, centre, r + 2)
         pygame.draw.circle(surface, colour, centre, r)
-        ink = palette.CITY_EDGE if sum(colour) > 420 else palette.CITY
+        ink = _ink(colour)
         text.draw(surface, initials, centre, size, ink, anchor="center", bold=True)
 
     def _player_pieces(self, layout: Layout, state: Any) -> list[Piece]:
@@ -521,7 +525,7 @@ class StormfuryPainter:
         for role, centre, r, colour in self.token_spots(layout, state):
             initials = self.initials(role)
             size = max(text.minimum(layout.height), round(r * 1.3))
-            box = around([centre], r + max(2, r // 6) + 1).union(_text_box(initials, centre, size, palette.CITY))
+            box = around([centre], r + max(2, r // 6) + 1).union(_text_box(initials, centre, size, _ink(colour)))
             pieces.append(Piece(("token", initials, centre, r, colour), box,
                                 lambda surf, initials=initials, centre=centre, r=r, colour=colour, size=size:
                                 self._paint_token(surf, initials, centre, r, colour, size)))
@@ -532,7 +536,7 @@ class StormfuryPainter:
         pygame.draw.circle(surface, palette.CITY_EDGE, centre, r + max(2, r // 6))
         pygame.draw.circle(surface, colour, centre, r)
         pygame.draw.circle(surface, palette.CITY, centre, r, max(1, r // 8))
-        ink = palette.CITY_EDGE if sum(colour) > 420 else palette.CITY
+        ink = _ink(colour)
         text.draw(surface, initials, centre, size, ink, anchor="center", bold=True)
 
     def _centre_pieces(self, layout: Layout, state: Any) -> list[Piece]:
@@ -704,7 +708,7 @@ class StormfuryPainter:
             centre = (rect.x + r, col.y + r)
             initials = self.initials(player.role)
             col.put(("legend token", initials, colour, centre, r, size),
-                    around([centre], r + 1).union(_text_box(initials, centre, size, palette.CITY)),
+                    around([centre], r + 1).union(_text_box(initials, centre, size, _ink(colour))),
                     lambda surf, colour=colour, centre=centre, initials=initials: self._paint_legend_token(
                         surf, colour, centre, r, initials, size))
             where = cities.get(player.city, "not placed yet") if state.phase != "setup" or seat < state.placed \
@@ -718,7 +722,7 @@ class StormfuryPainter:
     def _paint_legend_token(surface: Any, colour: Colour, centre: tuple[int, int], r: int, initials: str,
                             size: int) -> None:
         pygame.draw.circle(surface, colour, centre, r)
-        ink = palette.CITY_EDGE if sum(colour) > 420 else palette.CITY
+        ink = _ink(colour)
         text.draw(surface, initials, centre, size, ink, anchor="center", bold=True)
     def _paint_card(self, surface: Any, layout: Layout, r: Rect, card_id: str, index: int) -> int:
         """One forecast card: its colour (matching its path), id, mark and the steps as arrows."""
@@ -743,6 +747,11 @@ class StormfuryPainter:
             right = (tip[0] - math.cos(a + 0.5) * length * 0.7, tip[1] - math.sin(a + 0.5) * length * 0.7)
             pygame.draw.polygon(surface, colour, [tip, left, right])
         return r.y + r.h
+
+
+def _ink(colour: Colour) -> Colour:
+    """Letters on a disc of ``colour``: dark on a light colour, light on a dark one."""
+    return palette.CITY_EDGE if sum(colour) > 420 else palette.CITY
 
 
 def _text_box(words: str, at: tuple[float, float], size: int, colour: Colour, bold: bool = True) -> pygame.Rect:
