@@ -206,12 +206,14 @@ class StormfuryPainter:
             dams = tuple((end, makers.get(f"dam:{road.id}:{end}")) for end in road.ends if (road.id, end) in state.dams)
             if not flooded and not dams:
                 continue
-            pieces.append(_keep(kept, ("road", road.id, flooded, dams), self._road_piece, layout, road, flooded, dams))
+            pieces.append(_keep(kept, ("road", road.id, flooded, dams), self._road_piece, layout, road, flooded, dams,
+                                state))
         return pieces
 
-    def _road_piece(self, layout: Layout, road: Any, flooded: bool, dams: tuple[Any, ...]) -> Piece:
+    def _road_piece(self, layout: Layout, road: Any, flooded: bool, dams: tuple[Any, ...], state: Any) -> Piece:
+        """A road's marks; ``dams``: (city, her initials and colour) for each dammed end."""
         return Piece(("road", road.id, flooded, dams), self._road_box(layout, road, flooded, dams),
-                     lambda surf: self._paint_road(surf, layout, road, flooded, dams))
+                     lambda surf: self._paint_road(surf, layout, road, flooded, tuple(end for end, _ in dams), state))
 
     def _waves(self, layout: Layout, road: Any) -> list[list[tuple[float, float]]]:
         """The two wavy lines across a flooded road's middle hex."""
@@ -243,7 +245,8 @@ class StormfuryPainter:
             boxes += self._maker_boxes(layout, who, b)
         return boxes[0].unionall(boxes[1:])
 
-    def _paint_road(self, surface: Any, layout: Layout, road: Any, flooded: bool, dams: tuple[Any, ...]) -> None:
+    def _paint_road(self, surface: Any, layout: Layout, road: Any, flooded: bool, dams: tuple[str, ...],
+                    state: Any) -> None:
         """A flooded road: a wide flood line with two waves over its middle; a dam: a bar across the road
         by the city it keeps dry, and the initials of who built it."""
         s = layout.hex_size
@@ -252,11 +255,11 @@ class StormfuryPainter:
             pygame.draw.lines(surface, palette.FLOOD, False, line, max(3, round(s * 0.2)))
             for pts in self._waves(layout, road):  # two waves: flooded
                 pygame.draw.lines(surface, palette.CITY_EDGE, False, pts, max(2, round(s * 0.07)))
-        for end, who in dams:
+        for end in dams:
             a, b = self._dam_bar(layout, road, end)
             pygame.draw.line(surface, palette.CITY_EDGE, a, b, max(4, round(s * 0.2)))
             pygame.draw.line(surface, palette.DAM, a, b, max(2, round(s * 0.12)))
-            self._paint_maker(surface, layout, who, b)
+            self._paint_maker(surface, layout, state, f"dam:{road.id}:{end}", b)
 
     def _passable_pieces(self, layout: Layout, state: Any, kept: dict[Any, Any]) -> list[Piece]:
         """A chevron on the first hex of every open road out of a city where a player stands, pointing
@@ -352,20 +355,22 @@ class StormfuryPainter:
                 if not destroyed and not forts:
                     continue
                 key = ("space", space.id, destroyed, forts, makers.get(f"fort:{space.id}") if forts else None)
-                pieces.append(_keep(kept, key, self._space_piece, layout, key, space.hex))
+                pieces.append(_keep(kept, key, self._space_piece, layout, key, space, state))
             key = ("city", city.id, population.get(city.id, 0), lost.get(city.id, 0), makers.get(f"evac:{city.id}"))
-            pieces.append(_keep(kept, key, self._city_piece, layout, key, city))
+            pieces.append(_keep(kept, key, self._city_piece, layout, key, city, state))
         return pieces
 
-    def _space_piece(self, layout: Layout, key: tuple[Any, ...], h: Hex) -> Piece:
+    def _space_piece(self, layout: Layout, key: tuple[Any, ...], space: Any, state: Any) -> Piece:
         """A space's marks; ``key``: ("space", id, destroyed, forts, its fort's maker)."""
-        return Piece(key, self._space_box(layout, h, *key[2:]),
-                     lambda surf: self._paint_space(surf, layout, h, *key[2:]))
+        _, _, destroyed, forts, who = key
+        return Piece(key, self._space_box(layout, space.hex, destroyed, forts, who),
+                     lambda surf: self._paint_space(surf, layout, space, destroyed, forts, state))
 
-    def _city_piece(self, layout: Layout, key: tuple[Any, ...], city: Any) -> Piece:
+    def _city_piece(self, layout: Layout, key: tuple[Any, ...], city: Any, state: Any) -> Piece:
         """A city's marks; ``key``: ("city", id, people, people lost, who evacuated it)."""
-        return Piece(key, self._city_box(layout, city, *key[2:]),
-                     lambda surf: self._paint_city(surf, layout, city, *key[2:]))
+        _, _, people, loss, who = key
+        return Piece(key, self._city_box(layout, city, people, loss, who),
+                     lambda surf: self._paint_city(surf, layout, city, people, loss, state))
 
     @staticmethod
     def _fort_box(layout: Layout, at: tuple[float, float]) -> pygame.Rect:
@@ -390,10 +395,10 @@ class StormfuryPainter:
                       *self._maker_boxes(layout, who, box.topleft)]
         return boxes[0].unionall(boxes[1:])
 
-    def _paint_space(self, surface: Any, layout: Layout, h: Hex, destroyed: bool, forts: int, who: Any) -> None:
+    def _paint_space(self, surface: Any, layout: Layout, space: Any, destroyed: bool, forts: int, state: Any) -> None:
         """A destroyed space: a cross; a fortified one: a numbered square with its builder's initials."""
         s = layout.hex_size
-        x, y = layout.centre(h)
+        x, y = layout.centre(space.hex)
         if destroyed:
             a = s * 0.38
             for w, colour in ((max(5, round(s * 0.22)), palette.CITY_EDGE), (max(3, round(s * 0.13)),
@@ -406,7 +411,7 @@ class StormfuryPainter:
             pygame.draw.rect(surface, palette.CITY_EDGE, box, max(1, round(s * 0.05)))
             text.draw(surface, str(forts), box.center, max(text.px(0.018, layout.height), round(box.w * 0.9)),
                       palette.CITY_EDGE, anchor="center", bold=True)
-            self._paint_maker(surface, layout, who, box.topleft)
+            self._paint_maker(surface, layout, state, f"fort:{space.id}", box.topleft)
 
     def _city_box(self, layout: Layout, city: Any, people: int, loss: int, who: Any) -> pygame.Rect:
         s = layout.hex_size
@@ -419,11 +424,11 @@ class StormfuryPainter:
                       _text_box(f"-{loss}", centre, text.px(0.018, layout.height), palette.CITY_EDGE)]
         return boxes[0].unionall(boxes[1:])
 
-    def _paint_city(self, surface: Any, layout: Layout, city: Any, people: int, loss: int, who: Any) -> None:
+    def _paint_city(self, surface: Any, layout: Layout, city: Any, people: int, loss: int, state: Any) -> None:
         """A city's people left at its centre, who evacuated it, and a badge with the people it lost."""
         s = layout.hex_size
         x, y = layout.centre(city.population_centre)
-        self._paint_maker(surface, layout, who, (round(x - s * 0.45), round(y - s * 0.4)))
+        self._paint_maker(surface, layout, state, f"evac:{city.id}", (round(x - s * 0.45), round(y - s * 0.4)))
         text.draw(surface, str(people), (x, y), text.px(0.022, layout.height), palette.CITY_EDGE,
                   anchor="center", bold=True)
         if loss:
@@ -504,10 +509,13 @@ class StormfuryPainter:
         centre = (round(at[0]), round(at[1]))
         return [around([centre], math.ceil(size * 0.75) + 3), _text_box(who[0], centre, size, _ink(who[1]))]
 
-    @staticmethod
-    def _paint_maker(surface: Any, layout: Layout, who: tuple[str, Colour] | None, at: tuple[float, float]) -> None:
+    def _paint_maker(self, surface: Any, layout: Layout, state: Any, mark: str, at: tuple[float, float]) -> None:
         """Who made a defence (a fort, a dam, an evacuation): a small disc in her colour with her initials,
-        legible as any text on the screen, beside the mark."""
+        legible as any text on the screen, beside the mark.
+
+        A kept piece draws with the state it was made from: its key holds the maker's initials and
+        colour (see :meth:`_makers`), all this reads of the state, so any state with that key draws alike."""
+        who = self._makers(state).get(mark)
         if who is None:
             return
         initials, colour = who
