@@ -1,21 +1,25 @@
 """The projector repaints a new state piece by piece: played through the real session, every frame it
 shows is the frame drawn from scratch, pixel for pixel; every piece keeps to its rectangle; and a roll
-touches a small part of the screen, not all of it."""
+touches a small part of the screen, not all of it (a Stormfury card move too)."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pygame
 import pytest
 
+from companion.commands.snapshot import seeded_state
 from companion.dice import DiceRolled, DiceSource, Die
+from companion.games import load_game
 from companion.journal import Journal
 from companion.session.core import Session
 from companion.session.inputs import Press, Roll
-from companion.views.projector import ProjectorRenderer
+from companion.views.projector import Layout, ProjectorRenderer, palette
 from companion.views.projector.pieces import Piece, damage, merge
 from companion.views.projector.renderer import render_frame
+from companion.views.projector.stormfury import StormfuryPainter
 
 SIZE = (960, 540)
 
@@ -51,10 +55,37 @@ def act(s: Session, rng: random.Random, overlay: bool = True) -> None:
         s.handle(Press("OK"))
 
 
-@pytest.mark.parametrize(("game", "options", "steps"), [("kansas", {"players": 4, "forecaster": 2}, 2000),
-                                                       ("stormfury", {"players": 4}, 120)])
-def test_every_frame_of_a_game_is_the_frame_drawn_from_scratch(tmp_path, game, options, steps):
-    rng = random.Random(11)
+class Table:
+    """A table playing through :func:`act`, now and then walking a menu down to the first option naming
+    one of ``wanted`` and taking it: a random walk seldom gets far down a long menu (Stormfury's dams
+    and evacuations come after every move and fort)."""
+
+    def __init__(self, rng: random.Random, wanted: tuple[str, ...] = (), share: float = 0.2) -> None:
+        self.rng = rng
+        self.wanted = wanted
+        self.share = share
+        self.walking = False
+
+    def act(self, s: Session, overlay: bool = True) -> None:
+        menu = s.panel.menu
+        targets = [i for i, item in enumerate(menu.items) if any(w in item for w in self.wanted)] if menu else []
+        if menu is not None and targets and (self.walking or self.rng.random() < self.share):
+            self.walking = menu.selected != targets[0]
+            s.handle(Press("DOWN" if self.walking else "OK"))
+        else:
+            self.walking = False
+            act(s, self.rng, overlay)
+
+
+STORMFURY_CARDS = ("dam ", "evacuate")
+"""The Stormfury options the table walks to: defences a random walk down the menu seldom reaches."""
+
+
+@pytest.mark.parametrize(("game", "options", "steps", "wanted"),
+                         [("kansas", {"players": 4, "forecaster": 2}, 2000, ()),
+                          ("stormfury", {"players": 4}, 1000, STORMFURY_CARDS)])
+def test_every_frame_of_a_game_is_the_frame_drawn_from_scratch(tmp_path, game, options, steps, wanted):
+    table = Table(random.Random(11), wanted)
     renderer = ProjectorRenderer(SIZE)
     checked: set[object] = set()
     with Journal(tmp_path / "j.sqlite") as journal:
@@ -70,14 +101,29 @@ def test_every_frame_of_a_game_is_the_frame_drawn_from_scratch(tmp_path, game, o
                     assert stray_pixels(piece, SIZE) is None, f"{piece.key!r} draws outside its rectangle"
             if s.current is not None and s.current.prompt().done:
                 break
-            act(s, rng)
+            table.act(s)
         assert s.current is not None
+        assert s.current.prompt().done, "the game did not reach its end"
+        kinds = {k[0] for k in checked if isinstance(k, tuple)}
         if game == "kansas":
-            assert s.current.prompt().done, "the game did not reach its end"
             assert renderer.partial_updates > 100
-            kinds = {k[0] for k in checked if isinstance(k, tuple)}
             assert {"track line", "track start", "stack", "ring", "funnel", "grid", "label", "heat", "text", "die",
                     "key", "cursor", "status"} <= kinds
+        else:
+            assert renderer.partial_updates > 100
+            assert {"reach tint", "reach edge", "road", "storm track", "forecast path", "space", "city", "chevron",
+                    "token", "storm centre", "card", "legend token", "damage chart", "label", "heat", "text", "key",
+                    "cursor", "status"} <= kinds
+            shown = [k for k in checked if isinstance(k, tuple)]
+            roads = [k for k in shown if k[0] == "road"]
+            assert any(flooded for _, _, flooded, _ in roads), "no flooded road"
+            assert any(who for _, _, _, dams in roads for _, who in dams), "no dam with its maker"
+            spaces = [k for k in shown if k[0] == "space"]
+            assert any(destroyed for _, _, destroyed, _, _ in spaces), "no destroyed space"
+            assert any(forts and who for _, _, _, forts, who in spaces), "no fort with its maker"
+            cities = [k for k in shown if k[0] == "city"]
+            assert any(loss for _, _, _, loss, _ in cities), "no city lost people"
+            assert any(who for _, _, _, _, who in cities), "no evacuation with its maker"
 
 
 def test_a_roll_repaints_a_small_part_of_the_screen(tmp_path):
@@ -103,6 +149,71 @@ def test_a_roll_repaints_a_small_part_of_the_screen(tmp_path):
         assert len(shares) > 20
         assert max(shares) < 0.35 and sorted(shares)[len(shares) // 2] < 0.2
 
+
+
+def card_move(old: Any, new: Any) -> bool:
+    """Whether ``new`` is ``old`` after a player's card in the player phase: she travelled or built."""
+    if getattr(old, "phase", None) != "players" or getattr(new, "phase", None) != "players":
+        return False
+    return old.placed_by != new.placed_by or [p.city for p in old.players] != [p.city for p in new.players]
+
+
+def test_a_card_move_repaints_a_small_part_of_the_screen(tmp_path):
+    """A Stormfury player travels, builds a fort or a dam, or evacuates: the rectangles sent to the screen
+    cover a fraction of it (her token, the mark, the panel's changed rows), and no move repaints it all."""
+    renderer = ProjectorRenderer(SIZE)
+    table = Table(random.Random(5), STORMFURY_CARDS)
+    with Journal(tmp_path / "j.sqlite") as journal:
+        s = Session(journal, dice=DiceSource(seed=4))
+        s.start("stormfury", {"players": 4})
+        renderer.render(s.frame)
+        shares = []
+        for _ in range(1000):
+            if s.current is not None and s.current.prompt().done:
+                break
+            old = s.frame.state
+            table.act(s, overlay=False)
+            before = renderer.full_redraws
+            renderer.render(s.frame)
+            if card_move(old, s.frame.state):
+                assert renderer.full_redraws == before, "a card move repainted the whole screen"
+                shares.append(sum(r.w * r.h for r in renderer.dirty) / (SIZE[0] * SIZE[1]))
+        assert len(shares) > 10
+        assert max(shares) < 0.2 and sorted(shares)[len(shares) // 2] < 0.08, sorted(shares)
+
+
+def test_the_storm_tints_each_pixel_of_its_reach_once_hex_by_hex():
+    """The footprint's tint is a piece per hex, each through a layer the size of its hex: drawn together
+    they give the one full-screen layer's picture, also at a size where neighbouring hexes share
+    pixels (tinted twice, a shared pixel would come out darker)."""
+    game = load_game("stormfury")
+    state = seeded_state(game, 7, 8)
+    painter = StormfuryPainter(game)
+    size = (640, 360)
+    layout = Layout.for_board(painter.map_data().shaped(), *size)
+    hexes = painter.footprint(state)
+    assert len(hexes) > 5
+    colour = (*palette.category_colour(state.category), 110)
+    whole = pygame.Surface(size, pygame.SRCALPHA)
+    for h in hexes:
+        pygame.draw.polygon(whole, colour, layout.polygon(h, 0.96))
+    one_layer = pygame.Surface(size)
+    one_layer.fill(palette.TERRAIN["ocean"])
+    one_layer.blit(whole, (0, 0))
+    by_hex = pygame.Surface(size)
+    by_hex.fill(palette.TERRAIN["ocean"])
+    tints = [p for p in painter.state_pieces(layout, state) if p.key[0] == "reach tint"]
+    assert len(tints) == len(hexes)
+    for piece in tints:
+        piece.draw(by_hex)
+    assert same(by_hex, one_layer)
+    twice = pygame.Surface(size)  # the neighbours' shared pixels exist here: without care they would show
+    twice.fill(palette.TERRAIN["ocean"])
+    for h in hexes:
+        alone = pygame.Surface(size, pygame.SRCALPHA)
+        pygame.draw.polygon(alone, colour, layout.polygon(h, 0.96))
+        twice.blit(alone, (0, 0))
+    assert not same(twice, one_layer)
 
 def test_damage_is_the_pieces_that_came_or_went():
     screen = pygame.Rect(0, 0, 100, 100)
