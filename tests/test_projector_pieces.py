@@ -226,4 +226,6 @@ def test_damage_is_the_pieces_that_came_or_went():
     moved = Piece("a", pygame.Rect(20, 0, 10, 10), draw)  # the same key elsewhere: both places repaint
     assert sorted(map(tuple, damage([a], [moved], screen))) == [(0, 0, 10, 10), (20, 0, 10, 10)]
     assert merge([pygame.Rect(0, 0, 10, 10), pygame.Rect(5, 5, 10, 10)], screen) == [pygame.Rect(0, 0, 15, 15)]
-    assert merge([pygame.Rect(0, 0, 70, 70)], screen) == [screen], "most of the screen: all of it"
+    assert merge([pygame.Rect(0, 0, 90, 90)], screen) == [screen], "most of the screen: all of it"
+    diagonal = [pygame.Rect(0, 0, 20, 20), pygame.Rect(18, 18, 20, 20)]  # their union is mostly neither
+    assert sorted(map(tuple, merge(diagonal, screen))) == [(0, 0, 20, 20), (18, 18, 20, 20)]

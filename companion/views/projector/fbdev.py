@@ -34,7 +34,7 @@ from typing import Any
 import pygame
 
 from companion.views.projector.renderer import ProjectorRenderer
-from companion.views.projector.view import ProjectorView
+from companion.views.projector.view import ProjectorView, sdl_video_driver
 
 log = logging.getLogger(__name__)
 
@@ -246,18 +246,12 @@ def start_event_queue() -> bool:
     when a display was already up or SDL refused (then the buttons and the tower carry the game)."""
     if pygame.display.get_init():
         return False
-    previous = os.environ.get("SDL_VIDEODRIVER")
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
     try:
-        pygame.display.init()
+        with sdl_video_driver("dummy"):
+            pygame.display.init()
     except pygame.error as exc:
         log.info("projector: no event queue for a gamepad (%s)", exc)
         return False
-    finally:
-        if previous is None:
-            os.environ.pop("SDL_VIDEODRIVER", None)
-        else:
-            os.environ["SDL_VIDEODRIVER"] = previous
     return True
 
 

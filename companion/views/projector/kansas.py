@@ -21,7 +21,7 @@ from companion.games.kansas.state import LINES, KansasState, Move, Tornado
 from companion.hexgrid import Hex
 from companion.views.projector import palette, text
 from companion.views.projector.board import MapData, Spot
-from companion.views.projector.key import KeyEntry, key_foot_split, paint_key_foot
+from companion.views.projector.key import FootKey, KeyEntry
 from companion.views.projector.layout import Layout, Rect
 from companion.views.projector.marks import draw_polyline, draw_shadow, draw_token
 from companion.views.projector.pieces import Piece, around, rect_of
@@ -44,10 +44,9 @@ class KansasPainter:
         self.game = game
         self.board = game.board
         self._data: MapData | None = None
-        self._key: tuple[Any, Rect, Piece] | None = None
+        self._key = FootKey()
         self._kept: tuple[tuple[int, int], dict[Any, Any]] | None = None
-        """(layout size and panel rectangle, the space above the key, the key's piece): the key is the
-        same all game."""
+        """(screen size, pieces by what they show): see :meth:`_kept_pieces`."""
 
     # -- the printed board ----------------------------------------------------------------------
     def map_data(self, state: Any = None) -> MapData:
@@ -287,14 +286,7 @@ class KansasPainter:
 
     def side_pieces(self, layout: Layout, rect: Rect, state: Any) -> list[Piece]:
         """The key at the foot (the same all game) and the lines above it (new with each state)."""
-        data = self.map_data(state)
-        if self._key is None or self._key[0] != (layout.width, layout.height, rect):
-            entries = self.key_entries(layout)
-            above, key = key_foot_split(layout, rect, data, entries)
-            piece = Piece(("key", layout.width, layout.height), rect_of(key, 2),
-                          lambda surf: paint_key_foot(surf, layout, rect, data, entries))
-            self._key = ((layout.width, layout.height, rect), above, piece)
-        _, above, piece = self._key
+        above, piece = self._key.split(layout, rect, lambda: self.map_data(state), lambda: self.key_entries(layout))
         pieces = [piece]
         self._paint_lines(None, layout, above, state, pieces)
         return pieces

@@ -20,6 +20,7 @@ from companion.views.projector import palette, text, textures
 from companion.views.projector.board import MapData
 from companion.views.projector.layout import Layout, Rect
 from companion.views.projector.marks import draw_line, draw_mark
+from companion.views.projector.pieces import Piece, rect_of
 from companion.views.projector.symbols import words
 
 AREA_LABELS = {"river": "river hex"}
@@ -182,3 +183,24 @@ def paint_key_foot(surface: Any, layout: Layout, rect: Rect, data: MapData, extr
     pygame.draw.line(surface, palette.GRID, (rect.x, top - 6), (rect.x + rect.w, top - 6), 2)
     paint_entries(surface, layout, Rect(rect.x, top, rect.w, height), entries, title)
     return Rect(rect.x, rect.y, rect.w, max(0, top - 12 - rect.y))
+
+
+class FootKey:
+    """The key at the foot of a side panel as one piece (:mod:`companion.views.projector.pieces`). It is the
+    same all game, so it is laid out once per screen size and panel rectangle, and the game's rows above it
+    get the space left."""
+
+    def __init__(self) -> None:
+        self._made: tuple[Any, Rect, Piece] | None = None
+
+    def split(self, layout: Layout, rect: Rect, data: Callable[[], MapData],
+              entries: Callable[[], Sequence[KeyEntry]]) -> tuple[Rect, Piece]:
+        """(the space above the key, the key's piece); ``data`` and ``entries`` are asked only when laid out."""
+        made_for = (layout.width, layout.height, rect)
+        if self._made is None or self._made[0] != made_for:
+            board, extra = data(), list(entries())
+            above, key = key_foot_split(layout, rect, board, extra)
+            piece = Piece(("key", layout.width, layout.height), rect_of(key, 2),
+                          lambda surface: paint_key_foot(surface, layout, rect, board, extra))
+            self._made = (made_for, above, piece)
+        return self._made[1], self._made[2]

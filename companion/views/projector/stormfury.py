@@ -24,7 +24,7 @@ from companion.hexgrid import Hex
 from companion.views.projector import palette, text, textures
 from companion.views.projector.board import MapData, Spot, label_place
 from companion.views.projector.chart import paint_damage_chart
-from companion.views.projector.key import KeyEntry, key_foot_split, paint_key_foot
+from companion.views.projector.key import FootKey, KeyEntry
 from companion.views.projector.layout import Layout, Rect
 from companion.views.projector.marks import draw_line, draw_polyline, draw_token
 from companion.views.projector.palette import Colour
@@ -52,10 +52,8 @@ class StormfuryPainter:
         self._centres = {c.id: c.population_centre for c in self.board.cities}
         self._labels: dict[tuple[int, int, float], list[Any]] = {}
         self._data: MapData | None = None
-        self._key: tuple[Any, Rect, Piece] | None = None
+        self._key = FootKey()
         self._kept: tuple[tuple[int, int], dict[Any, Any]] | None = None
-        """(layout size and panel rectangle, the space above the key, the key's piece): the key is the
-        same all game."""
 
     # -- the printed board ----------------------------------------------------------------------
     def map_data(self, state: Any = None) -> MapData:
@@ -635,13 +633,7 @@ class StormfuryPainter:
         """The key at the foot (the same all game, one piece) and the rows above it, each a piece: the
         legend's rows and the forecast cards as well as the lines; at the end, the damage chart as one
         piece and the closing lines under it."""
-        if self._key is None or self._key[0] != (layout.width, layout.height, rect):
-            data, entries = self.map_data(state), self.key_entries(layout)
-            above, key = key_foot_split(layout, rect, data, entries)
-            piece = Piece(("key", layout.width, layout.height), rect_of(key, 2),
-                          lambda surf: paint_key_foot(surf, layout, rect, data, entries))
-            self._key = ((layout.width, layout.height, rect), above, piece)
-        _, above, piece = self._key
+        above, piece = self._key.split(layout, rect, lambda: self.map_data(state), lambda: self.key_entries(layout))
         pieces = [piece]
         if state.phase == "over":
             self._end_pieces(layout, above, state, pieces)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -122,6 +123,22 @@ def choose_driver(driver: str, environ: dict[str, str] | os._Environ[str] = os.e
     return "kmsdrm"
 
 
+@contextmanager
+def sdl_video_driver(name: str | None) -> Iterator[None]:
+    """SDL_VIDEODRIVER set to ``name`` (None: left as it is) while SDL's video starts, then put back: the
+    choice is this output's, not the process's (a later window, a test, must not inherit it)."""
+    previous = os.environ.get("SDL_VIDEODRIVER")
+    if name is not None:
+        os.environ["SDL_VIDEODRIVER"] = name
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop("SDL_VIDEODRIVER", None)
+        else:
+            os.environ["SDL_VIDEODRIVER"] = previous
+
+
 class ScreenOutput:
     """The projector output through an SDL video driver (KMSDRM on a console, X11 or Wayland under a
     desktop, offscreen or dummy for tests): ``open`` gives the loop's view, or None after saying once why.
@@ -136,11 +153,9 @@ class ScreenOutput:
     def open(self, config: Any, say: Callable[[str], None]) -> ProjectorView | None:
         wanted = self.sdl_driver
         size = (getattr(config, "width", DEFAULT_SIZE[0]), getattr(config, "height", DEFAULT_SIZE[1]))
-        previous = os.environ.get("SDL_VIDEODRIVER")
         try:
-            if wanted is not None:
-                os.environ["SDL_VIDEODRIVER"] = wanted
-            pygame.display.init()
+            with sdl_video_driver(wanted):
+                pygame.display.init()
             actual = pygame.display.get_driver()
             if fell_back(wanted):
                 raise pygame.error(f"SDL fell back to the {actual} driver")
@@ -152,11 +167,6 @@ class ScreenOutput:
             pygame.display.quit()
             say(f"projector: no display ({exc})"[:80])
             return None
-        finally:
-            if previous is None:
-                os.environ.pop("SDL_VIDEODRIVER", None)
-            else:
-                os.environ["SDL_VIDEODRIVER"] = previous
         log.info("projector: %s %dx%d on display %d", actual, *screen.get_size(), getattr(config, "display", 0))
         return ProjectorView(ProjectorRenderer(screen.get_size()), screen)
 
