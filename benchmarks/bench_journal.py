@@ -10,10 +10,11 @@ the box does at the table.
 
 - resume: a new ``Session`` on a freshly opened journal, ``session.start()`` (the engine loaded from its maps,
   the last unfinished game found, its newest snapshot checked against the history it summarises, unpickled,
-  and the events after it replayed); at 10,000 events (a snapshot right there) and at 10,099 (the most
-  events a resume replays after one).
+  and the events after it replayed); at 10,000 events (a snapshot right there) and at 10,000 +
+  ``SNAPSHOT_EVERY`` - 1 (the most events a resume replays after one).
 - undo: ``session.undo()`` right after such a start, at 10,000 events: the worst undo, across the snapshot
-  boundary (the state before is not in memory: the previous snapshot, 99 events replayed); after each sample
+  boundary (the state before is not in memory: the previous snapshot, ``SNAPSHOT_EVERY`` - 1 events
+  replayed); after each sample
   the event taken back is accepted again. An undo of a roll made in this run costs no replay (the run keeps
   its recent states) and is the "undo, recent" row.
 - before: the full replay that resume and undo were until now (every live event read and folded).
@@ -30,9 +31,12 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks._table import Row, summary, time_calls
+from companion.journal_snapshots import SNAPSHOT_EVERY
 
 AREA = "journal"
 EVENTS = 10_000
+TAIL = SNAPSHOT_EVERY - 1
+"""The most events a load replays after a snapshot."""
 REPEAT = int(os.environ.get("BENCH_JOURNAL_REPEAT", "40"))
 TURN_COPIES = 47
 """Copies of the 4-player outbreak row: 376 turns, a game of about 10,300 events with seed 1."""
@@ -110,8 +114,8 @@ def run() -> list[Row]:
         maps = long_kansas_maps(folder)
         game = load_game("kansas", maps)
         options = {"players": 4}
-        events = scripted_events(game, options, EVENTS + 99, seed=1)
-        if len(events) < EVENTS + 99:
+        events = scripted_events(game, options, EVENTS + TAIL, seed=1)
+        if len(events) < EVENTS + TAIL:
             raise RuntimeError(f"the long Kansas game ended after {len(events)} events")
         path = folder / "journal.sqlite"
         plain: list[float] = []
@@ -124,11 +128,11 @@ def run() -> list[Row]:
                 start = time.perf_counter()
                 play.accept(event)
                 ms = (time.perf_counter() - start) * 1000
-                (snapshotting if len(play.live) % 100 == 0 else plain).append(ms)
+                (snapshotting if len(play.live) % SNAPSHOT_EVERY == 0 else plain).append(ms)
             game_id = play.game_id
         rows.append(Row(AREA, f"a roll at 9,000-10,000 events, p50 (fsync; {_filesystem(str(folder))})",
                         sorted(plain[-900:])[len(plain[-900:]) // 2], "ms"))
-        rows.append(Row(AREA, "the same roll storing a snapshot, p50 (10 at 9,100-10,000)",
+        rows.append(Row(AREA, "the same roll storing a snapshot, p50 (the last 10)",
                         sorted(snapshotting[-10:])[5], "ms",
                         "the box stores it after the roll is shown (Session.after_shown), not within it"))
 
@@ -188,15 +192,16 @@ def run() -> list[Row]:
 
         with Journal(path) as journal:
             run_ = GameRun.resume(journal, game, journal.game(game_id), maps)
-            for event in events[EVENTS:EVENTS + 99]:
+            for event in events[EVENTS:EVENTS + TAIL]:
                 run_.accept(event)
-        rows += summary(AREA, "resume at 10,099 events (99 replayed)", resume(EVENTS + 99)[1], "p99", p99=20)
+        rows += summary(AREA, f"resume at {EVENTS + TAIL:,} events ({TAIL} replayed)", resume(EVENTS + TAIL)[1], "p99",
+                        p99=20)
 
         def before() -> None:
             with Journal(path) as journal:
                 replay(game, options, [x.event for x in journal.events(game_id)])
 
-        rows += summary(AREA, "before: the full replay (read + fold) at 10,099",
+        rows += summary(AREA, f"before: the full replay (read + fold) at {EVENTS + TAIL:,}",
                         time_calls(before, max(3, REPEAT // 8)))
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -50,10 +50,13 @@ from companion.dice import event_to_dict
 
 log = logging.getLogger(__name__)
 
-SNAPSHOT_EVERY = 100
-"""Live events between two stored states: a load replays at most this many less one. At 10,000 Kansas events a
-state pickles to about 200 KB in about 20 ms (once in a hundred rolls); a replayed event costs about 40 us."""
-KEEP = 4
+SNAPSHOT_EVERY = 25
+"""Live events between two stored states: a load replays at most this many less one. A replayed Kansas event
+costs about 0.1-0.25 ms (the engine names the hexes it touches), so an undo right after a resume, which lands
+one event before the newest snapshot, replays up to 24 of them: a few ms. A snapshot of a 10,000-event Kansas
+game pickles to about 200 KB in about 15 ms, stored after the roll that reached it is shown (once in 25 rolls);
+in a game of ordinary length the state is a few KB."""
+KEEP = 8
 """Snapshots kept per game, the newest: undo reaches back this many times :data:`SNAPSHOT_EVERY` events before
 it pays a full replay; older ones only take room (a state of a long game is some hundred KB)."""
 

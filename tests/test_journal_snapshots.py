@@ -17,7 +17,7 @@ from companion.games.base import replay
 from companion.games.registry import load_game
 from companion.journal import Journal
 from companion.journal_salvage import salvage
-from companion.journal_snapshots import SNAPSHOT_EVERY, engine_version
+from companion.journal_snapshots import KEEP, SNAPSHOT_EVERY, engine_version
 from companion.session import game_run
 from companion.session.core import Session
 from companion.session.game_run import GameRun
@@ -85,7 +85,8 @@ def test_a_whole_kansas_game_snapshots_at_the_default_interval(tmp_path):
     path = tmp_path / "j.sqlite"
     game_id, events = played(path, "kansas", {"players": 4}, 10_000)
     assert len(events) > 2 * SNAPSHOT_EVERY
-    assert snapshot_counts(path, game_id) == [SNAPSHOT_EVERY * n for n in range(1, len(events) // SNAPSHOT_EVERY + 1)]
+    every_point = [SNAPSHOT_EVERY * n for n in range(1, len(events) // SNAPSHOT_EVERY + 1)]
+    assert snapshot_counts(path, game_id) == every_point[-KEEP:]  # the newest KEEP of them
     run, live = resumed(path, "kansas", game_id)
     with run.journal:
         assert run.state == replay(run.game, {"players": 4}, live) and run.finished
@@ -95,7 +96,7 @@ def test_a_long_kansas_game_resumes_through_the_session(tmp_path):
     """The benchmark's game on a smaller scale: the outbreak row repeated, the session starting on it."""
     maps = long_kansas_maps(tmp_path, copies=2)
     path = tmp_path / "j.sqlite"
-    game_id, events = played(path, "kansas", {"players": 4}, 2 * SNAPSHOT_EVERY + 30, maps=maps)
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * SNAPSHOT_EVERY + SNAPSHOT_EVERY // 2, maps=maps)
     with Journal(path) as journal:
         session = Session(journal, maps=maps)
         session.start()

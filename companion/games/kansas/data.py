@@ -111,10 +111,22 @@ class Board:
         """Start-grid hex -> (north-south line, west-east line), the numbers printed along the board."""
         return {h: lines for lines, h in self.grid.items()}
 
+    @cached_property
+    def _names(self) -> dict[Hex, str]:
+        """Names worked out so far (:meth:`name_of` looks for the nearest place: a search over every place,
+        and replaying a long game names thousands of hexes, mostly the same ones)."""
+        return {}
+
     def name_of(self, h: Hex) -> str:
         """A hex as people say it, never by coordinates: a place's name; next to one (up to
         ``NEAR`` hexes) where it lies from it ("2 NE of Hays"); on the start grid the two grid lines that
         reach it ("N-S 3, W-E 5", as printed along the board's edges); else where it lies from the nearest."""
+        names = self._names
+        if h not in names:
+            names[h] = self._name_of(h)
+        return names[h]
+
+    def _name_of(self, h: Hex) -> str:
         place = self.by_hex.get(h)
         if place is not None:
             return place.name
