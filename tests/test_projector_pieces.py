@@ -229,3 +229,90 @@ def test_damage_is_the_pieces_that_came_or_went():
     assert merge([pygame.Rect(0, 0, 90, 90)], screen) == [screen], "most of the screen: all of it"
     diagonal = [pygame.Rect(0, 0, 20, 20), pygame.Rect(18, 18, 20, 20)]  # their union is mostly neither
     assert sorted(map(tuple, merge(diagonal, screen))) == [(0, 0, 20, 20), (18, 18, 20, 20)]
+
+
+# -- Age of Industry ("Japan and Minnesota") ---------------------------------------------------------------------
+
+INDUSTRY_ENTRIES = ("Build industry", "Build rail link", "Build ship")
+"""The Age of Industry entries the table walks to (one picked at random each time), so counters, rail links, ships
+and sea lanes come onto the map: a random walk seldom gets past the first entry of the menu."""
+
+
+class IndustryTable(Table):
+    """A :class:`Table` whose target is one of ``wanted`` picked afresh for each walk down the menu."""
+
+    def act(self, s: Session, overlay: bool = True) -> None:
+        if not self.walking:
+            self.target = self.rng.choice(INDUSTRY_ENTRIES)
+        menu = s.panel.menu
+        targets = [i for i, item in enumerate(menu.items) if self.target in item] if menu else []
+        if menu is not None and targets and (self.walking or self.rng.random() < self.share):
+            self.walking = menu.selected != targets[0]
+            s.handle(Press("DOWN" if self.walking else "OK"))
+        else:
+            self.walking = False
+            act(s, self.rng, overlay)
+
+
+@pytest.mark.parametrize("board", ["Japan", "Minnesota"])
+def test_every_frame_of_an_industry_game_is_the_frame_drawn_from_scratch(tmp_path, board):
+    """Age of Industry on either map, played through the session: every frame shown is the frame drawn
+    afresh, every piece keeps to its rectangle, and rail links, badges, counters, panel lines and the key
+    all came as pieces."""
+    table = IndustryTable(random.Random(7), share=0.5)
+    renderer = ProjectorRenderer(SIZE)
+    checked: set[object] = set()
+    with Journal(tmp_path / "j.sqlite") as journal:
+        s = Session(journal, dice=DiceSource(seed=4))
+        s.start("industry", {"players": 3, "map": board})
+        for step in range(400):
+            frame = s.frame
+            shown = renderer.render(frame)
+            assert same(shown, render_frame(frame, SIZE)), f"{board}: frame {step} differs from one drawn afresh"
+            for piece in renderer.shown_pieces:
+                if piece.key not in checked:
+                    checked.add(piece.key)
+                    assert stray_pixels(piece, SIZE) is None, f"{piece.key!r} draws outside its rectangle"
+            if s.current is not None and s.current.prompt().done:
+                break
+            table.act(s)
+    kinds = {k[0] for k in checked if isinstance(k, tuple)}
+    assert renderer.partial_updates > 100
+    assert {"rail", "badge", "counters", "ship", "text", "key", "label", "status"} <= kinds, kinds
+    if board == "Japan":
+        assert "lane" in kinds, "no live sea lane"
+    else:
+        assert any(k[0] == "counters" and k[3] is not None for k in checked if isinstance(k, tuple)), "no iron market"
+
+
+def industry_build(old: Any, new: Any) -> bool:
+    """Whether ``new`` is ``old`` after an entry that changed the map: a counter, rail link or ship built,
+    flipped or emptied, or a cube taken."""
+    if getattr(old, "map", None) is None or getattr(new, "map", None) is None:
+        return False
+    return (old.counters, old.rails, old.ships, old.markets) != (new.counters, new.rails, new.ships, new.markets)
+
+
+@pytest.mark.parametrize("board", ["Japan", "Minnesota"])
+def test_an_industry_build_repaints_a_small_part_of_the_screen(tmp_path, board):
+    """A counter, rail link or ship entered: the rectangles sent to the screen cover a fraction of it (the new
+    mark, the badges whose value changed, the panel lines), and no entry repaints it all."""
+    renderer = ProjectorRenderer(SIZE)
+    table = IndustryTable(random.Random(3), share=0.5)
+    with Journal(tmp_path / "j.sqlite") as journal:
+        s = Session(journal, dice=DiceSource(seed=4))
+        s.start("industry", {"players": 3, "map": board})
+        renderer.render(s.frame)
+        shares = []
+        for _ in range(600):
+            if s.current is not None and s.current.prompt().done:
+                break
+            old = s.frame.state
+            table.act(s, overlay=False)
+            before = renderer.full_redraws
+            renderer.render(s.frame)
+            if industry_build(old, s.frame.state):
+                assert renderer.full_redraws == before, "an entry repainted the whole screen"
+                shares.append(sum(r.w * r.h for r in renderer.dirty) / (SIZE[0] * SIZE[1]))
+        assert len(shares) > 10
+        assert max(shares) < 0.1 and sorted(shares)[len(shares) // 2] < 0.03, sorted(shares)
