@@ -12,6 +12,7 @@ the counters of one location, a ship, a panel line and the key, so a new state r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -83,7 +84,8 @@ class IndustryPainter(BoardPainter):
         kept = self._kept_pieces(layout)
         pieces: list[Piece] = []
 
-        def piece(key: Any, make: Any) -> None:
+        def piece(key: Any, make: Callable[..., Piece]) -> None:
+            """The kept piece for ``key`` (made now if new) appended in drawing order."""
             if key not in kept:
                 kept[key] = make()
             pieces.append(kept[key])
