@@ -87,6 +87,8 @@ class Painter(BoardPainter):
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
+        self._data: MapData | None = None
+        self._styles: dict[str, LineStyle] = {}
         self._kept: tuple[tuple[int, int], dict[Any, Piece]] | None = None
         """(screen size, pieces by what they show): see :meth:`_kept_pieces`."""
 
@@ -96,18 +98,24 @@ class Painter(BoardPainter):
 
     # -- the printed board --------------------------------------------------------------------------------
     def map_data(self, state: Any = None) -> MapData:
-        graph = self.board.graph()
-        spots = tuple(Spot(s.name, Location(k), KINDS.get(s.kind, "town")) for k, s in graph.sites.items())
-        symbols = Symbols(marks={"city": "circle", "town": "square", "external": "diamond"},
-                          lines={"rail": LineStyle(UNBUILT), "external": LineStyle(UNBUILT, (1, 2))})
-        return MapData({}, spots, (), self.game.title, board=graph, symbols=symbols)
+        """The printed board (the same all game: made once, so a new state does not build and compare it again)."""
+        if self._data is None:
+            graph = self.board.graph()
+            spots = tuple(Spot(s.name, Location(k), KINDS.get(s.kind, "town")) for k, s in graph.sites.items())
+            symbols = Symbols(marks={"city": "circle", "town": "square", "external": "diamond"},
+                              lines={"rail": LineStyle(UNBUILT), "external": LineStyle(UNBUILT, (1, 2))})
+            self._data = MapData({}, spots, (), self.game.title, board=graph, symbols=symbols)
+        return self._data
 
     # -- what the state adds (also what the tests ask) ----------------------------------------------------
     def style(self, railroad: str) -> LineStyle:
         """A railroad's colour (from the data's word) and dash pattern (by its place in the data)."""
-        keys = [r.key for r in self.board.railroads]
-        i = keys.index(railroad)
-        return LineStyle(rail_colour(self.board.by_key[railroad].colour, i), DASHES[i % len(DASHES)])
+        if railroad not in self._styles:
+            keys = [r.key for r in self.board.railroads]
+            i = keys.index(railroad)
+            self._styles[railroad] = LineStyle(rail_colour(self.board.by_key[railroad].colour, i),
+                                               DASHES[i % len(DASHES)])
+        return self._styles[railroad]
 
     def track_lines(self, layout: Layout, state: AlleghenyState) -> list[tuple[str, Point, Point]]:
         """(railroad, from, to) for each track laid, side by side where a link carries two."""
