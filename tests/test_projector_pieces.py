@@ -267,7 +267,7 @@ def test_every_frame_of_an_allegheny_game_is_the_frame_drawn_from_scratch(tmp_pa
 
 def test_an_allegheny_move_repaints_a_small_part_of_the_screen(tmp_path):
     """A bid, a pass, a link built or a location developed: the rectangles sent to the screen cover a
-    fraction of it, and none repaints it all."""
+    few percent of it (the link and its name, the pips, the panel's changed rows), and none repaints it all."""
     renderer = ProjectorRenderer(SIZE)
     table = Table(random.Random(3), RAIL_MOVES, 0.3)
     with Journal(tmp_path / "j.sqlite") as journal:
@@ -288,4 +288,5 @@ def test_an_allegheny_move_repaints_a_small_part_of_the_screen(tmp_path):
                 shares.append(sum(r.w * r.h for r in renderer.dirty) / (SIZE[0] * SIZE[1]))
                 built += len(new.tracks) > len(old.tracks)
         assert len(shares) > 30 and built > 3
-        assert max(shares) < 0.35 and sorted(shares)[len(shares) // 2] < 0.1, sorted(shares)
+        # a link or a bid: a few percent; the most, a new line under the auction moving the rows below it
+        assert max(shares) < 0.25 and sorted(shares)[len(shares) // 2] < 0.03, sorted(shares)
