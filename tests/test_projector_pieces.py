@@ -316,3 +316,64 @@ def test_an_industry_build_repaints_a_small_part_of_the_screen(tmp_path, board):
                 shares.append(sum(r.w * r.h for r in renderer.dirty) / (SIZE[0] * SIZE[1]))
         assert len(shares) > 10
         assert max(shares) < 0.1 and sorted(shares)[len(shares) // 2] < 0.03, sorted(shares)
+
+
+# -- Age of Rail: Allegheny -------------------------------------------------------------------------------------
+
+RAIL_MOVES = ("Done building", "Develop")
+"""The Allegheny options the table walks to: a random walk keeps building (the end of a build menu is seldom
+reached) and so seldom develops a location."""
+
+def test_every_frame_of_an_allegheny_game_is_the_frame_drawn_from_scratch(tmp_path):
+    """Auctions, track laid link by link, developments, the P&LE: every frame the renderer shows piece by
+    piece is the frame drawn afresh, and every piece keeps to its rectangle."""
+    table = Table(random.Random(7), RAIL_MOVES, 0.3)
+    renderer = ProjectorRenderer(SIZE)
+    checked: set[object] = set()
+    with Journal(tmp_path / "j.sqlite") as journal:
+        s = Session(journal, dice=DiceSource(seed=4))
+        s.start("allegheny", {"players": 4})
+        for step in range(600):
+            frame = s.frame
+            shown = renderer.render(frame)
+            assert same(shown, render_frame(frame, SIZE)), f"allegheny: frame {step} differs from one drawn afresh"
+            for piece in renderer.shown_pieces:
+                if piece.key not in checked:
+                    checked.add(piece.key)
+                    assert stray_pixels(piece, SIZE) is None, f"{piece.key!r} draws outside its rectangle"
+            if s.current is not None and s.current.prompt().done:
+                break
+            table.act(s)
+        assert renderer.partial_updates > 100
+        shown_keys = [k for k in checked if isinstance(k, tuple)]
+        kinds = {k[0] for k in shown_keys}
+        assert {"track", "tag", "base", "auto", "bonus", "pips", "sample", "text", "key", "cursor", "status"} <= kinds
+        assert any(k[2] for k in shown_keys if k[0] == "pips"), "no location developed"
+        assert any(not dashed for *_, dashed in (k for k in shown_keys if k[0] == "tag")), "no railroad named"
+
+
+def test_an_allegheny_move_repaints_a_small_part_of_the_screen(tmp_path):
+    """A bid, a pass, a link built or a location developed: the rectangles sent to the screen cover a
+    few percent of it (the link and its name, the pips, the panel's changed rows), and none repaints it all."""
+    renderer = ProjectorRenderer(SIZE)
+    table = Table(random.Random(3), RAIL_MOVES, 0.3)
+    with Journal(tmp_path / "j.sqlite") as journal:
+        s = Session(journal, dice=DiceSource(seed=4))
+        s.start("allegheny", {"players": 4})
+        renderer.render(s.frame)
+        shares, built = [], 0
+        for _ in range(600):
+            if s.current is not None and s.current.prompt().done:
+                break
+            old = s.frame.state
+            table.act(s, overlay=False)
+            new = s.frame.state
+            before = renderer.full_redraws
+            renderer.render(s.frame)
+            if new is not old and old is not None and new.phase == old.phase:
+                assert renderer.full_redraws == before, f"a move in the {new.phase} phase repainted the whole screen"
+                shares.append(sum(r.w * r.h for r in renderer.dirty) / (SIZE[0] * SIZE[1]))
+                built += len(new.tracks) > len(old.tracks)
+        assert len(shares) > 30 and built > 3
+        # a link or a bid: a few percent; the most, a new line under the auction moving the rows below it
+        assert max(shares) < 0.25 and sorted(shares)[len(shares) // 2] < 0.03, sorted(shares)
