@@ -387,7 +387,7 @@ class Painter(BoardPainter):
         pieces += self._meteor_pieces(layout, state, geo)
         pieces += self._tornado_pieces(layout, state, geo)
         pieces += self._follower_pieces(layout, state)
-        return pieces
+        return _numbered(pieces)
 
     def _quake_pieces(self, layout: Layout, state: CarcState, an: Analysis | None, geo: Any) -> list[Piece]:
         zone = self.game.quake_zone(state)
@@ -589,7 +589,7 @@ class Painter(BoardPainter):
         y = self._player_pieces(pieces, layout, rect, state)
         y = self._disaster_pieces(pieces, layout, Rect(rect.x, y + 6, rect.w, rect.h - (y + 6 - rect.y)), state)
         pieces.append(self._key_piece(layout, Rect(rect.x, y + 6, rect.w, rect.h - (y + 6 - rect.y)), state))
-        return pieces
+        return _numbered(pieces)
 
     def _player_pieces(self, pieces: list[Piece], layout: Layout, rect: Rect, state: CarcState) -> int:
         head, body = text.px(text.BODY, layout.height), text.px(LINE, layout.height)
@@ -789,6 +789,19 @@ def _follower(surface: Any, at: Point, radius: float, fill: palette.Colour, mark
     draw_mark(surface, "circle", at, radius, fill, edge=palette.CITY if sum(fill) < 120 else palette.CITY_EDGE,
               width=width)
     text.draw(surface, mark, at, size, ink_on(fill), anchor="center", bold=True)
+
+
+def _numbered(pieces: list[Piece]) -> list[Piece]:
+    """``pieces`` with a repeated key told apart by its count so far (a tornado back over its own path
+    draws the same step again, over what came between): the renderer compares pieces as a set, so a
+    repeat that came or went would otherwise go unseen."""
+    seen: dict[Any, int] = {}
+    out = []
+    for p in pieces:
+        n = seen.get(p.key, 0)
+        seen[p.key] = n + 1
+        out.append(p if n == 0 else Piece((p.key, "again", n), p.rect, p.draw))
+    return out
 
 
 def _text_piece(words: str, at: Point, size: int, colour: palette.Colour, bold: bool = False,
