@@ -280,6 +280,16 @@ class Painter(BoardPainter):
         return MapData({c: "tile" for c, _ in state.board}, (), (), self.game.title, board=board,
                        symbols=Symbols(fills={"tile": palette.GRID}))
 
+    def analysis(self, state: CarcState) -> Analysis:
+        """The engine's features of ``state``, kept while the board and the flood's cover stay the same: a
+        frame asks for them several times (marks, the panel, the key), and most new states lay no tile."""
+        key = (state.board, self.game.covered(state))
+        kept: tuple[Any, Analysis] | None = getattr(self, "_analysis", None)
+        if kept is None or kept[0] != key:
+            kept = (key, self.game.analysis(state))
+            self._analysis = kept
+        return kept[1]
+
     def tile(self, laid: Laid) -> TileType | None:
         return self.game.catalog.by_key.get(laid.kind) if laid.kind else None
 
@@ -306,7 +316,7 @@ class Painter(BoardPainter):
             return []
         if state.mode == "cells":
             return [{(c, -1)} for c in state.quake_hits]
-        an = an or self.game.analysis(state)
+        an = an or self.analysis(state)
         return [an.features[fid].parts for fid in cities_hit(an, self.game.quake_zone(state))]
 
     def meteor_ends(self, state: CarcState, an: Analysis | None = None) -> list[tuple[Cell, str]]:
@@ -372,7 +382,7 @@ class Painter(BoardPainter):
                                     around_points([(centre[0] - r, centre[1] - r), (centre[0] + r, centre[1] + r)],
                                                   pad),
                                     partial(draw_tile, centre=centre, r=r, tile=tile, quarters=laid.quarters)))
-        an = self.game.analysis(state) if state.mode == "tiles" else None
+        an = self.analysis(state) if state.mode == "tiles" else None
         pieces += self._quake_pieces(layout, state, an, geo)
         f = state.flood
         if f is not None:
@@ -488,25 +498,39 @@ class Painter(BoardPainter):
 
     def _hatch(self, surface: Any, layout: Layout, cells: Iterable[Cell], colour: palette.Colour) -> None:
         """Diagonal stripes over ``cells``: a zone reads as a zone over tiles and empty spaces alike."""
-        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
         step = max(6, round(layout.unit * 0.3))
         width = max(1, round(layout.unit * 0.05))
-        for cell in cells:
-            if not layout.holds(cell):
-                continue
-            box = layout.box(cell)
+        boxes = [layout.box(cell) for cell in cells if layout.holds(cell)]
+        shade, area = self._shade(surface, boxes)
+        for box in boxes:
             shade.set_clip(pygame.Rect(box.as_tuple()))
             for k in range(-box.h, box.w, step):
                 pygame.draw.line(shade, (*colour, 150), (box.x + k, box.y + box.h), (box.x + k + box.h, box.y), width)
         shade.set_clip(None)
-        surface.blit(shade, (0, 0))
+        surface.blit(shade, area.topleft, area)
 
     def _tint(self, surface: Any, layout: Layout, cells: Iterable[Cell], colour: palette.Colour, alpha: int) -> None:
-        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        for cell in cells:
-            if layout.holds(cell):
-                pygame.draw.polygon(shade, (*colour, alpha), layout.outline(cell))
-        surface.blit(shade, (0, 0))
+        held = [cell for cell in cells if layout.holds(cell)]
+        shade, area = self._shade(surface, [layout.box(cell) for cell in held])
+        for cell in held:
+            pygame.draw.polygon(shade, (*colour, alpha), layout.outline(cell))
+        surface.blit(shade, area.topleft, area)
+
+    def _shade(self, surface: Any, boxes: Sequence[Rect]) -> tuple[Any, pygame.Rect]:
+        """A clear see-through layer the size of ``surface`` (kept: a 1080p one is 8 MB to make) and the
+        part of it that ``boxes`` cover (with a margin), the only part cleared and blitted: the rest of a
+        fresh layer would be clear anyway, so the picture is the same."""
+        size = surface.get_size()
+        kept = getattr(self, "_layer", None)
+        if kept is None or kept.get_size() != size:
+            kept = pygame.Surface(size, pygame.SRCALPHA)
+            self._layer = kept
+        area = pygame.Rect(0, 0, 0, 0)
+        if boxes:
+            area = pygame.Rect(boxes[0].as_tuple()).unionall([pygame.Rect(b.as_tuple()) for b in boxes])
+        area = area.inflate(8, 8).clip(pygame.Rect(0, 0, *size))
+        kept.fill((0, 0, 0, 0), area)
+        return kept, area
 
     def _paint_flood(self, surface: Any, layout: Layout, state: CarcState) -> None:
         f = state.flood
