@@ -11,11 +11,11 @@ import pygame
 import pytest
 
 from companion.commands.snapshot import seeded_state
-from companion.dice import DiceRolled, DiceSource, Die
+from companion.dice import Choice, DiceRolled, DiceSource, Die
 from companion.games import load_game
 from companion.journal import Journal
 from companion.session.core import Session
-from companion.session.inputs import Press, Roll
+from companion.session.inputs import Decide, Press, Roll
 from companion.views.projector import Layout, ProjectorRenderer, palette
 from companion.views.projector.pieces import Piece, damage, merge
 from companion.views.projector.renderer import render_frame
@@ -377,3 +377,84 @@ def test_an_allegheny_move_repaints_a_small_part_of_the_screen(tmp_path):
         assert len(shares) > 30 and built > 3
         # a link or a bid: a few percent; the most, a new line under the auction moving the rows below it
         assert max(shares) < 0.25 and sorted(shares)[len(shares) // 2] < 0.03, sorted(shares)
+
+
+# -- Carcassonne: Natural Disasters ------------------------------------------------------------------------------
+
+CARCASSONNE_WANTED = ("Tornado", "Earthquake", "Drew the", "Red: ", "Blue: ", "Yellow: ")
+"""The Carcassonne options the table walks to: the disaster tiles and followers (the first option, taken
+by a random walk most often, is "No follower")."""
+
+
+def carcassonne_frames_match(s: Session, renderer: ProjectorRenderer, checked: set[object], step: object) -> None:
+    """The frame drawn piece by piece is the one drawn afresh, and each new piece keeps to its rectangle."""
+    frame = s.frame
+    assert same(renderer.render(frame), render_frame(frame, SIZE)), f"carcassonne: frame {step} differs"
+    for piece in renderer.shown_pieces:
+        if piece.key not in checked:
+            checked.add(piece.key)
+            assert stray_pixels(piece, SIZE) is None, f"{piece.key!r} draws outside its rectangle"
+
+
+def test_every_frame_of_a_carcassonne_game_is_the_frame_drawn_from_scratch(tmp_path):
+    """Tiles, followers, the tornado, the meteor and the quake through the real session: each frame drawn
+    piece by piece is the one drawn afresh, every piece keeps to its rectangle, and a step that lays no
+    tile (a follower, a tornado move, a menu step) repaints a small part of the screen."""
+    table = Table(random.Random(11), CARCASSONNE_WANTED, 0.3)
+    renderer = ProjectorRenderer(SIZE)
+    checked: set[object] = set()
+    shares = []
+    with Journal(tmp_path / "j.sqlite") as journal:
+        s = Session(journal, dice=DiceSource(seed=4))
+        s.start("carcassonne", {"players": 3})
+        renderer.render(s.frame)
+        overlay = bool(s.frame.overlay)
+        for step in range(500):
+            old = s.frame.state
+            table.act(s)
+            frame = s.frame
+            before = renderer.full_redraws
+            carcassonne_frames_match(s, renderer, checked, step)
+            new = frame.state
+            if (old is not None and new is not None and old.board == new.board and bool(frame.overlay) == overlay
+                    and new is not old):
+                assert renderer.full_redraws == before, f"step {step} repainted the whole screen, no tile laid"
+                shares.append(sum(r.w * r.h for r in renderer.dirty) / (SIZE[0] * SIZE[1]))
+            overlay = bool(frame.overlay)
+            if s.current is not None and s.current.prompt().done:
+                break
+    kinds = {k[0] for k in checked if isinstance(k, tuple)}
+    assert {"tile", "follower", "tornado path", "tornado ring", "funnel", "meteor ring", "meteor aims", "player disc",
+            "text", "carcassonne key", "cursor", "status"} <= kinds, kinds
+    assert renderer.partial_updates > 100
+    assert len(shares) > 100
+    assert max(shares) < 0.35 and sorted(shares)[len(shares) // 2] < 0.05, sorted(shares)
+
+
+def test_the_carcassonne_flood_and_quake_drawn_piece_by_piece_are_the_frames_drawn_afresh(tmp_path):
+    """The river, the flood laid and spreading, the earthquake's zone and its hits at the end (a random
+    table seldom gets the river going): every frame as drawn afresh, every piece inside its rectangle."""
+    def lay(x: int, y: int, kind: str, quarters: int = 0) -> Decide:
+        return Decide(Choice("lay", {"x": x, "y": y, "kind": kind, "quarters": quarters}))
+
+    skip = Decide(Choice("pass", {}))
+    moves = [lay(0, 1, "spring"), skip, lay(0, 2, "river_cities"), skip, lay(-1, 1, "earthquake"), skip,  # R B Y
+             lay(1, 0, "road", 1), skip, Decide(Choice("flood", {})), Press("DOWN"), Press("OK"),  # Blue floods 2 south
+             lay(2, 0, "road", 1), skip, lay(3, 0, "road", 1), skip,                                  # Yellow, Red
+             Press("OK"), Decide(Choice("end", {})), Press("OK")]  # the flood spreads; the quake strikes
+    renderer = ProjectorRenderer(SIZE)
+    checked: set[object] = set()
+    with Journal(tmp_path / "j.sqlite") as journal:
+        s = Session(journal, dice=DiceSource(seed=4))
+        s.start("carcassonne", {"players": 3, "river": "yes"})
+        carcassonne_frames_match(s, renderer, checked, "start")
+        spread = False
+        for n, move in enumerate(moves):
+            s.handle(move)
+            assert s.panel.message == "", (n, s.panel.message)
+            carcassonne_frames_match(s, renderer, checked, n)
+            flood = s.frame.state.flood
+            spread |= flood is not None and flood.spread
+    floods = [k for k in checked if isinstance(k, tuple) and k[0] == "flood"]
+    assert {spread for _, _, spread, _ in floods} == {False, True}, "the flood was not shown laid and spread"
+    assert any(isinstance(k, tuple) and k[0] == "quake" and k[2] for k in checked), "no city hit by the quake"

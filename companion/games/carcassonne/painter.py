@@ -31,10 +31,12 @@ from companion.games.carcassonne.tiles import HALVES, SIDES, Segment, TileType
 from companion.places import Board, Cell, SquareBoard
 from companion.views.projector import palette, text
 from companion.views.projector.board import MapData
-from companion.views.projector.key import KeyEntry, paint_entries
+from companion.views.projector.key import KeyEntry, key_height, paint_entries
 from companion.views.projector.layout import Layout, Rect
 from companion.views.projector.marks import draw_line, draw_mark
 from companion.views.projector.painters import BoardPainter
+from companion.views.projector.pieces import Piece, rect_of
+from companion.views.projector.pieces import around as around_points
 from companion.views.projector.symbols import Symbols
 
 Point = tuple[float, float]
@@ -278,6 +280,16 @@ class Painter(BoardPainter):
         return MapData({c: "tile" for c, _ in state.board}, (), (), self.game.title, board=board,
                        symbols=Symbols(fills={"tile": palette.GRID}))
 
+    def analysis(self, state: CarcState) -> Analysis:
+        """The engine's features of ``state``, kept while the board and the flood's cover stay the same: a
+        frame asks for them several times (marks, the panel, the key), and most new states lay no tile."""
+        key = (state.board, self.game.covered(state))
+        kept: tuple[Any, Analysis] | None = getattr(self, "_analysis", None)
+        if kept is None or kept[0] != key:
+            kept = (key, self.game.analysis(state))
+            self._analysis = kept
+        return kept[1]
+
     def tile(self, laid: Laid) -> TileType | None:
         return self.game.catalog.by_key.get(laid.kind) if laid.kind else None
 
@@ -304,7 +316,7 @@ class Painter(BoardPainter):
             return []
         if state.mode == "cells":
             return [{(c, -1)} for c in state.quake_hits]
-        an = an or self.game.analysis(state)
+        an = an or self.analysis(state)
         return [an.features[fid].parts for fid in cities_hit(an, self.game.quake_zone(state))]
 
     def meteor_ends(self, state: CarcState, an: Analysis | None = None) -> list[tuple[Cell, str]]:
@@ -349,18 +361,105 @@ class Painter(BoardPainter):
 
     # -- the map ----------------------------------------------------------------------------------------------
     def paint_state(self, surface: Any, layout: Layout, state: Any, overlay: bool = False) -> None:
+        """Tiles, disasters and followers (see :meth:`state_pieces`)."""
+        for piece in self.state_pieces(layout, state, overlay):
+            piece.draw(surface)
+
+    def state_pieces(self, layout: Layout, state: Any, overlay: bool = False) -> list[Piece]:
+        """Each tile, end bar, ring, path step and follower a piece, the quake and the flood one each: a
+        follower placed or a tornado moved repaints those marks, not the map. (A tile laid grows the grid
+        under it, so that repaints the whole screen anyway.) Keys carry the pixel geometry: the grid's
+        scale and origin change as the board grows."""
+        geo = (layout.width, layout.height, layout.unit, layout.origin)
         r = layout.unit * TILE_INSET
+        pieces: list[Piece] = []
+        pad = max(4.0, r * 0.15) + 2
         for cell, laid in state.board:
             if layout.holds(cell):
-                draw_tile(surface, layout.centre(cell), r, self.tile(laid), laid.quarters)
-        an = self.game.analysis(state) if state.mode == "tiles" else None
-        self._paint_quake(surface, layout, state, an)
-        self._paint_flood(surface, layout, state)
+                centre = layout.centre(cell)
+                tile = self.tile(laid)
+                pieces.append(Piece(("tile", centre, r, laid.kind, laid.quarters),
+                                    around_points([(centre[0] - r, centre[1] - r), (centre[0] + r, centre[1] + r)],
+                                                  pad),
+                                    partial(draw_tile, centre=centre, r=r, tile=tile, quarters=laid.quarters)))
+        an = self.analysis(state) if state.mode == "tiles" else None
+        pieces += self._quake_pieces(layout, state, an, geo)
+        f = state.flood
+        if f is not None:
+            area = frozenset(around(f.cell)) | {f.cell}
+            corners = [p for cell in area for p in layout.outline(cell)]
+            pieces.append(Piece(("flood", f.cell, f.spread, geo), around_points(corners, layout.unit * 0.1 + 6),
+                                lambda s: self._paint_flood(s, layout, state)))
         for cell, side in self.meteor_ends(state, an):
-            self._end_bar(surface, layout, cell, side)
-        self._paint_meteor(surface, layout, state)
-        self._paint_tornado(surface, layout, state)
-        self._paint_followers(surface, layout, state)
+            a, b, w = self._end_bar_line(layout, cell, side)
+            pieces.append(Piece(("meteor end", a, b, w), around_points([a, b], (w + 4) / 2 + 2),
+                                partial(self._end_bar, layout=layout, cell=cell, side=side)))
+        pieces += self._meteor_pieces(layout, state, geo)
+        pieces += self._tornado_pieces(layout, state, geo)
+        pieces += self._follower_pieces(layout, state)
+        return _numbered(pieces)
+
+    def _quake_pieces(self, layout: Layout, state: CarcState, an: Analysis | None, geo: Any) -> list[Piece]:
+        zone = self.game.quake_zone(state)
+        if not zone:
+            return []
+        hits = self.quake_hits(state, an)
+        shown = tuple(tuple(sorted((c, s, state.tiles.get(c)) for c, s in parts)) for parts in hits)
+        points = [p for cell in zone | {c for parts in hits for c, _ in parts} for p in layout.outline(cell)]
+        return [Piece(("quake", zone, shown, geo), around_points(points, layout.unit * 0.35 + 8),
+                      lambda s: self._paint_quake(s, layout, state, an))]
+
+    def _meteor_pieces(self, layout: Layout, state: CarcState, geo: Any) -> list[Piece]:
+        width = max(3, round(layout.unit * 0.1))
+        pieces = [Piece(("meteor ring", cell, geo), around_points(layout.outline(cell, 0.78), (width + 4) / 2 + 2),
+                        partial(self._meteor_ring, layout=layout, cell=cell))
+                  for cell in self.meteor_targets(state)]
+        m = state.meteor
+        if m is not None and state.phase in ("meteor_aim", "meteor_move") and m.chosen:
+            pts = [layout.centre(c) for c in m.chosen]
+            pad = layout.unit * 0.34 + width + text.px(0.02, layout.height) + 4
+            pieces.append(Piece(("meteor aims", m.chosen, geo), around_points(pts, pad),
+                                lambda s: self._paint_aims(s, layout, state)))
+        return pieces
+
+    def _tornado_pieces(self, layout: Layout, state: CarcState, geo: Any) -> list[Piece]:
+        t = state.tornado
+        if t is None:
+            return []
+        width = max(3, round(layout.unit * 0.14))
+        pieces = [Piece(("tornado path", a, b, width), around_points([a, b], (width + 4) / 2 + width * 2.2 + 2),
+                        partial(_path_step, a=a, b=b, width=width))
+                  for a, b in self.tornado_segments(layout, state)]
+        ring = max(3, round(layout.unit * 0.1))
+        pieces += [Piece(("tornado ring", cell, geo), around_points(layout.outline(cell, 0.72), (ring + 4) / 2 + 2),
+                         partial(self._tornado_ring, layout=layout, cell=cell))
+                   for cell in self.tornado_targets(state)]
+        x, y = layout.centre(t.at)
+        s = layout.unit * 0.42
+        pieces.append(Piece(("funnel", t.at, t.left, geo), around_points([(x - s, y - s), (x + s, y + s)],
+                                                                        layout.unit * 0.1 + 4),
+                            partial(self._funnel, layout=layout, at=t.at, left=t.left)))
+        return pieces
+
+    def _follower_pieces(self, layout: Layout, state: CarcState) -> list[Piece]:
+        names = [self.game.who(i) for i in range(state.players)]
+        marks = initials(names)
+        size = max(10, round(layout.unit * 0.36))
+        seen: dict[Cell, int] = {}
+        pieces = []
+        for f in state.followers:
+            if not layout.holds(f.cell):
+                continue
+            index = seen.get(f.cell, 0) if f.segment < 0 else 0
+            seen[f.cell] = index + 1
+            at = self.follower_point(layout, state, f, index)
+            fill = player_colour(names[f.player], f.player)
+            radius = layout.unit * 0.27
+            pieces.append(Piece(("follower", at, radius, fill, marks[f.player], size),
+                                around_points([at], max(radius + layout.unit * 0.05, size) + 4),
+                                partial(_follower, at=at, radius=radius, fill=fill, mark=marks[f.player],
+                                        size=size, width=max(2, round(layout.unit * 0.05)))))
+        return pieces
 
     def _paint_quake(self, surface: Any, layout: Layout, state: CarcState, an: Analysis | None) -> None:
         zone = self.game.quake_zone(state)
@@ -399,25 +498,39 @@ class Painter(BoardPainter):
 
     def _hatch(self, surface: Any, layout: Layout, cells: Iterable[Cell], colour: palette.Colour) -> None:
         """Diagonal stripes over ``cells``: a zone reads as a zone over tiles and empty spaces alike."""
-        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
         step = max(6, round(layout.unit * 0.3))
         width = max(1, round(layout.unit * 0.05))
-        for cell in cells:
-            if not layout.holds(cell):
-                continue
-            box = layout.box(cell)
+        boxes = [layout.box(cell) for cell in cells if layout.holds(cell)]
+        shade, area = self._shade(surface, boxes)
+        for box in boxes:
             shade.set_clip(pygame.Rect(box.as_tuple()))
             for k in range(-box.h, box.w, step):
                 pygame.draw.line(shade, (*colour, 150), (box.x + k, box.y + box.h), (box.x + k + box.h, box.y), width)
         shade.set_clip(None)
-        surface.blit(shade, (0, 0))
+        surface.blit(shade, area.topleft, area)
 
     def _tint(self, surface: Any, layout: Layout, cells: Iterable[Cell], colour: palette.Colour, alpha: int) -> None:
-        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        for cell in cells:
-            if layout.holds(cell):
-                pygame.draw.polygon(shade, (*colour, alpha), layout.outline(cell))
-        surface.blit(shade, (0, 0))
+        held = [cell for cell in cells if layout.holds(cell)]
+        shade, area = self._shade(surface, [layout.box(cell) for cell in held])
+        for cell in held:
+            pygame.draw.polygon(shade, (*colour, alpha), layout.outline(cell))
+        surface.blit(shade, area.topleft, area)
+
+    def _shade(self, surface: Any, boxes: Sequence[Rect]) -> tuple[Any, pygame.Rect]:
+        """A clear see-through layer the size of ``surface`` (kept: a 1080p one is 8 MB to make) and the
+        part of it that ``boxes`` cover (with a margin), the only part cleared and blitted: the rest of a
+        fresh layer would be clear anyway, so the picture is the same."""
+        size = surface.get_size()
+        kept = getattr(self, "_layer", None)
+        if kept is None or kept.get_size() != size:
+            kept = pygame.Surface(size, pygame.SRCALPHA)
+            self._layer = kept
+        area = pygame.Rect(0, 0, 0, 0)
+        if boxes:
+            area = pygame.Rect(boxes[0].as_tuple()).unionall([pygame.Rect(b.as_tuple()) for b in boxes])
+        area = area.inflate(8, 8).clip(pygame.Rect(0, 0, *size))
+        kept.fill((0, 0, 0, 0), area)
+        return kept, area
 
     def _paint_flood(self, surface: Any, layout: Layout, state: CarcState) -> None:
         f = state.flood
@@ -435,22 +548,29 @@ class Painter(BoardPainter):
             for a, b in _zone_edges(layout, area):
                 draw_line(surface, a, b, FLOOD, width, (2, 2))
 
-    def _end_bar(self, surface: Any, layout: Layout, cell: Cell, side: str) -> None:
-        """A city or road that ends at the meteor: a vermillion bar across it at that side."""
+    def _end_bar_line(self, layout: Layout, cell: Cell, side: str) -> tuple[Point, Point, int]:
         centre, r = layout.centre(cell), layout.unit * TILE_INSET
         vx, vy = SIDE_STEP[side]
         mid = _at(centre, r, (vx, vy), 0.82)
         half = r * 0.34
         a, b = (mid[0] - vy * half, mid[1] - vx * half), (mid[0] + vy * half, mid[1] + vx * half)
-        draw_line(surface, a, b, ENDED, max(3, round(r * 0.14)))
+        return a, b, max(3, round(r * 0.14))
 
-    def _paint_meteor(self, surface: Any, layout: Layout, state: CarcState) -> None:
-        width = max(3, round(layout.unit * 0.1))
-        for cell in self.meteor_targets(state):
-            _dashed_ring(surface, layout.outline(cell, 0.78), METEOR, width)
+    def _end_bar(self, surface: Any, layout: Layout, cell: Cell, side: str) -> None:
+        """A city or road that ends at the meteor: a vermillion bar across it at that side."""
+        a, b, width = self._end_bar_line(layout, cell, side)
+        draw_line(surface, a, b, ENDED, width)
+
+    def _meteor_ring(self, surface: Any, layout: Layout, cell: Cell) -> None:
+        """A tile the meteor may be put on: a dashed orange ring."""
+        _dashed_ring(surface, layout.outline(cell, 0.78), METEOR, max(3, round(layout.unit * 0.1)))
+
+    def _paint_aims(self, surface: Any, layout: Layout, state: CarcState) -> None:
+        """The meteor's chosen spaces, numbered, joined, the last (where it lands) an M."""
         m = state.meteor
-        if m is None or state.phase not in ("meteor_aim", "meteor_move"):
+        if m is None:
             return
+        width = max(3, round(layout.unit * 0.1))
         pts = [layout.centre(c) for c in m.chosen]
         if len(pts) >= 2:
             pygame.draw.lines(surface, palette.CITY_EDGE, False, pts, width + 4)
@@ -463,68 +583,57 @@ class Painter(BoardPainter):
             text.draw(surface, "M" if last else str(n), (x, y), size, ink_on(METEOR if last else CRATER),
                       anchor="center", bold=True)
 
-    def _paint_tornado(self, surface: Any, layout: Layout, state: CarcState) -> None:
-        t = state.tornado
-        if t is None:
-            return
-        width = max(3, round(layout.unit * 0.14))
-        for a, b in self.tornado_segments(layout, state):
-            draw_line(surface, a, b, TORNADO, width)
-            _arrowhead(surface, a, b, width * 1.6, TORNADO)
+    def _tornado_ring(self, surface: Any, layout: Layout, cell: Cell) -> None:
+        """Where one of the tornado's legal moves ends: a sky blue ring on a dark one."""
         ring = max(3, round(layout.unit * 0.1))
-        for cell in self.tornado_targets(state):
-            pts_ring = layout.outline(cell, 0.72)
-            pygame.draw.polygon(surface, palette.CITY_EDGE, pts_ring, ring + 4)
-            pygame.draw.polygon(surface, TARGET, pts_ring, ring)
-        x, y = layout.centre(t.at)
+        pts_ring = layout.outline(cell, 0.72)
+        pygame.draw.polygon(surface, palette.CITY_EDGE, pts_ring, ring + 4)
+        pygame.draw.polygon(surface, TARGET, pts_ring, ring)
+
+    def _funnel(self, surface: Any, layout: Layout, at: Cell, left: int) -> None:
+        """The tornado where it is: a funnel with the spaces it has left."""
+        x, y = layout.centre(at)
         s = layout.unit * 0.42
         funnel = [(x - s, y - s * 0.8), (x + s, y - s * 0.8), (x, y + s)]
         pygame.draw.polygon(surface, TORNADO, funnel)
         pygame.draw.polygon(surface, palette.CITY_EDGE, funnel, max(2, round(layout.unit * 0.06)))
-        text.draw(surface, str(t.left), (x, y - s * 0.2), text.px(0.022, layout.height), palette.CITY_EDGE,
+        text.draw(surface, str(left), (x, y - s * 0.2), text.px(0.022, layout.height), palette.CITY_EDGE,
                   anchor="center", bold=True)
-
-    def _paint_followers(self, surface: Any, layout: Layout, state: CarcState) -> None:
-        names = [self.game.who(i) for i in range(state.players)]
-        marks = initials(names)
-        size = max(10, round(layout.unit * 0.36))
-        seen: dict[Cell, int] = {}
-        for f in state.followers:
-            if not layout.holds(f.cell):
-                continue
-            index = seen.get(f.cell, 0) if f.segment < 0 else 0
-            seen[f.cell] = index + 1
-            at = self.follower_point(layout, state, f, index)
-            fill = player_colour(names[f.player], f.player)
-            draw_mark(surface, "circle", at, layout.unit * 0.27, fill, edge=palette.CITY if sum(fill) < 120
-                      else palette.CITY_EDGE, width=max(2, round(layout.unit * 0.05)))
-            text.draw(surface, marks[f.player], at, size, ink_on(fill), anchor="center", bold=True)
 
     # -- the side panel --------------------------------------------------------------------------------------
     def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:
-        y = self._paint_players(surface, layout, rect, state)
-        y = self._paint_disaster(surface, layout, Rect(rect.x, y + 6, rect.w, rect.h - (y + 6 - rect.y)), state)
-        self._paint_key(surface, layout, Rect(rect.x, y + 6, rect.w, rect.h - (y + 6 - rect.y)), state)
+        """Players, the disasters in force and the key (see :meth:`side_pieces`)."""
+        for piece in self.side_pieces(layout, rect, state):
+            piece.draw(surface)
 
-    def _paint_players(self, surface: Any, layout: Layout, rect: Rect, state: CarcState) -> int:
+    def side_pieces(self, layout: Layout, rect: Rect, state: Any) -> list[Piece]:
+        """Each player's row and each line of the disasters a piece, the key one: a score or a turn changes
+        its rows alone. The key follows the lines above it, so it moves (and repaints) when they grow."""
+        pieces: list[Piece] = []
+        y = self._player_pieces(pieces, layout, rect, state)
+        y = self._disaster_pieces(pieces, layout, Rect(rect.x, y + 6, rect.w, rect.h - (y + 6 - rect.y)), state)
+        pieces.append(self._key_piece(layout, Rect(rect.x, y + 6, rect.w, rect.h - (y + 6 - rect.y)), state))
+        return _numbered(pieces)
+
+    def _player_pieces(self, pieces: list[Piece], layout: Layout, rect: Rect, state: CarcState) -> int:
         head, body = text.px(text.BODY, layout.height), text.px(LINE, layout.height)
         names = [self.game.who(i) for i in range(state.players)]
         marks = initials(names)
         y = rect.y
-        text.draw(surface, "Players: points, followers left", (rect.x, y), head, palette.TEXT, bold=True,
-                  max_width=rect.w)
+        pieces.append(_text_piece("Players: points, followers left", (rect.x, y), head, palette.TEXT, True, rect.w))
         y += head + 4
         for seat, name in enumerate(names):
             fill = player_colour(name, seat)
             centre = (rect.x + body * 0.6, y + body * 0.6)
-            draw_mark(surface, "circle", centre, body * 0.55, fill,
-                      edge=palette.CITY if sum(fill) < 120 else palette.CITY_EDGE)
-            letters = max(text.minimum(surface.get_height()), round(body * 0.8))
-            text.draw(surface, marks[seat], centre, letters, ink_on(fill), anchor="center", bold=True)
+            letters = max(text.minimum(layout.height), round(body * 0.8))
+            pieces.append(Piece(("player disc", centre, body, fill, marks[seat], letters),
+                                around_points([centre], max(body * 0.55, letters) + 4),
+                                partial(_player_disc, centre=centre, radius=body * 0.55, fill=fill, mark=marks[seat],
+                                        size=letters)))
             now = seat == state.current and state.phase != "over"
             words = f"{name}: {state.scores[seat]} pts, {state.supply[seat]} left" + ("  < turn" if now else "")
-            text.draw(surface, words, (rect.x + body * 1.6, y), body, palette.TEXT if now else palette.TEXT_DIM,
-                      bold=now, max_width=rect.w - round(body * 1.6))
+            pieces.append(_text_piece(words, (rect.x + body * 1.6, y), body, palette.TEXT if now else palette.TEXT_DIM,
+                                      now, rect.w - round(body * 1.6)))
             y += body + 6
         return y
 
@@ -559,23 +668,23 @@ class Painter(BoardPainter):
             out.append(("Earthquake", [*lines, readings[2]]))
         return out
 
-    def _paint_disaster(self, surface: Any, layout: Layout, rect: Rect, state: CarcState) -> int:
+    def _disaster_pieces(self, pieces: list[Piece], layout: Layout, rect: Rect, state: CarcState) -> int:
         head, body = text.px(text.BODY, layout.height), text.px(LINE, layout.height)
         small = text.px(text.SMALL, layout.height)
         y = rect.y
         shown = self.disaster_lines(state)
         if not shown:
-            text.draw(surface, "No disaster under way", (rect.x, y), body, palette.TEXT_DIM, max_width=rect.w)
+            pieces.append(_text_piece("No disaster under way", (rect.x, y), body, palette.TEXT_DIM, False, rect.w))
             return y + body + 4
         for n, (heading, lines) in enumerate(shown):
-            text.draw(surface, heading + (" (under way)" if n == 0 and heading != "Earthquake" else ""), (rect.x, y),
-                      head, palette.TEXT, bold=True, max_width=rect.w)
+            pieces.append(_text_piece(heading + (" (under way)" if n == 0 and heading != "Earthquake" else ""),
+                                      (rect.x, y), head, palette.TEXT, True, rect.w))
             y += head + 2
             for k, line in enumerate(lines):
                 reading = k == len(lines) - 1
                 size = small if reading else body
                 for part in text.wrap(("Reading: " if reading else "") + line, size, rect.w):
-                    text.draw(surface, part, (rect.x, y), size, palette.TEXT_DIM if reading else palette.TEXT)
+                    pieces.append(_text_piece(part, (rect.x, y), size, palette.TEXT_DIM if reading else palette.TEXT))
                     y += size + 2
             y += 4
         return y
@@ -613,10 +722,17 @@ class Painter(BoardPainter):
         rows.append("open")
         return rows
 
-    def _paint_key(self, surface: Any, layout: Layout, rect: Rect, state: CarcState) -> int:
+    def _key_piece(self, layout: Layout, rect: Rect, state: CarcState) -> Piece:
         """The symbols on the map now, laid out by the shared key (two columns when the width allows)."""
-        entries = [KeyEntry(KEY_WORDS[row], partial(self._key_sample, row, state)) for row in self.key_rows(state)]
-        return paint_entries(surface, layout, rect, entries)
+        rows = tuple(self.key_rows(state))
+        seat = state.current
+        follower = (player_colour(self.game.who(seat), seat),
+                    initials([self.game.who(i) for i in range(state.players)])[seat]) if "follower" in rows else None
+        entries = [KeyEntry(KEY_WORDS[row], partial(self._key_sample, row, state)) for row in rows]
+        height = key_height(layout, rect.w, entries)  # rows past the bottom are left out: never more than this
+        return Piece(("carcassonne key", rows, follower, rect.as_tuple()),
+                     rect_of(Rect(rect.x, rect.y, rect.w, height), 3),
+                     lambda s: paint_entries(s, layout, rect, entries))
 
     def _key_sample(self, row: str, state: CarcState, surface: Any, box: pygame.Rect) -> None:
         self._key_swatch(surface, row, pygame.Rect(box.x, box.y, box.h, box.h), state)  # a tile's sample is square
@@ -684,6 +800,48 @@ class Painter(BoardPainter):
             pygame.draw.line(surface, ENDED, (box.right - 4, box.y + 2), (box.right - 4, box.bottom - 2), 4)
         else:  # open
             pygame.draw.rect(surface, palette.GRID, box.inflate(-4, -4), 2)
+
+
+def _path_step(surface: Any, a: Point, b: Point, width: int) -> None:
+    """One space of the tornado's path: a line with an arrowhead halfway."""
+    draw_line(surface, a, b, TORNADO, width)
+    _arrowhead(surface, a, b, width * 1.6, TORNADO)
+
+
+def _follower(surface: Any, at: Point, radius: float, fill: palette.Colour, mark: str, size: int, width: int) -> None:
+    """A follower: a disc in its player's colour with the colour's initial."""
+    draw_mark(surface, "circle", at, radius, fill, edge=palette.CITY if sum(fill) < 120 else palette.CITY_EDGE,
+              width=width)
+    text.draw(surface, mark, at, size, ink_on(fill), anchor="center", bold=True)
+
+
+def _numbered(pieces: list[Piece]) -> list[Piece]:
+    """``pieces`` with a repeated key told apart by its count so far (a tornado back over its own path
+    draws the same step again, over what came between): the renderer compares pieces as a set, so a
+    repeat that came or went would otherwise go unseen."""
+    seen: dict[Any, int] = {}
+    out = []
+    for p in pieces:
+        n = seen.get(p.key, 0)
+        seen[p.key] = n + 1
+        out.append(p if n == 0 else Piece((p.key, "again", n), p.rect, p.draw))
+    return out
+
+
+def _text_piece(words: str, at: Point, size: int, colour: palette.Colour, bold: bool = False,
+                max_width: int | None = None) -> Piece:
+    """A line of the side panel as a piece: its rectangle is the rendered text's."""
+    if max_width is not None:
+        words = text.fitted(words, size, bold, max_width)
+    pos = (round(at[0]), round(at[1]))
+    rect = text.rendered(words, size, bold, tuple(colour)).get_rect(topleft=pos)
+    return Piece(("text", words, pos, size, tuple(colour), bold), rect,
+                 lambda s: text.draw(s, words, pos, size, colour, bold=bold))
+
+
+def _player_disc(surface: Any, centre: Point, radius: float, fill: palette.Colour, mark: str, size: int) -> None:
+    draw_mark(surface, "circle", centre, radius, fill, edge=palette.CITY if sum(fill) < 120 else palette.CITY_EDGE)
+    text.draw(surface, mark, centre, size, ink_on(fill), anchor="center", bold=True)
 
 
 def _arrowhead(surface: Any, a: Point, b: Point, size: float, colour: palette.Colour) -> None:
