@@ -47,6 +47,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -446,18 +447,12 @@ class Journal:
 
     def _adopt(self, db: sqlite3.Connection, found: Salvage) -> None:
         """The salvaged games into the new journal, under their own ids, in one transaction."""
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(db):
             for g in found.saved:
                 db.execute("INSERT INTO games (id, game, options, created, updated, finished) VALUES (?,?,?,?,?,?)",
                            (g.id, g.game, g.options, g.created, g.updated, g.finished))
                 db.executemany("INSERT INTO entries (game_id, idx, kind, event, accepted_at) VALUES (?,?,?,?,?)",
                                [(g.id, *row) for row in g.rows])
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise
 
     def adopt(self, found: Salvage) -> None:
         """Add salvaged games to this (new, empty) journal: ``companion journal salvage``."""
@@ -611,15 +606,8 @@ class Journal:
             data, checksum = pack(state, last, chain)
             pending.snapshots.append((gid, live, idx, digest, version, checksum, data))
         try:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._writing():
                 self._write_snapshots(pending)
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                self._snapshot_table = None
-                raise
         except (sqlite3.DatabaseError, OSError) as exc:
             if not _is_storage_trouble(exc):
                 raise
@@ -676,13 +664,23 @@ class Journal:
             self._next_idx[game_id] = int(row[0])
         return self._next_idx[game_id]
 
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write :func:`transaction` on the journal; a snapshots table made inside it is gone with it if
+        it fails, so the next write looks again."""
+        try:
+            with transaction(self._db):
+                yield
+        except BaseException:
+            self._snapshot_table = None
+            raise
+
     def _flush(self) -> bool:
         if not self._pending:
             return True
         pending = self._pending
         try:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._writing():
                 for gid, (game, opts, created) in pending.games.items():
                     self._db.execute("INSERT INTO games (id, game, options, created, updated) VALUES (?,?,?,?,?)",
                                      (gid, game, opts, created, created))
@@ -697,12 +695,6 @@ class Journal:
                     self._db.execute("UPDATE games SET finished=? WHERE id=?", (int(finished), gid))
                 if pending.snapshots or pending.forget:
                     self._write_snapshots(pending)
-                self._db.execute("COMMIT")
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                self._snapshot_table = None  # a table made in this transaction is gone with it
-                raise
         except (sqlite3.DatabaseError, OSError) as exc:
             if not _is_storage_trouble(exc):
                 raise
@@ -948,6 +940,20 @@ class Journal:
 BAD_DATA = (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError)
 """What reading or replaying values no box writes may raise (a file edited by hand or made by another
 program: 1e400 where a die goes, JSON nested ten thousand deep): refused with its line, never a traceback."""
+
+
+@contextmanager
+def transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """A write transaction, committed at the end of the block and rolled back whole on any failure
+    (BEGIN IMMEDIATE: the write lock is taken at the start, not at the first write)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
 
 
 def reason(exc: BaseException) -> str:
