@@ -242,7 +242,7 @@ class Painter(BoardPainter):
         """An external connection's bonus under its mark (halo included in the rectangle)."""
         x, y = layout.centre(Location(key))
         at, size, words = (x, y + layout.unit * 0.55), text.px(text.SMALL, layout.height), f"+${bonus}"
-        box = text.rendered(words, size, True, palette.FORT).get_rect(midtop=(round(at[0]), round(at[1])))
+        box = text.box(words, at, size, palette.FORT, anchor="midtop", bold=True)
         step = max(1, size // 14)
         return Piece(("bonus", key, at, size, bonus), box.inflate(2 * step + 2, 2 * step + 2),
                      lambda s: text.draw(s, words, at, size, palette.FORT, anchor="midtop", halo=True, bold=True))

@@ -831,12 +831,7 @@ def _numbered(pieces: list[Piece]) -> list[Piece]:
 def _text_piece(words: str, at: Point, size: int, colour: palette.Colour, bold: bool = False,
                 max_width: int | None = None) -> Piece:
     """A line of the side panel as a piece: its rectangle is the rendered text's."""
-    if max_width is not None:
-        words = text.fitted(words, size, bold, max_width)
-    pos = (round(at[0]), round(at[1]))
-    rect = text.rendered(words, size, bold, tuple(colour)).get_rect(topleft=pos)
-    return Piece(("text", words, pos, size, tuple(colour), bold), rect,
-                 lambda s: text.draw(s, words, pos, size, colour, bold=bold))
+    return text.piece("text", words, at, size, colour, bold=bold, max_width=max_width)
 
 
 def _player_disc(surface: Any, centre: Point, radius: float, fill: palette.Colour, mark: str, size: int) -> None:

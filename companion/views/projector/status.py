@@ -73,13 +73,8 @@ def status_pieces(layout: Layout, panel: Panel) -> list[Piece]:
 
     def put(words: str, pos: tuple[float, float], size: int, colour: palette.Colour, anchor: str, bold: bool = False,
             max_width: int | None = None) -> pygame.Rect:
-        if max_width is not None:
-            words = text.fitted(words, size, bold, max_width)
-        at = (round(pos[0]), round(pos[1]))
-        rect = text.rendered(words, size, bold, tuple(colour)).get_rect(**{anchor: at})
-        pieces.append(Piece(("status", words, at, anchor, size, colour, bold), rect,
-                            lambda s: text.draw(s, words, at, size, colour, anchor=anchor, bold=bold)))
-        return rect
+        pieces.append(text.piece("status", words, pos, size, colour, anchor=anchor, bold=bold, max_width=max_width))
+        return pieces[-1].rect
 
     big = text.px(text.BODY, layout.height)
     y = r.y + r.h * (0.36 if panel.notices else 0.5)  # lasting notices take the foot of the strip

@@ -756,7 +756,7 @@ def _ink(colour: Colour) -> Colour:
 
 def _text_box(words: str, at: tuple[float, float], size: int, colour: Colour, bold: bool = True) -> pygame.Rect:
     """Where ``text.draw`` puts ``words`` centred on ``at`` (the kept image's rectangle: no drawing)."""
-    return text.rendered(words, size, bold, tuple(colour)).get_rect(center=(round(at[0]), round(at[1])))
+    return text.box(words, at, size, colour, anchor="center", bold=bold)
 
 
 def _keep(kept: dict[Any, Any], key: Any, make: Callable[..., Any], *args: Any) -> Any:

@@ -17,6 +17,7 @@ from typing import Any
 import pygame
 
 from companion.views.projector.palette import BACKGROUND, Colour
+from companion.views.projector.pieces import Piece
 
 MIN_SHARE = 0.019
 """The smallest text, as a share of the screen height (1 % of the width at 16:9, with rounding room)."""
@@ -71,6 +72,24 @@ def draw(surface: Any, text: str, pos: tuple[float, float], size: int, colour: C
     return rect
 
 
+def box(words: str, pos: tuple[float, float], size: int, colour: Colour, *, anchor: str = "topleft",
+        bold: bool = False) -> Any:
+    """Where :func:`draw` puts ``words`` (its kept image's rectangle; nothing is drawn)."""
+    return rendered(words, size, bold, tuple(colour)).get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
+
+
+def piece(kind: str, words: str, pos: tuple[float, float], size: int, colour: Colour, *, anchor: str = "topleft",
+          bold: bool = False, max_width: int | None = None) -> Piece:
+    """``words`` as a piece (:mod:`companion.views.projector.pieces`) keyed ``kind`` and what it shows, in the
+    rectangle of its image: a panel row, a word of the status strip."""
+    if max_width is not None:
+        words = fitted(words, size, bold, max_width)
+    at = (round(pos[0]), round(pos[1]))
+    return Piece((kind, words, at, anchor, size, tuple(colour), bold), box(words, at, size, colour, anchor=anchor,
+                                                                           bold=bold),
+                 lambda s: draw(s, words, at, size, colour, anchor=anchor, bold=bold))
+
+
 @lru_cache(maxsize=384)
 def rendered(text: str, size: int, bold: bool, colour: Colour) -> Any:
     """The text's image, kept: the same names, numbers and panel lines come back frame after frame, and
@@ -115,7 +134,7 @@ class Column:
     With ``pieces`` (a list) nothing is drawn: each row and each :meth:`put` becomes a piece in that list
     instead (:mod:`companion.views.projector.pieces`), so a new state repaints only the rows it changed."""
 
-    def __init__(self, surface: Any, rect: Any, height: int, pieces: list[Any] | None = None) -> None:
+    def __init__(self, surface: Any, rect: Any, height: int, pieces: list[Piece] | None = None) -> None:
         self.surface = surface
         self.rect = rect
         self.height = height
@@ -135,22 +154,19 @@ class Column:
     def put(self, key: Any, rect: Any, paint: Callable[..., object]) -> None:
         """Something drawn in the column besides its text rows (a die face): drawn now, or kept as a piece
         with ``key`` (what it shows) and ``rect`` (where its pixels stay)."""
-        if self.pieces is None:
-            paint(self.surface)
-        else:
-            from companion.views.projector.pieces import Piece
+        self.add(Piece(key, pygame.Rect(rect), paint))
 
-            self.pieces.append(Piece(key, pygame.Rect(rect), paint))
+    def add(self, made: Piece) -> None:
+        """``made`` drawn now, or kept in the column's pieces."""
+        if self.pieces is None:
+            made.draw(self.surface)
+        else:
+            self.pieces.append(made)
 
     def text(self, words: str, pos: tuple[float, float], size: int, colour: Colour, *, anchor: str = "topleft",
              bold: bool = False, max_width: int | None = None) -> None:
         """One piece of text in the column (see :func:`draw`), drawn now or kept as a piece."""
-        if max_width is not None:
-            words = fitted(words, size, bold, max_width)
-        at = (round(pos[0]), round(pos[1]))
-        rect = rendered(words, size, bold, tuple(colour)).get_rect(**{anchor: at})
-        self.put(("text", words, at, anchor, size, tuple(colour), bold), rect,
-                 lambda s: draw(s, words, at, size, colour, anchor=anchor, bold=bold))
+        self.add(piece("text", words, pos, size, colour, anchor=anchor, bold=bold, max_width=max_width))
 
     def line(self, words: str, share: float = BODY, colour: Colour = (240, 240, 240), *, bold: bool = False,
              indent: int = 0, wrap_lines: bool = False) -> bool:
