@@ -39,6 +39,29 @@ def stray_pixels(piece: Piece, size: tuple[int, int]) -> pygame.Rect | None:
     return drawn
 
 
+def check_frame(renderer: ProjectorRenderer, frame: Any, checked: set[object], label: object) -> None:
+    """The frame drawn piece by piece is the one drawn afresh, and each piece not seen before keeps to its
+    rectangle (``checked``: the keys seen so far)."""
+    assert same(renderer.render(frame), render_frame(frame, SIZE)), f"{label} differs from one drawn afresh"
+    for piece in renderer.shown_pieces:
+        if piece.key not in checked:
+            checked.add(piece.key)
+            assert stray_pixels(piece, SIZE) is None, f"{piece.key!r} draws outside its rectangle"
+
+
+def play_checking(s: Session, table: Any, steps: int, name: str) -> tuple[ProjectorRenderer, set[object]]:
+    """Up to ``steps`` of ``table`` playing the session's game to its end, every frame checked
+    (:func:`check_frame`); the renderer and the keys of every piece shown."""
+    renderer = ProjectorRenderer(SIZE)
+    checked: set[object] = set()
+    for step in range(steps):
+        check_frame(renderer, s.frame, checked, f"{name}: frame {step}")
+        if s.current is not None and s.current.prompt().done:
+            break
+        table.act(s)
+    return renderer, checked
+
+
 def act(s: Session, rng: random.Random, overlay: bool = True) -> None:
     """One thing a table does: the dice asked for, else an option, now and then the cursor or the overlay."""
     r = rng.random()
@@ -66,9 +89,14 @@ class Table:
         self.share = share
         self.walking = False
 
+    def aim(self) -> tuple[str, ...]:
+        """The option names this step walks to."""
+        return self.wanted
+
     def act(self, s: Session, overlay: bool = True) -> None:
+        wanted = self.aim()
         menu = s.panel.menu
-        targets = [i for i, item in enumerate(menu.items) if any(w in item for w in self.wanted)] if menu else []
+        targets = [i for i, item in enumerate(menu.items) if any(w in item for w in wanted)] if menu else []
         if menu is not None and targets and (self.walking or self.rng.random() < self.share):
             self.walking = menu.selected != targets[0]
             s.handle(Press("DOWN" if self.walking else "OK"))
@@ -86,22 +114,10 @@ STORMFURY_CARDS = ("dam ", "evacuate")
                           ("stormfury", {"players": 4}, 1000, STORMFURY_CARDS)])
 def test_every_frame_of_a_game_is_the_frame_drawn_from_scratch(tmp_path, game, options, steps, wanted):
     table = Table(random.Random(11), wanted)
-    renderer = ProjectorRenderer(SIZE)
-    checked: set[object] = set()
     with Journal(tmp_path / "j.sqlite") as journal:
         s = Session(journal, dice=DiceSource(seed=4))
         s.start(game, options)
-        for step in range(steps):
-            frame = s.frame
-            shown = renderer.render(frame)
-            assert same(shown, render_frame(frame, SIZE)), f"{game}: frame {step} differs from one drawn afresh"
-            for piece in renderer.shown_pieces:
-                if piece.key not in checked:
-                    checked.add(piece.key)
-                    assert stray_pixels(piece, SIZE) is None, f"{piece.key!r} draws outside its rectangle"
-            if s.current is not None and s.current.prompt().done:
-                break
-            table.act(s)
+        renderer, checked = play_checking(s, table, steps, game)
         assert s.current is not None
         assert s.current.prompt().done, "the game did not reach its end"
         kinds = {k[0] for k in checked if isinstance(k, tuple)}
@@ -239,19 +255,12 @@ and sea lanes come onto the map: a random walk seldom gets past the first entry 
 
 
 class IndustryTable(Table):
-    """A :class:`Table` whose target is one of ``wanted`` picked afresh for each walk down the menu."""
+    """A :class:`Table` whose target is one of ``INDUSTRY_ENTRIES`` picked afresh for each walk down the menu."""
 
-    def act(self, s: Session, overlay: bool = True) -> None:
+    def aim(self) -> tuple[str, ...]:
         if not self.walking:
             self.target = self.rng.choice(INDUSTRY_ENTRIES)
-        menu = s.panel.menu
-        targets = [i for i, item in enumerate(menu.items) if self.target in item] if menu else []
-        if menu is not None and targets and (self.walking or self.rng.random() < self.share):
-            self.walking = menu.selected != targets[0]
-            s.handle(Press("DOWN" if self.walking else "OK"))
-        else:
-            self.walking = False
-            act(s, self.rng, overlay)
+        return (self.target,)
 
 
 @pytest.mark.parametrize("board", ["Japan", "Minnesota"])
@@ -260,22 +269,10 @@ def test_every_frame_of_an_industry_game_is_the_frame_drawn_from_scratch(tmp_pat
     afresh, every piece keeps to its rectangle, and rail links, badges, counters, panel lines and the key
     all came as pieces."""
     table = IndustryTable(random.Random(7), share=0.5)
-    renderer = ProjectorRenderer(SIZE)
-    checked: set[object] = set()
     with Journal(tmp_path / "j.sqlite") as journal:
         s = Session(journal, dice=DiceSource(seed=4))
         s.start("industry", {"players": 3, "map": board})
-        for step in range(400):
-            frame = s.frame
-            shown = renderer.render(frame)
-            assert same(shown, render_frame(frame, SIZE)), f"{board}: frame {step} differs from one drawn afresh"
-            for piece in renderer.shown_pieces:
-                if piece.key not in checked:
-                    checked.add(piece.key)
-                    assert stray_pixels(piece, SIZE) is None, f"{piece.key!r} draws outside its rectangle"
-            if s.current is not None and s.current.prompt().done:
-                break
-            table.act(s)
+        renderer, checked = play_checking(s, table, 400, board)
     kinds = {k[0] for k in checked if isinstance(k, tuple)}
     assert renderer.partial_updates > 100
     assert {"rail", "badge", "counters", "ship", "text", "key", "label", "status"} <= kinds, kinds
@@ -328,22 +325,10 @@ def test_every_frame_of_an_allegheny_game_is_the_frame_drawn_from_scratch(tmp_pa
     """Auctions, track laid link by link, developments, the P&LE: every frame the renderer shows piece by
     piece is the frame drawn afresh, and every piece keeps to its rectangle."""
     table = Table(random.Random(7), RAIL_MOVES, 0.3)
-    renderer = ProjectorRenderer(SIZE)
-    checked: set[object] = set()
     with Journal(tmp_path / "j.sqlite") as journal:
         s = Session(journal, dice=DiceSource(seed=4))
         s.start("allegheny", {"players": 4})
-        for step in range(600):
-            frame = s.frame
-            shown = renderer.render(frame)
-            assert same(shown, render_frame(frame, SIZE)), f"allegheny: frame {step} differs from one drawn afresh"
-            for piece in renderer.shown_pieces:
-                if piece.key not in checked:
-                    checked.add(piece.key)
-                    assert stray_pixels(piece, SIZE) is None, f"{piece.key!r} draws outside its rectangle"
-            if s.current is not None and s.current.prompt().done:
-                break
-            table.act(s)
+        renderer, checked = play_checking(s, table, 600, "allegheny")
         assert renderer.partial_updates > 100
         shown_keys = [k for k in checked if isinstance(k, tuple)]
         kinds = {k[0] for k in shown_keys}
@@ -386,16 +371,6 @@ CARCASSONNE_WANTED = ("Tornado", "Earthquake", "Drew the", "Red: ", "Blue: ", "Y
 by a random walk most often, is "No follower")."""
 
 
-def carcassonne_frames_match(s: Session, renderer: ProjectorRenderer, checked: set[object], step: object) -> None:
-    """The frame drawn piece by piece is the one drawn afresh, and each new piece keeps to its rectangle."""
-    frame = s.frame
-    assert same(renderer.render(frame), render_frame(frame, SIZE)), f"carcassonne: frame {step} differs"
-    for piece in renderer.shown_pieces:
-        if piece.key not in checked:
-            checked.add(piece.key)
-            assert stray_pixels(piece, SIZE) is None, f"{piece.key!r} draws outside its rectangle"
-
-
 def test_every_frame_of_a_carcassonne_game_is_the_frame_drawn_from_scratch(tmp_path):
     """Tiles, followers, the tornado, the meteor and the quake through the real session: each frame drawn
     piece by piece is the one drawn afresh, every piece keeps to its rectangle, and a step that lays no
@@ -414,7 +389,7 @@ def test_every_frame_of_a_carcassonne_game_is_the_frame_drawn_from_scratch(tmp_p
             table.act(s)
             frame = s.frame
             before = renderer.full_redraws
-            carcassonne_frames_match(s, renderer, checked, step)
+            check_frame(renderer, s.frame, checked, f"carcassonne: frame {step}")
             new = frame.state
             if (old is not None and new is not None and old.board == new.board and bool(frame.overlay) == overlay
                     and new is not old):
@@ -447,12 +422,12 @@ def test_the_carcassonne_flood_and_quake_drawn_piece_by_piece_are_the_frames_dra
     with Journal(tmp_path / "j.sqlite") as journal:
         s = Session(journal, dice=DiceSource(seed=4))
         s.start("carcassonne", {"players": 3, "river": "yes"})
-        carcassonne_frames_match(s, renderer, checked, "start")
+        check_frame(renderer, s.frame, checked, "carcassonne: the first frame")
         spread = False
         for n, move in enumerate(moves):
             s.handle(move)
             assert s.panel.message == "", (n, s.panel.message)
-            carcassonne_frames_match(s, renderer, checked, n)
+            check_frame(renderer, s.frame, checked, f"carcassonne: frame {n}")
             flood = s.frame.state.flood
             spread |= flood is not None and flood.spread
     floods = [k for k in checked if isinstance(k, tuple) and k[0] == "flood"]
