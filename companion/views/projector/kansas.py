@@ -161,11 +161,6 @@ class KansasPainter:
         pygame.draw.circle(surface, palette.TEXT_DIM, centre, radius, max(1, radius // 6))
         text.draw(surface, label, centre, size, palette.TEXT, anchor="center", bold=True)
 
-    def _paint_track(self, surface: Any, layout: Layout, tornado: Tornado, latest: bool, index: int,
-                     count: int) -> None:
-        for piece in self._track_pieces(layout, tornado, latest, index, count):
-            piece.draw(surface)
-
     def _track_pieces(self, layout: Layout, tornado: Tornado, latest: bool, index: int, count: int) -> list[Piece]:
         """A tornado's track as small pieces, in the order :func:`draw_polyline` draws (casing, then the
         line, then the dots), so a roll that adds a hex repaints that hex's stretch, not the whole track."""

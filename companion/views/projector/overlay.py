@@ -23,11 +23,6 @@ FILL_SCALE = 0.94
 LEGEND_STOPS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
-def paint_risk(surface: Any, layout: Layout, risk: Mapping[Place, float]) -> None:
-    for piece in risk_pieces(layout, risk):
-        piece.draw(surface)
-
-
 def risk_pieces(layout: Layout, risk: Mapping[Place, float], outlines: dict[Any, Any] | None = None) -> list[Piece]:
     """Each place's heat as a piece keyed by its colour: a roll repaints only places whose colour moved.
     ``outlines`` keeps each place's outline and rectangle between calls (one store per layout)."""

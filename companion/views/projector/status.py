@@ -59,11 +59,6 @@ def prompt_line(panel: Panel) -> str:
     return words
 
 
-def paint_status(surface: Any, layout: Layout, panel: Panel) -> None:
-    for piece in status_pieces(layout, panel):
-        piece.draw(surface)
-
-
 def status_pieces(layout: Layout, panel: Panel) -> list[Piece]:
     """The strip's background and each of its words as a piece: a roll changes the prompt, not the
     game's title or the tower's state, and only what changed is painted again."""
