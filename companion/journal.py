@@ -46,7 +46,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -76,6 +76,7 @@ from companion.journal_snapshots import (
     unpack,
 )
 from companion.journal_snapshots import SCHEMA as SNAPSHOT_SCHEMA
+from companion.journal_writer import WriteBehind
 
 log = logging.getLogger(__name__)
 
@@ -296,15 +297,28 @@ class Journal:
         """Snapshots (game, live, entry_idx, digest) an earlier load of this open journal checked against the rows
         before them: those rows are the owner's (the lock), written once and never changed, so an undo that goes
         back to the same snapshot does not read them again."""
+        self.write_behind = False
+        """Set by the box's loop: a write's COMMIT (the fsync) finishes on a thread of its own while the loop
+        draws; :meth:`join` waits for it before anything is shown (:mod:`companion.journal_writer`)."""
+        self._behind: WriteBehind[bool] | None = None
         if readonly:
-            self._db = self._open_readonly()
+            self._conn = self._open_readonly()
             return
-        self._db = self._open()
+        self._conn = self._open()
         try:
             self._import_recovery()
         except BaseException:
             self.close(0)
             raise
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        """The connection, once a write finishing behind (on the writer thread) has ended: the journal's
+        thread and the writer never use it at the same time."""
+        behind = self._behind
+        if behind is not None and behind.busy and not behind.on_thread():
+            self.join()
+        return self._conn
 
     # -- opening, and what happens to a journal that cannot be used -------------------------------
 
@@ -497,6 +511,12 @@ class Journal:
         recovery file, which the next start puts in the journal. Nothing acknowledged is dropped."""
         if self._closed:
             return
+        try:
+            self.join()
+        except (sqlite3.Error, OSError) as exc:
+            log.warning("journal: the last write failed at close (%s)", exc)
+        if self._behind is not None:
+            self._behind.close()
         if self._later and not self.readonly and not self._pending:
             try:
                 self.store_later()  # a clean stop keeps the snapshots a next start resumes from
@@ -541,8 +561,32 @@ class Journal:
 
     @property
     def degraded(self) -> bool:
-        """True while some accepted entries live only in memory (disk full)."""
-        return bool(self._pending)
+        """True while some accepted entries live only in memory (disk full). A write still finishing
+        behind the caller is not counted: its outcome is known at :meth:`join`."""
+        return bool(self._pending) and not self.writing
+
+    @property
+    def writing(self) -> bool:
+        """A write is finishing behind the caller (its COMMIT under way): not known to be on disk yet."""
+        return self._behind is not None and self._behind.busy
+
+    def join(self) -> bool:
+        """Wait for a write finishing behind the caller; True when every accepted entry is on disk."""
+        behind = self._behind
+        if behind is not None and behind.busy and not behind.on_thread():
+            behind.join()
+        return not self._pending
+
+    def _write(self) -> bool:
+        """Write what waits: here, or with :attr:`write_behind` on the writer thread, returning once its
+        COMMIT is under way (True then: the outcome is :meth:`join`'s)."""
+        self.join()
+        if not self.write_behind or not self._pending or self.readonly or self._closed:
+            return self._flush()
+        if self._behind is None:
+            self._behind = WriteBehind()
+        self._behind.start(lambda committing: self._flush(committing))
+        return True
 
     def new_game(self, game: str, options: Mapping[str, Any]) -> int:
         """A new game's id; its row is written now (or kept in memory if the disk is full)."""
@@ -558,7 +602,7 @@ class Journal:
         self._next_idx[game_id] = 0
         self._pending.games[game_id] = (game, opts, created)
         self._history[game_id] = HistoryDigest(game, opts)
-        self._flush()
+        self._write()
         return game_id
 
     def append(self, game_id: int, entry: Entry, *, snapshot: tuple[int, str, Any, Any, str] | None = None,
@@ -573,6 +617,7 @@ class Journal:
         if entry.kind not in ENTRY_KINDS:
             raise ValueError(f"unknown entry kind {entry.kind!r}")
         self._writable()
+        self.join()  # what waits is not touched while the writer thread writes it
         idx = self._next_index(game_id)
         payload = json.dumps(entry.to_dict(), sort_keys=True)
         self._pending.rows.append((game_id, idx, entry.kind, payload, _now()))
@@ -590,12 +635,13 @@ class Journal:
             elif digest is not None:
                 data, checksum = pack(state, last, chain)
                 self._pending.snapshots.append((game_id, live, idx + 1, digest.hexdigest(), version, checksum, data))
-        return self._flush()
+        return self._write()
 
     def store_later(self) -> bool:
         """The snapshots kept by ``append(..., later=True)`` written now, in a transaction of their own; True when
         some were. Dropped instead while entries wait in memory (they would follow rows not on disk) or the
         storage refuses them: a snapshot is a cache, the entries are the record."""
+        self.join()
         later, self._later = self._later, []
         if not later or self.readonly or self._closed:
             return False
@@ -646,8 +692,9 @@ class Journal:
     def mark_finished(self, game_id: int, finished: bool = True) -> bool:
         """Record that the game has ended (or, after an undo of its last event, that it is open again)."""
         self._writable()
+        self.join()
         self._pending.finished[game_id] = finished
-        return self._flush()
+        return self._write()
 
     def _writable(self) -> None:
         if self.readonly or self._closed:
@@ -655,6 +702,7 @@ class Journal:
 
     def retry(self) -> bool:
         """Try again to write what waits in memory; True when nothing waits any more."""
+        self.join()
         return self._flush()
 
     def _next_index(self, game_id: int) -> int:
@@ -665,22 +713,24 @@ class Journal:
         return self._next_idx[game_id]
 
     @contextmanager
-    def _writing(self) -> Iterator[None]:
+    def _writing(self, committing: Callable[[], None] | None = None) -> Iterator[None]:
         """One write :func:`transaction` on the journal; a snapshots table made inside it is gone with it if
         it fails, so the next write looks again."""
         try:
-            with transaction(self._db):
+            with transaction(self._db, committing):
                 yield
         except BaseException:
             self._snapshot_table = None
             raise
 
-    def _flush(self) -> bool:
+    def _flush(self, committing: Callable[[], None] | None = None) -> bool:
+        """Write what waits, in one transaction; False (and a notice) when the storage refuses it.
+        ``committing``: called just before the COMMIT (see :meth:`_write`)."""
         if not self._pending:
             return True
         pending = self._pending
         try:
-            with self._writing():
+            with self._writing(committing):
                 for gid, (game, opts, created) in pending.games.items():
                     self._db.execute("INSERT INTO games (id, game, options, created, updated) VALUES (?,?,?,?,?)",
                                      (gid, game, opts, created, created))
@@ -943,12 +993,15 @@ program: 1e400 where a die goes, JSON nested ten thousand deep): refused with it
 
 
 @contextmanager
-def transaction(db: sqlite3.Connection) -> Iterator[None]:
+def transaction(db: sqlite3.Connection, committing: Callable[[], None] | None = None) -> Iterator[None]:
     """A write transaction, committed at the end of the block and rolled back whole on any failure
-    (BEGIN IMMEDIATE: the write lock is taken at the start, not at the first write)."""
+    (BEGIN IMMEDIATE: the write lock is taken at the start, not at the first write). ``committing`` is
+    called just before the COMMIT."""
     db.execute("BEGIN IMMEDIATE")
     try:
         yield
+        if committing is not None:
+            committing()
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:

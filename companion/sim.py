@@ -92,6 +92,7 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
     if game is not None:
         extra["preferred"] = {"players": game.players}
     session = Session(journal, maps=maps, **extra)
+    journal.write_behind = True  # the loop draws while a roll's COMMIT reaches the disk (Loop.show)
     loop = Loop(session, inbox, [], watchdog=watchdog, tick=tick, rest_tick=REST_TICK)
     table = Table(inbox, session, loop, InboxDriver(inbox))
     try:

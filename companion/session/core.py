@@ -167,6 +167,15 @@ class Session:
         self.request = OpenRequest()
         self.message = ""
 
+    def settle_writes(self) -> bool:
+        """Wait for the journal's write finishing behind (the loop draws meanwhile, and calls this before it
+        shows the frame), then let the sources forget the rolls now on disk. True when the frame changed: the
+        write failed and the panel now says the game waits in memory."""
+        behind = self.journal.writing
+        self.journal.join()
+        self._settle_rolls()
+        return behind and self.journal.degraded and self._refresh()
+
     def after_shown(self) -> None:
         """Work that may wait until the table has seen the result: a due snapshot of the game's state (a cache
         for resume and undo; packing it would add milliseconds to the roll that reached it)."""
@@ -199,7 +208,7 @@ class Session:
         those rolls (the tower sends them again to a box that restarts) until they are."""
         request = self.request
         if (self._unsettled and not request.partial and request.dealing is None and not self._waiting
-                and not self.journal.degraded):
+                and not self.journal.degraded and not self.journal.writing):
             settles, self._unsettled = self._unsettled, []
             for settle in settles:
                 settle()

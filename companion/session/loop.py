@@ -110,21 +110,37 @@ class Loop:
 
     def show(self) -> None:
         """Hand the current frame to every view; a failing view is reported once and dropped, and the
-        views left are shown the frame that says so (the OLED carries on, telling why the map is gone)."""
+        views left are shown the frame that says so (the OLED carries on, telling why the map is gone).
+
+        Views that can draw ahead (``prepare``: the projector) draw first, while the journal's write of
+        this turn reaches the disk on its own thread; the frame is shown only once that write has ended
+        (``Session.settle_writes``), so the table never sees what the journal does not hold."""
         frame = self.session.frame
         for view in list(self.views):
-            try:
-                view.show(frame)
-            except Exception as exc:  # a view must never take the game down
-                log.error("view %s failed and is switched off: %s", type(view).__name__, exc)
-                self.views.remove(view)
-                self.session.notice(f"{type(view).__name__}: off ({exc})"[:60])
-                if self.session.refresh():
-                    self.show()
-                    return
+            prepare = getattr(view, "prepare", None)
+            if prepare is not None and not self._guarded(view, prepare, frame):
+                return
+        if self.session.settle_writes():  # the write failed: the frame now says the game waits in memory
+            frame = self.session.frame
+        for view in list(self.views):
+            if not self._guarded(view, view.show, frame):
+                return
         self.frames_shown += 1
         if self.on_shown is not None:
             self.on_shown(frame)
+
+    def _guarded(self, view: View, call: Callable[[Frame], object], frame: Frame) -> bool:
+        """``call(frame)``; a view that fails is dropped and the frame that says so shown (False then)."""
+        try:
+            call(frame)
+        except Exception as exc:  # a view must never take the game down
+            log.error("view %s failed and is switched off: %s", type(view).__name__, exc)
+            self.views.remove(view)
+            self.session.notice(f"{type(view).__name__}: off ({exc})"[:60])
+            if self.session.refresh():
+                self.show()
+                return False
+        return True
 
     def step(self, timeout: float | None = None) -> bool:
         """Wait up to ``timeout`` for input, handle everything queued, show once if anything changed."""

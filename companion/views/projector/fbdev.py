@@ -213,14 +213,13 @@ class FramebufferView(ProjectorView):
         super().__init__(renderer or ProjectorRenderer(framebuffer.size), None, table)
         self.framebuffer: Framebuffer | None = framebuffer
 
-    def show(self, frame: Any) -> None:
-        super().show(frame)  # no SDL screen: this renders (and warps) only
+    def _present(self, surface: Any, dirty: list[pygame.Rect]) -> None:
+        """The changed rectangles copied to the device (no SDL screen here)."""
         device = self.framebuffer
         if device is None:
             return
-        surface = self._surface
         # the renderer's own picture comes with its changed rectangles; a warped one is a new picture
-        dirty = self.renderer.dirty if surface is self.renderer.surface else [surface.get_rect()]
+        dirty = dirty if surface is self.renderer.surface else [surface.get_rect()]
         try:
             device.write(surface, dirty)
         except (OSError, ValueError) as exc:

@@ -12,6 +12,7 @@ as a colour: markers are numbered discs, tracks numbered lines, candidates numbe
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -100,7 +101,7 @@ class KansasPainter:
         for index, (tornado, latest) in enumerate(tracks):
             track = ("track", tornado, latest, index, count)
             if track not in kept:
-                kept[track] = self._track_pieces(layout, tornado, latest, index, count)
+                kept[track] = self._track_pieces(layout, tornado, latest, index, count, kept)
             pieces += kept[track]
         for h, n in state.markers:
             if (h, n) not in kept:
@@ -161,9 +162,19 @@ class KansasPainter:
         pygame.draw.circle(surface, palette.TEXT_DIM, centre, radius, max(1, radius // 6))
         text.draw(surface, label, centre, size, palette.TEXT, anchor="center", bold=True)
 
-    def _track_pieces(self, layout: Layout, tornado: Tornado, latest: bool, index: int, count: int) -> list[Piece]:
+    def _track_pieces(self, layout: Layout, tornado: Tornado, latest: bool, index: int, count: int,
+                      kept: dict[Any, Any] | None = None) -> list[Piece]:
         """A tornado's track as small pieces, in the order :func:`draw_polyline` draws (casing, then the
-        line, then the dots), so a roll that adds a hex repaints that hex's stretch, not the whole track."""
+        line, then the dots), so a roll that adds a hex repaints that hex's stretch, not the whole track.
+        A stretch, joint or dot seen before is taken from ``kept`` (a roll adds one; the rest are the same)."""
+        kept = {} if kept is None else kept
+
+        def piece(key: Any, rect: Callable[..., Any], draw: Callable[..., object]) -> Piece:
+            if key not in kept:
+                kept[key] = Piece(key, rect(), draw)
+            made: Piece = kept[key]
+            return made
+
         s = layout.hex_size
         off = track_offset(index, count, s)
         pts = [(x + off, y + off) for x, y in (layout.centre(h) for h in tornado.markers)]
@@ -173,16 +184,16 @@ class KansasPainter:
         if len(pts) >= 2:
             for c, w in ((palette.CITY_EDGE, width + 4), (colour, width)):
                 for a, b in itertools.pairwise(pts):
-                    pieces.append(Piece(("track line", a, b, c, w), around([a, b], w / 2 + 2),
+                    pieces.append(piece(("track line", a, b, c, w), lambda a=a, b=b, w=w: around([a, b], w / 2 + 2),
                                         lambda surf, a=a, b=b, c=c, w=w: pygame.draw.line(surf, c, a, b, w)))
                 for x, y in pts:
                     r = max(1, w // 2)
-                    pieces.append(Piece(("track joint", x, y, c, r), around([(x, y)], r + 1),
+                    pieces.append(piece(("track joint", x, y, c, r), lambda x=x, y=y, r=r: around([(x, y)], r + 1),
                                         lambda surf, x=x, y=y, c=c, r=r: pygame.draw.circle(
                                             surf, c, (round(x), round(y)), r)))
         for x, y in pts[1:]:
             r = round(width * 0.9)
-            pieces.append(Piece(("track dot", x, y, colour, r), around([(x, y)], r + 1),
+            pieces.append(piece(("track dot", x, y, colour, r), lambda x=x, y=y, r=r: around([(x, y)], r + 1),
                                 lambda surf, x=x, y=y, r=r: pygame.draw.circle(surf, colour, (round(x), round(y)), r)))
         size = text.px(text.MARK, layout.height)
         disc = max(size * 0.62, s * 0.26)

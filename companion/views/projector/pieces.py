@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import pygame
@@ -42,6 +43,31 @@ class Piece:
     draw: Callable[..., object] = field(compare=False, hash=False)
     """(surface) -> None; draws the piece at its place on the screen-sized surface."""
 
+    @cached_property
+    def identity(self) -> Identity:
+        """The key and the rectangle, made and hashed once: most pieces are kept from frame to frame, and
+        every frame's pieces are compared with the last frame's as a set of these."""
+        return Identity(self.key, tuple(self.rect))
+
+
+class Identity:
+    """What tells two pieces apart (key and rectangle), hashed once: a key holds the game's own objects
+    (a tornado and its moves), and hashing them again for every frame adds up."""
+
+    __slots__ = ("_hash", "key", "rect")
+
+    def __init__(self, key: Hashable, rect: tuple[int, ...]) -> None:
+        self.key = key
+        self.rect = rect
+        self._hash = hash((key, rect))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Identity) and self._hash == other._hash and self.rect == other.rect
+                and self.key == other.key)
+
 
 def rect_of(box: Any, pad: float = 0) -> pygame.Rect:
     """A pygame.Rect of a layout Rect (x, y, w, h) grown by ``pad`` pixels on every side."""
@@ -58,9 +84,9 @@ def around(points: Iterable[tuple[float, float]], pad: float) -> pygame.Rect:
     return pygame.Rect(left, top, int(max(xs) + pad) + 2 - left, int(max(ys) + pad) + 2 - top)
 
 
-def identities(pieces: Sequence[Piece]) -> frozenset[tuple[Hashable, tuple[int, ...]]]:
+def identities(pieces: Sequence[Piece]) -> frozenset[Identity]:
     """What tells pieces apart for :func:`damage`: each piece's key and rectangle."""
-    return frozenset((p.key, tuple(p.rect)) for p in pieces)
+    return frozenset(p.identity for p in pieces)
 
 
 def damage(old: Sequence[Piece] | frozenset[Any], new: Sequence[Piece] | frozenset[Any],
@@ -70,7 +96,7 @@ def damage(old: Sequence[Piece] | frozenset[Any], new: Sequence[Piece] | frozens
     ones merged; one rectangle, the screen, when they cover much of it."""
     before = old if isinstance(old, frozenset) else identities(old)
     after = new if isinstance(new, frozenset) else identities(new)
-    changed = [pygame.Rect(r).clip(screen) for _, r in before ^ after]
+    changed = [pygame.Rect(i.rect).clip(screen) for i in before ^ after]
     return merge([r for r in changed if r.w > 0 and r.h > 0], screen)
 
 
@@ -99,17 +125,18 @@ def merge(rects: list[pygame.Rect], screen: pygame.Rect) -> list[pygame.Rect]:
 
 def repaint(surface: Any, base: Any, pieces: Sequence[Piece], rects: Sequence[pygame.Rect], scratch: Any) -> None:
     """Each of ``rects`` brought to what a fresh paint would show: on ``scratch`` (a surface of the same
-    size), the base under the whole of every piece touching the rectangle, those pieces drawn in order,
-    and then the rectangle alone copied to ``surface``.
+    size), the base under the rectangle, every piece touching it drawn whole in order, and then the
+    rectangle alone copied to ``surface``.
 
     Not by clipping the pieces to the rectangle: pygame draws some shapes differently when clipped (an
-    outlined rectangle gets its border at the clip's edge), so a clipped repaint would leave seams."""
+    outlined rectangle gets its border at the clip's edge), so a clipped repaint would leave seams. What
+    the whole pieces leave on ``scratch`` outside the rectangle is never copied: a piece's pixels depend
+    only on what lies under them, so inside the rectangle they are what a fresh paint gives."""
     boxes = [p.rect for p in pieces]
     for rect in rects:
         touching = rect.collidelistall(boxes)
-        whole = rect.unionall([boxes[i] for i in touching]) if touching else rect
         if base is not None:
-            scratch.blit(base, whole, whole)
+            scratch.blit(base, rect, rect)
         for i in touching:
             pieces[i].draw(scratch)
         surface.blit(scratch, rect, rect)

@@ -13,7 +13,7 @@ Three layers, each brought up to date only as far as its input changed:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pygame
 
@@ -163,18 +163,18 @@ class ProjectorRenderer:
         layout, game, painter = board.layout, board.game, board.painter
         pieces: list[Piece] = []
         if overlay:
-            pieces += risk_pieces(layout, game.risk_map(state) if isinstance(game, HasRiskMap) else {}, board.outlines)
+            pieces += risk_pieces(layout, game.risk_map(state) if _is(game, HasRiskMap) else {}, board.outlines)
             pieces += board.spots
         whole = pygame.Rect(0, 0, *self.size)
-        if isinstance(painter, PaintsPieces):
-            pieces += painter.state_pieces(layout, state, overlay)
+        if _is(painter, PaintsPieces):
+            pieces += cast(PaintsPieces, painter).state_pieces(layout, state, overlay)
         else:  # a painter of the whole map: all of it again on every new state
             pieces.append(Piece(("state", self._generation), whole,
                                 lambda s: painter.paint_state(s, layout, state, overlay)))
         pieces += board.labels
         inner = side_inner(layout, overlay)
-        if isinstance(painter, PaintsPieces):
-            pieces += painter.side_pieces(layout, inner, state)
+        if _is(painter, PaintsPieces):
+            pieces += cast(PaintsPieces, painter).side_pieces(layout, inner, state)
         else:
             pieces.append(Piece(("panel", self._generation), rect_of(layout.side),
                                 lambda s: painter.paint_side(s, layout, inner, state)))
@@ -188,6 +188,19 @@ class ProjectorRenderer:
                   bold=True)
         text.draw(surface, "choose a game on the box", (w / 2, h * 0.55), text.px(text.BODY, h), palette.TEXT_DIM,
                   anchor="center")
+
+
+_CONFORMS: dict[tuple[type, type], bool] = {}
+
+
+def _is(obj: Any, protocol: type) -> bool:
+    """``isinstance(obj, protocol)`` for a runtime-checkable Protocol, answered once per class: such a check
+    looks up every member of the protocol (tens of microseconds), and the renderer asks on every state. The
+    painters and engines give the protocols' methods in their classes, so the class decides."""
+    key = (type(obj), protocol)
+    if key not in _CONFORMS:
+        _CONFORMS[key] = isinstance(obj, protocol)
+    return _CONFORMS[key]
 
 
 def render_frame(frame: Any, size: tuple[int, int] = DEFAULT_SIZE) -> Any:

@@ -81,10 +81,16 @@ def box(words: str, pos: tuple[float, float], size: int, colour: Colour, *, anch
 def piece(kind: str, words: str, pos: tuple[float, float], size: int, colour: Colour, *, anchor: str = "topleft",
           bold: bool = False, max_width: int | None = None) -> Piece:
     """``words`` as a piece (:mod:`companion.views.projector.pieces`) keyed ``kind`` and what it shows, in the
-    rectangle of its image: a panel row, a word of the status strip."""
+    rectangle of its image: a panel row, a word of the status strip. Kept: a panel's rows come back frame
+    after frame, and a kept piece is measured, keyed and hashed once."""
+    return _piece(kind, words, (round(pos[0]), round(pos[1])), size, tuple(colour), anchor, bold, max_width)
+
+
+@lru_cache(maxsize=512)
+def _piece(kind: str, words: str, at: tuple[int, int], size: int, colour: Colour, anchor: str, bold: bool,
+           max_width: int | None) -> Piece:
     if max_width is not None:
         words = fitted(words, size, bold, max_width)
-    at = (round(pos[0]), round(pos[1]))
     return Piece((kind, words, at, anchor, size, tuple(colour), bold), box(words, at, size, colour, anchor=anchor,
                                                                            bold=bold),
                  lambda s: draw(s, words, at, size, colour, anchor=anchor, bold=bold))

@@ -56,17 +56,37 @@ class ProjectorView:
         """A warp.TableProjection when the projector draws onto the printed board (``companion calibrate``)."""
         self.shown = 0
         self._surface: Any = None
+        self._prepared: Any = None
+        """The frame drawn by :meth:`prepare` and not shown yet."""
+        self._owed: list[pygame.Rect] = []
+        """Rectangles drawn since the last frame shown: the next :meth:`show` puts them all on the screen."""
 
-    def show(self, frame: Any) -> None:
-        """Draw ``frame``; a screen that went away (projector unplugged, display closed) raises
-        pygame.error once, and the loop then drops this view and says so: the OLED carries on."""
+    def prepare(self, frame: Any) -> None:
+        """Draw ``frame`` (only what changed, and warped onto a board when calibrated) without showing it:
+        the loop draws while the journal's write reaches the disk, and shows the frame once it is there."""
         surface, dirty = self.renderer.render(frame), self.renderer.dirty
         if self.table is not None and dirty:  # the last step: the map warped onto the board, the rest black
             warped = self.table.project(self.renderer, frame)  # only where the changed rectangles land
             surface, dirty = (warped, self.table.dirty) if warped is not None else (surface, dirty)
         self._surface = surface
+        self._owed += dirty
+        self._prepared = frame
+
+    def show(self, frame: Any) -> None:
+        """Show ``frame`` (drawn now unless :meth:`prepare` drew it); a screen that went away (projector
+        unplugged, display closed) raises pygame.error once, and the loop then drops this view and says so:
+        the OLED carries on."""
+        if self._prepared is not frame:
+            self.prepare(frame)
+        self._prepared = None
         self.shown += 1
-        if self.screen is None or not dirty:
+        dirty, self._owed = self._owed, []
+        if dirty:
+            self._present(self._surface, dirty)
+
+    def _present(self, surface: Any, dirty: list[pygame.Rect]) -> None:
+        """The changed rectangles onto SDL's screen (none: only drawn, the headless table)."""
+        if self.screen is None:
             return
         try:
             if not pygame.display.get_init():
