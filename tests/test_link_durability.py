@@ -452,9 +452,12 @@ def journal_values(path: Path) -> list[int]:
         return [x.event.dice[0].value for x in j.events(games[-1].id)] if games else []
 
 
-@pytest.fixture
-def box(tmp_path: Path) -> Iterator[tuple[VirtualTower, TowerLink, Loop, Journal]]:
+@pytest.fixture(params=[False, True], ids=["written in the loop", "written behind the drawing"])
+def box(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[VirtualTower, TowerLink, Loop, Journal]]:
+    """The box's parts on a virtual tower; the journal written in the loop's own thread, and (as the box runs)
+    with each COMMIT finishing on its writer thread while the loop draws."""
     with VirtualTower(heartbeat=0.2, retry=0.2) as tower, Journal(tmp_path / "j.sqlite") as journal:
+        journal.write_behind = request.param
         session = Session(journal, loader=loader, game_keys=("tally",))
         session.start("tally", {})
         q: queue.Queue[Any] = queue.Queue()

@@ -1,0 +1,165 @@
+"""Write behind: a roll's COMMIT (the fsync) finishes on the journal's writer thread while the loop draws the
+frame, and the frame is shown only once the write has ended, so the table never sees what the disk does not hold.
+
+The real session, loop, journal (SQLite on disk) and projector renderer of the simulated table, driven by
+rolls thrown into its virtual tower; a second connection reads the journal file whenever a view is shown.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.dice import FACES, DiceRolled
+from companion.journal import Journal
+from companion.journal_writer import WriteBehind
+from companion.sim import build_table
+
+
+class DiskReader:
+    """A view that, each time it is shown a frame, counts the entries a reader of the journal file sees."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.prepared: list[int] = []
+        self.shown: list[int] = []
+        self.showing = threading.Event()
+
+    def _on_disk(self) -> int:
+        db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+        try:
+            return int(db.execute("SELECT COUNT(*) FROM entries").fetchone()[0])
+        finally:
+            db.close()
+
+    def prepare(self, frame: Any) -> None:
+        self.prepared.append(self._on_disk())
+
+    def show(self, frame: Any) -> None:
+        self.showing.set()
+        self.shown.append(self._on_disk())
+        self.showing.clear()
+
+
+def _step_until(table: Any, condition: Any, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, table.session.panel
+        table.loop.step(timeout=0.05)
+
+
+def _throw_wanted(table: Any, value: int = 3) -> None:
+    """The dice the game asks for, thrown into the virtual tower, until the game has taken them."""
+    session = table.session
+    run = session.current
+    before = len(run.live)
+    wanted = session.wanted()
+    assert wanted, session.panel
+    table.driver.throw(DiceRolled.of(*[(kind, min(value, FACES[kind])) for kind in wanted]))
+    _step_until(table, lambda: len(run.live) > before)
+
+
+def test_a_roll_is_shown_only_once_its_entry_is_on_disk_and_committed_behind_the_drawing(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal, build_table(journal, sim=True, headless=True) as table:
+        assert journal.write_behind  # the box's loop turns it on
+        reader = DiskReader(path)
+        table.loop.views.append(reader)
+        commits: list[str] = []
+        committing = threading.Event()
+
+        def traced(sql: str) -> None:
+            if sql == "COMMIT":
+                commits.append(threading.current_thread().name)
+                committing.set()
+
+        journal._conn.set_trace_callback(traced)
+
+        def slow_disk() -> int:
+            """A COMMIT on the writer waits a while for a frame to be shown (a slow card): a frame shown before
+            its write ended would find its entry missing from the file."""
+            if committing.is_set() and threading.current_thread().name == "journal-writer":
+                committing.clear()
+                reader.showing.wait(0.1)
+            return 0
+
+        journal._conn.set_progress_handler(slow_disk, 1)
+        table.session.start("kansas", {"players": 4}, resume=False)
+        table.session.refresh()
+        table.loop.show()
+        _step_until(table, lambda: table.session.panel.tower == "connected")
+        for _ in range(6):
+            if not table.session.wanted():
+                break
+            _throw_wanted(table)
+        run = table.session.current
+        assert len(run.live) >= 2
+        # every frame shown came after its entries reached the file: a reader beside the box saw them all
+        assert reader.shown and reader.shown[-1] == len(run.live)
+        assert all(seen >= drawn for seen, drawn in zip(reader.shown, reader.prepared, strict=True))
+        # and the rolls' COMMITs ran on the writer thread, the loop drawing meanwhile
+        assert commits.count("journal-writer") >= len(run.live)
+        assert "MainThread" not in commits[-len(run.live):]
+
+
+def test_a_write_that_fails_behind_the_drawing_is_said_on_the_frame_that_shows_the_roll(tmp_path: Path) -> None:
+    """SQLite's query_only refuses the write the way a card remounted read-only does: the loop learns it when it
+    joins the write, before showing, so the frame with the roll already says the game waits in memory."""
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal, build_table(journal, sim=True, headless=True) as table:
+        table.session.start("kansas", {"players": 4}, resume=False)
+        table.session.refresh()
+        table.loop.show()
+        _step_until(table, lambda: table.session.panel.tower == "connected")
+        shown: list[Any] = []
+        table.loop.on_shown = shown.append
+        journal._conn.execute("PRAGMA query_only=ON")
+        _throw_wanted(table)
+        assert journal.degraded and "journal: cannot write" in journal.notice
+        assert any(Journal.is_write_notice(n) for n in shown[-1].panel.notices)
+        assert shown[-1].state is table.session.current.state  # the roll is in play, in memory
+        journal._conn.execute("PRAGMA query_only=OFF")
+        table.session.tick()
+        assert not journal.degraded
+        with Journal(path, readonly=True) as reader:
+            assert len(reader.events(table.session.current.game_id)) == len(table.session.current.live)
+
+
+def test_the_writer_hands_back_once_the_commit_starts_and_join_gives_its_result() -> None:
+    writer: WriteBehind[str] = WriteBehind("test-writer")
+    may_finish = threading.Event()
+    steps: list[str] = []
+
+    def job(committing: Any) -> str:
+        steps.append("statements")
+        committing()
+        may_finish.wait(5)  # the fsync: start() has returned by now, or this test would hang here
+        steps.append("committed")
+        return "done"
+
+    writer.start(job)
+    assert steps == ["statements"] and writer.busy
+    with pytest.raises(RuntimeError, match="already under way"):
+        writer.start(job)
+    may_finish.set()
+    assert writer.join() == "done" and steps == ["statements", "committed"] and not writer.busy
+    assert writer.join() is None
+    writer.close()
+
+
+def test_an_error_in_a_write_behind_is_raised_where_it_is_joined() -> None:
+    writer: WriteBehind[None] = WriteBehind("test-writer")
+
+    def job(committing: Any) -> None:
+        raise ValueError("a bug in the write")
+
+    writer.start(job)  # returns once the job ended, without the COMMIT reached
+    with pytest.raises(ValueError, match="a bug in the write"):
+        writer.join()
+    assert not writer.busy
+    writer.close()
