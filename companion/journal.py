@@ -300,7 +300,9 @@ class Journal:
         self.write_behind = False
         """Set by the box's loop: a write's COMMIT (the fsync) finishes on a thread of its own while the loop
         draws; :meth:`join` waits for it before anything is shown (:mod:`companion.journal_writer`)."""
-        self._behind: WriteBehind[bool] | None = None
+        self._behind: WriteBehind | None = None
+        self._committing: _Pending | None = None
+        """What the COMMIT under way on the writer thread writes (settled by :meth:`join`)."""
         if readonly:
             self._conn = self._open_readonly()
             return
@@ -574,23 +576,46 @@ class Journal:
         """Wait for a write finishing behind the caller; True when every accepted entry is on disk."""
         behind = self._behind
         if behind is not None and behind.busy and not behind.on_thread():
-            behind.join()
+            pending, self._committing = self._committing, None
+            try:
+                behind.join()
+            except (sqlite3.DatabaseError, OSError) as exc:
+                self._snapshot_table = None
+                if pending is None:
+                    raise
+                self._refused(pending, exc)
+            else:
+                if pending is not None:
+                    self._written(pending)
         return not self._pending
 
     def _write(self) -> bool:
-        """Write what waits: here, or with :attr:`write_behind` on the writer thread, returning once its
-        COMMIT is under way (True then: the outcome is :meth:`join`'s)."""
+        """Write what waits: all here, or with :attr:`write_behind` the statements here and the COMMIT on the
+        writer thread (True then: the outcome is :meth:`join`'s)."""
         self.join()
-        if not self.write_behind or not self._pending or self.readonly or self._closed:
-            return self._flush()
+        behind = self.write_behind and bool(self._pending) and not self.readonly and not self._closed
+        return self._flush(behind=behind)
+
+    def _commit_behind(self) -> None:
+        """The open transaction's COMMIT handed to the writer thread (rolled back there if it fails)."""
+        db = self._conn
+
+        def commit() -> None:
+            try:
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+
         if self._behind is None:
             self._behind = WriteBehind()
-        self._behind.start(lambda committing: self._flush(committing))
-        return True
+        self._behind.start(commit)
 
     def new_game(self, game: str, options: Mapping[str, Any]) -> int:
         """A new game's id; its row is written now (or kept in memory if the disk is full)."""
         self._writable()
+        self.join()  # what waits is not touched while its COMMIT is under way
         created = _now()
         opts = json.dumps(dict(options), sort_keys=True)
         if self._next_game_id is None:
@@ -617,7 +642,7 @@ class Journal:
         if entry.kind not in ENTRY_KINDS:
             raise ValueError(f"unknown entry kind {entry.kind!r}")
         self._writable()
-        self.join()  # what waits is not touched while the writer thread writes it
+        self.join()  # what waits is not touched while its COMMIT is under way
         idx = self._next_index(game_id)
         payload = json.dumps(entry.to_dict(), sort_keys=True)
         self._pending.rows.append((game_id, idx, entry.kind, payload, _now()))
@@ -713,24 +738,24 @@ class Journal:
         return self._next_idx[game_id]
 
     @contextmanager
-    def _writing(self, committing: Callable[[], None] | None = None) -> Iterator[None]:
+    def _writing(self, commit: Callable[[], None] | None = None) -> Iterator[None]:
         """One write :func:`transaction` on the journal; a snapshots table made inside it is gone with it if
         it fails, so the next write looks again."""
         try:
-            with transaction(self._db, committing):
+            with transaction(self._db, commit):
                 yield
         except BaseException:
             self._snapshot_table = None
             raise
 
-    def _flush(self, committing: Callable[[], None] | None = None) -> bool:
-        """Write what waits, in one transaction; False (and a notice) when the storage refuses it.
-        ``committing``: called just before the COMMIT (see :meth:`_write`)."""
+    def _flush(self, behind: bool = False) -> bool:
+        """Write what waits, in one transaction; False (and a notice) when the storage refuses it. ``behind``:
+        the COMMIT is handed to the writer thread, and what it comes to is settled by :meth:`join`."""
         if not self._pending:
             return True
         pending = self._pending
         try:
-            with self._writing(committing):
+            with self._writing(self._commit_behind if behind else None):
                 for gid, (game, opts, created) in pending.games.items():
                     self._db.execute("INSERT INTO games (id, game, options, created, updated) VALUES (?,?,?,?,?)",
                                      (gid, game, opts, created, created))
@@ -746,21 +771,33 @@ class Journal:
                 if pending.snapshots or pending.forget:
                     self._write_snapshots(pending)
         except (sqlite3.DatabaseError, OSError) as exc:
-            if not _is_storage_trouble(exc):
-                raise
-            pending.snapshots.clear()  # a cache: not kept waiting in memory (a long game's state is large)
-            reason = "disk full" if _is_disk_full(exc) else f"cannot write ({str(exc)[:40]})"
-            trouble = f"journal: {reason}{self.IN_MEMORY}"
-            if trouble != self.notice:
-                log.warning("%s (%s)", trouble, self.path)
-            self.notice = trouble
-            return False
+            return self._refused(pending, exc)
+        if behind:
+            self._committing = pending
+        else:
+            self._written(pending)
+        return True
+
+    def _refused(self, pending: _Pending, exc: BaseException) -> bool:
+        """The storage refused ``pending`` (disk full, read-only): it waits in memory and the notice says so;
+        anything else is a bug and raised. False."""
+        if not _is_storage_trouble(exc):
+            raise exc
+        pending.snapshots.clear()  # a cache: not kept waiting in memory (a long game's state is large)
+        reason = "disk full" if _is_disk_full(exc) else f"cannot write ({str(exc)[:40]})"
+        trouble = f"journal: {reason}{self.IN_MEMORY}"
+        if trouble != self.notice:
+            log.warning("%s (%s)", trouble, self.path)
+        self.notice = trouble
+        return False
+
+    def _written(self, pending: _Pending) -> None:
+        """``pending`` is on disk: nothing waits any more, and a write trouble notice is over."""
         self._verified.update((gid, live, idx, digest) for gid, live, idx, digest, *_ in pending.snapshots)
         self._pending = _Pending()
         if self.is_write_notice(self.notice):
             log.info("journal: every entry written again (%s)", self.path)
             self.notice = ""
-        return True
 
     def _write_snapshots(self, pending: _Pending) -> None:
         """Inside the flush's transaction: the undone snapshots out, the new ones in, only the newest KEEP kept."""
@@ -993,16 +1030,17 @@ program: 1e400 where a die goes, JSON nested ten thousand deep): refused with it
 
 
 @contextmanager
-def transaction(db: sqlite3.Connection, committing: Callable[[], None] | None = None) -> Iterator[None]:
+def transaction(db: sqlite3.Connection, commit: Callable[[], None] | None = None) -> Iterator[None]:
     """A write transaction, committed at the end of the block and rolled back whole on any failure
-    (BEGIN IMMEDIATE: the write lock is taken at the start, not at the first write). ``committing`` is
-    called just before the COMMIT."""
+    (BEGIN IMMEDIATE: the write lock is taken at the start, not at the first write). ``commit``: what
+    commits it instead of a COMMIT here (the journal's writer thread, which rolls back if it fails)."""
     db.execute("BEGIN IMMEDIATE")
     try:
         yield
-        if committing is not None:
-            committing()
-        db.execute("COMMIT")
+        if commit is None:
+            db.execute("COMMIT")
+        else:
+            commit()
     except BaseException:
         if db.in_transaction:
             db.execute("ROLLBACK")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -76,6 +77,13 @@ class Table:
         self.close()
 
 
+SWITCH_INTERVAL = 0.0005
+"""Seconds a thread waiting for the GIL waits before the thread holding it must let go (Python's default is
+0.005). The table's other threads each need it only for moments, and need them soon: the journal's writer
+to start a roll's COMMIT while the loop draws (companion.journal_writer), the tower's reader to queue a roll,
+the OLED's writer to put an image on the bus. With five milliseconds a moment could come after the frame."""
+
+
 def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, out: Path | None = None,
                 maps: Path | None = None, views: list[View] | None = None, tick: float = 0.5,
                 watchdog: Callable[[], object] | None = None, config: Any = None,
@@ -95,6 +103,9 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
     journal.write_behind = True  # the loop draws while a roll's COMMIT reaches the disk (Loop.show)
     loop = Loop(session, inbox, [], watchdog=watchdog, tick=tick, rest_tick=REST_TICK)
     table = Table(inbox, session, loop, InboxDriver(inbox))
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    table.closers.append(lambda: sys.setswitchinterval(switch))
     try:
         if views is not None:
             loop.views.extend(views)

@@ -28,7 +28,7 @@ class DiskReader:
         self.path = path
         self.prepared: list[int] = []
         self.shown: list[int] = []
-        self.showing = threading.Event()
+        self.showed = threading.Event()
 
     def _on_disk(self) -> int:
         db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
@@ -41,9 +41,8 @@ class DiskReader:
         self.prepared.append(self._on_disk())
 
     def show(self, frame: Any) -> None:
-        self.showing.set()
         self.shown.append(self._on_disk())
-        self.showing.clear()
+        self.showed.set()
 
 
 def _step_until(table: Any, condition: Any, seconds: float = 10.0) -> None:
@@ -82,10 +81,11 @@ def test_a_roll_is_shown_only_once_its_entry_is_on_disk_and_committed_behind_the
 
         def slow_disk() -> int:
             """A COMMIT on the writer waits a while for a frame to be shown (a slow card): a frame shown before
-            its write ended would find its entry missing from the file."""
+            its write ended finds its entry missing from the file."""
             if committing.is_set() and threading.current_thread().name == "journal-writer":
                 committing.clear()
-                reader.showing.wait(0.1)
+                reader.showed.clear()
+                reader.showed.wait(0.1)
             return 0
 
         journal._conn.set_progress_handler(slow_disk, 1)
@@ -130,35 +130,33 @@ def test_a_write_that_fails_behind_the_drawing_is_said_on_the_frame_that_shows_t
             assert len(reader.events(table.session.current.game_id)) == len(table.session.current.live)
 
 
-def test_the_writer_hands_back_once_the_commit_starts_and_join_gives_its_result() -> None:
-    writer: WriteBehind[str] = WriteBehind("test-writer")
+def test_the_writer_runs_the_job_behind_the_caller_and_join_waits_for_its_end() -> None:
+    writer = WriteBehind("test-writer")
     may_finish = threading.Event()
     steps: list[str] = []
 
-    def job(committing: Any) -> str:
-        steps.append("statements")
-        committing()
-        may_finish.wait(5)  # the fsync: start() has returned by now, or this test would hang here
+    def job() -> None:
+        may_finish.wait(5)  # the fsync: start() has returned by now, or this test would wait here 5 s and fail
         steps.append("committed")
-        return "done"
 
     writer.start(job)
-    assert steps == ["statements"] and writer.busy
+    assert steps == [] and writer.busy
     with pytest.raises(RuntimeError, match="already under way"):
         writer.start(job)
     may_finish.set()
-    assert writer.join() == "done" and steps == ["statements", "committed"] and not writer.busy
-    assert writer.join() is None
+    writer.join()
+    assert steps == ["committed"] and not writer.busy
+    writer.join()  # nothing under way: returns at once
     writer.close()
 
 
 def test_an_error_in_a_write_behind_is_raised_where_it_is_joined() -> None:
-    writer: WriteBehind[None] = WriteBehind("test-writer")
+    writer = WriteBehind("test-writer")
 
-    def job(committing: Any) -> None:
+    def job() -> None:
         raise ValueError("a bug in the write")
 
-    writer.start(job)  # returns once the job ended, without the COMMIT reached
+    writer.start(job)
     with pytest.raises(ValueError, match="a bug in the write"):
         writer.join()
     assert not writer.busy
