@@ -9,7 +9,9 @@
   through the real link (clock from the frame's last byte) and from the ROLL button on gpiozero's
   MockFactory pin (clock from the release edge: ROLL has a hold, so a press is known on release).
   Each sample ends at the later of the projector's frame flipped and the OLED image through its
-  driver. With the risk overlay off and on.
+  driver. With the risk overlay off and on. Between samples, untimed, the loop gets the quiet turn a
+  table gives it between rolls (a turn with no input): the work a frame leaves for later, a due snapshot
+  of the state and the garbage collection, runs there on the box (companion.session.collector).
 - Start-up, memory, idle CPU: real ``companion run`` processes, the project's bytecode compiled first (as
   ``pip install .`` leaves it on the Pi). The box: its own projector path
   on a console (``open_projector``, driver fbdev: a 1920x1080 XRGB8888 framebuffer that is a regular file
@@ -192,6 +194,9 @@ def game_latency(rolls: int, overlay: bool, journal_dir: str | None = None
                     raise RuntimeError(f"the roll was not accepted: {session.panel.message!r}")
                 into.append((max(shown[s0], written[w0]) - start) * 1000)
                 facts.setdefault("oled_bytes", []).append(device.take())
+                quiet = loop.quiet_turns  # a table pauses between rolls: the loop's quiet turn, untimed
+                while loop.quiet_turns == quiet:
+                    loop.step(timeout=0.01)
             facts["events"] = len(session.current.live) if session.current is not None else 0
             facts["games"] = len(journal.games())
     return tower_ms, button_ms, facts

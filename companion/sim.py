@@ -23,6 +23,7 @@ from companion.dice import DiceRolled
 from companion.errors import CompanionError
 from companion.inputs import RollRef
 from companion.journal import Journal
+from companion.session import collector
 from companion.session.core import Session
 from companion.session.inputs import Hold, Press, Roll
 from companion.session.loop import REST_TICK, Loop, View
@@ -106,6 +107,7 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
     switch = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     table.closers.append(lambda: sys.setswitchinterval(switch))
+    table.closers.append(collector.take_over())  # the loop collects garbage in its quiet turns
     try:
         if views is not None:
             loop.views.extend(views)

@@ -381,7 +381,9 @@ def test_the_box_stores_a_snapshot_after_the_roll_is_shown_not_inside_it(tmp_pat
         inbox.put(Press("DOWN"))
         assert loop.step(timeout=1)
         assert seen_at_show[-1] == []  # the frame went out first
-        assert stored(path, run.game_id) == [EVERY]  # then the snapshot
+        assert stored(path, run.game_id) == []  # and the turn that showed it did not pack the state either
+        assert not loop.step(timeout=0)  # the next turn with no input ...
+        assert stored(path, run.game_id) == [EVERY]  # ... stores the snapshot
         run.accept(events[EVERY])
         run.undo()
         run.undo()  # back past the stored snapshot: forgotten with the undo

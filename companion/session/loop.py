@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from companion.session import collector
 from companion.session.core import Frame, Session
 from companion.session.inputs import Decide, Hold, InputEvent, Press, Roll
 
@@ -81,6 +82,10 @@ class Loop:
         self.frames_shown = 0
         self.ignored = 0
         """Items on the queue that are not inputs (counted, logged, never a crash)."""
+        self._after_shown = False
+        """A frame was shown since the last quiet turn (its later work waits for one)."""
+        self.quiet_turns = 0
+        """Turns with no input so far (a script that paces a table like people waits on this)."""
         self.player_inputs = 0
         """Rolls, presses, holds and decisions handled so far, whether or not they changed what is shown (a
         die thrown again with the same message changes nothing): a script waits on this, not on a new frame."""
@@ -162,7 +167,11 @@ class Loop:
             changed |= self.session.tick()
         if changed:
             self.show()
-            self.session.after_shown()
+            self._after_shown = True
+        elif not active:
+            self._quiet_turn()
+        elif collector.overdue():
+            collector.collect_due()
         for pump in self._pumps:
             active |= bool(pump())
         if active or changed:
@@ -170,6 +179,15 @@ class Loop:
         if self._watchdog is not None:
             self._watchdog()
         return changed
+
+    def _quiet_turn(self) -> None:
+        """A turn with no input: the work a frame leaves for later (a due snapshot of the game's state) and
+        the garbage collection that is due (companion.session.collector), where no roll waits for them."""
+        self.quiet_turns += 1
+        if self._after_shown:
+            self._after_shown = False
+            self.session.after_shown()
+        collector.collect_due()
 
     def _handle(self, item: Any) -> bool:
         if not isinstance(item, InputEvent):  # every source speaks companion.inputs; anything else is a bug
