@@ -21,21 +21,32 @@ from companion.views.projector.pieces import Piece, rect_of
 FILL_SCALE = 0.94
 """The heat fill leaves the area edges visible, so the grid still reads under the overlay."""
 LEGEND_STOPS = (0.0, 0.25, 0.5, 0.75, 1.0)
+KEPT = "heat pieces"
+"""Where ``risk_pieces`` keeps the pieces it made, in its store."""
+MAX_KEPT = 4000
+"""Kept heat pieces (a place in a colour) before the store starts again: a long evening's colours stay a few MB."""
 
 
 def risk_pieces(layout: Layout, risk: Mapping[Place, float], outlines: dict[Any, Any] | None = None) -> list[Piece]:
     """Each place's heat as a piece keyed by its colour: a roll repaints only places whose colour moved.
-    ``outlines`` keeps each place's outline and rectangle between calls (one store per layout)."""
+    ``outlines`` keeps, per layout, each place's outline and rectangle, and the pieces made so far (a place
+    shown again in the same colour is the same piece, compared with the last frame's at no cost)."""
     outlines = {} if outlines is None else outlines
+    kept: dict[Any, Piece] = outlines.setdefault(KEPT, {})
+    if len(kept) > MAX_KEPT:
+        kept.clear()
     pieces: list[Piece] = []
     for place, p in risk.items():
         if p > 0 and layout.holds(place):
             colour = palette.heat(p)
-            if place not in outlines:
-                outlines[place] = (layout.outline(place, FILL_SCALE), rect_of(layout.box(place, FILL_SCALE), 1))
-            outline, rect = outlines[place]
-            pieces.append(Piece(("heat", place, colour), rect,
-                                lambda s, c=colour, o=outline: pygame.draw.polygon(s, c, o)))
+            made = kept.get((place, colour))
+            if made is None:
+                if place not in outlines:
+                    outlines[place] = (layout.outline(place, FILL_SCALE), rect_of(layout.box(place, FILL_SCALE), 1))
+                outline, rect = outlines[place]
+                made = kept[(place, colour)] = Piece(("heat", place, colour), rect,
+                                                         lambda s, c=colour, o=outline: pygame.draw.polygon(s, c, o))
+            pieces.append(made)
     return pieces
 
 
