@@ -469,29 +469,60 @@ def forecast_options(game: RiskSource, state: KansasState) -> list[ForecastOptio
     else:
         return []
     full = chain.from_grid()
-    options = []
-    for line in lines:
-        for value in range(1, 9):
-            fixed = dict(known, **{line: value})
-            chosen = chain.from_grid(fixed["ns"], fixed["we"])
-            risk = combine([chosen] + [full] * later)
-            options.append(ForecastOption(line, value, risk, risk.expected_on(places)))
+    choices = [(line, value) for line in lines for value in range(1, 9)]
+    chosen = [chain.from_grid(**dict(known, **{line: value})) for line, value in choices]
+    phases = _with_later(chosen, full, later)
+    on_places = _on(phases.e, _place_rows(chain, places))
+    options = [ForecastOption(line, value, phases.risk(i), float(on_places[i]))
+               for i, (line, value) in enumerate(choices)]
     return sorted(options, key=lambda o: (o.on_places, o.line, o.value))
 
 
-def _mean(risks: list[Risk]) -> Risk:
-    """Each risk alike likely: the mean of their figures, over every hex any of them can reach."""
-    vectors = [r.vectors for r in risks]
-    if vectors and all(v is not None and v.hexes is vectors[0].hexes for v in vectors):  # type: ignore[union-attr]
-        first = vectors[0]
-        assert first is not None
-        keys = np.logical_or.reduce([v.p_keys for v in vectors])  # type: ignore[union-attr]
-        p = np.sum([v.p for v in vectors], axis=0) / len(risks)  # type: ignore[union-attr]
-        e = np.sum([v.e for v in vectors], axis=0) / len(risks)  # type: ignore[union-attr]
-        return Vectors(first.hexes, first.index, p, keys, e, keys).risk()
-    hexes = set().union(*(r.p_hit for r in risks))
-    return Risk({h: sum(r.p_hit.get(h, 0.0) for r in risks) / len(risks) for h in hexes},
-                {h: sum(r.expected.get(h, 0.0) for r in risks) / len(risks) for h in hexes})
+@dataclass(frozen=True)
+class _Rows:
+    """Several risks over one chain's hexes as the rows of arrays (as :class:`Vectors`), so ranking
+    the forecast's choices combines and compares them all in a few array operations."""
+
+    hexes: list[Hex]
+    index: dict[Hex, int]
+    p: Any
+    p_keys: Any
+    e: Any
+    e_keys: Any
+
+    def risk(self, i: int) -> Risk:
+        return Vectors(self.hexes, self.index, self.p[i], self.p_keys[i], self.e[i], self.e_keys[i]).risk()
+
+
+def _with_later(chosen: list[Risk], full: Risk, later: int) -> _Rows:
+    """``combine([c] + [full] * later)`` for each risk ``c`` of ``chosen``, all at once: the same
+    operations on the same figures, row by row."""
+    vectors = [r.vectors for r in chosen]
+    f = full.vectors
+    assert f is not None and all(v is not None for v in vectors)
+    missed = 1.0 - np.stack([v.p for v in vectors])  # type: ignore[union-attr]
+    expected = np.stack([v.e for v in vectors])  # type: ignore[union-attr]
+    p_keys = np.stack([v.p_keys for v in vectors])  # type: ignore[union-attr]
+    e_keys = np.stack([v.e_keys for v in vectors])  # type: ignore[union-attr]
+    if later:
+        missed *= (1.0 - f.p) ** later if later > 1 else 1.0 - f.p
+        expected += later * f.e if later > 1 else f.e
+        p_keys |= f.p_keys
+        e_keys |= f.e_keys
+    return _Rows(f.hexes, f.index, 1.0 - missed, p_keys, expected, e_keys)
+
+
+def _place_rows(chain: TornadoChain, places: Iterable[Hex]) -> list[int]:
+    return [i for h in places if (i := chain.index.get(h)) is not None]
+
+
+def _on(expected: Any, rows: list[int]) -> Any:
+    """Expected markers on the hexes ``rows``, for each row of ``expected`` (added one hex at a time,
+    as :meth:`Risk.expected_on` adds them, so the figures and the order they rank in agree)."""
+    total = np.zeros(expected.shape[:-1])
+    for i in rows:
+        total = total + expected[..., i]
+    return total
 
 
 def forecast_lines(game: RiskSource, state: KansasState) -> list[LineOption]:
@@ -504,20 +535,24 @@ def forecast_lines(game: RiskSource, state: KansasState) -> list[LineOption]:
     if count == 0:
         return []
     chain = game.chain
-    places = [p.hex for p in game.board.places]
+    rows = _place_rows(chain, (p.hex for p in game.board.places))
     full = chain.from_grid()
-    others = [full] * (count - 1)
+    # each single start's expected markers on places: spared[ns - 1, we - 1]
+    pairs = [[chain.from_grid(ns, we) for we in range(1, 9)] for ns in range(1, 9)]
+    spared = _on(np.stack([[r.vectors.e for r in row] for row in pairs]), rows)  # type: ignore[union-attr]
     options = []
     for line in LINES:
-        best: dict[int, int] = {}
-        per_roll: list[Risk] = []
-        for roll in range(1, 9):
-            def start(value: int, roll: int = roll, line: str = line) -> Risk:
-                return chain.from_grid(value, roll) if line == "ns" else chain.from_grid(roll, value)
-
-            value = min(range(1, 9), key=lambda v: (start(v).expected_on(places), v))
-            best[roll] = value
-            per_roll.append(combine([start(value), *others]))
-        risk = _mean(per_roll)
-        options.append(LineOption(line, best, risk, risk.expected_on(places)))
+        # the place along the fixed line that spares the most after each roll of the other line (the
+        # first such place on a tie: argmin keeps the lowest)
+        picks = np.argmin(spared, axis=0 if line == "ns" else 1).tolist()
+        best = {roll: value + 1 for roll, value in zip(range(1, 9), picks, strict=True)}
+        starts = [pairs[value - 1][roll - 1] if line == "ns" else pairs[roll - 1][value - 1]
+                  for roll, value in best.items()]
+        per_roll = _with_later(starts, full, count - 1)
+        # every roll alike likely: the mean of the eight phases, over every hex any of them can reach
+        keys = np.logical_or.reduce(per_roll.p_keys)
+        p = per_roll.p.sum(axis=0) / len(starts)
+        e = per_roll.e.sum(axis=0) / len(starts)
+        risk = Vectors(full.vectors.hexes, full.vectors.index, p, keys, e, keys).risk()  # type: ignore[union-attr]
+        options.append(LineOption(line, best, risk, float(_on(e, rows))))
     return sorted(options, key=lambda o: (o.on_places, o.line))
