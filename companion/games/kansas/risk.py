@@ -185,9 +185,9 @@ class TornadoChain:
         self._chances = [np.divide(c, stay, out=np.zeros(n), where=stay > 0) for c in chances]
         # The same moves seen from where they land: hex t is reached from sources[d][t] with that hex's
         # chance of moving d (zero where no hex lies that way), so a push gathers rather than scatters.
-        self._sources = [np.where(src >= 0, src, rows) for src in sources]
-        self._arrivals = [np.where(src >= 0, c[src], 0.0)[:, None] for src, c in zip(sources, self._chances,
-                                                                                    strict=True)]
+        self._sources = np.stack([np.where(src >= 0, src, rows) for src in sources])
+        self._arrivals = np.stack([np.where(src >= 0, c[src], 0.0) for src, c in zip(sources, self._chances,
+                                                                                    strict=True)])[:, :, None]
         self._home = self._no_return([DIRECTIONS[d] for d in directions], stay <= 0)
         """``_home[k][h]``: a walk from h does not stand on h again in its next k positions."""
         self._from_grid: dict[tuple[int | None, int | None], Risk] = {}
@@ -223,13 +223,10 @@ class TornadoChain:
 
     def _push(self, here: Any) -> Any:
         """One move of the distributions in the columns of ``here`` (hexes x starts): ``here.T @ step``,
-        as a gather per direction."""
-        pairs = iter(zip(self._sources, self._arrivals, strict=True))
-        src, chance = next(pairs)
-        out = chance * here[src]
-        for src, chance in pairs:
-            out += chance * here[src]
-        return out
+        as one gather of every direction's sources, weighted and added direction by direction."""
+        terms = here[self._sources]
+        terms *= self._arrivals
+        return terms.sum(axis=0)
 
     def _walks(self, starts: Any, moves: int, count_start: bool) -> tuple[Any, Any]:
         """P(hit) and expected visits (the start not counted) for the start distributions in the columns
