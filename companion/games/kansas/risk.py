@@ -11,6 +11,7 @@ multiplies the chances of being missed. Nothing is sampled; a test checks it aga
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -181,8 +182,9 @@ class TornadoChain:
             chances.append(np.where(to >= 0, chance, 0.0))
             sources.append(self._where.moved(-dq, -dr))
         stay = np.sum(chances, axis=0)
-        self._targets = targets
+        self._targets = np.stack(targets)
         self._chances = [np.divide(c, stay, out=np.zeros(n), where=stay > 0) for c in chances]
+        self._chance_rows = np.stack(self._chances)[:, None, :]
         # The same moves seen from where they land: hex t is reached from sources[d][t] with that hex's
         # chance of moving d (zero where no hex lies that way), so a push gathers rather than scatters.
         self._sources = np.stack([np.where(src >= 0, src, rows) for src in sources])
@@ -216,7 +218,7 @@ class TornadoChain:
             after[0] = 0.0  # M: a walk standing on h has not missed it
             inner = where.size(top - k)
             terms = after.ravel()[where.gathers(inner, moves, self._targets)]
-            terms *= np.stack(self._chances)[:, None, :]
+            terms *= self._chance_rows
             level = terms.sum(axis=0)  # directions added in order, as step @ (M * B) adds them
             home.append(level[0].copy())
         return home
@@ -334,20 +336,17 @@ class TornadoChain:
 class _Lookup:
     """Board indices of hexes relative to each hex: ``moved(dq, dr)[s]`` is the hex one offset from s
     (-1: off the board). Offsets within ``radius`` get rows, nearest first, so those within any k are
-    the first ``size(k)`` rows."""
+    the first ``size(k)`` rows. (The few offsets are plain Python: a numpy call costs more than a
+    small loop.)"""
 
     def __init__(self, hexes: list[Hex], radius: int) -> None:
-        span = np.arange(-radius, radius + 1)
-        dq, dr = (a.ravel() for a in np.meshgrid(span, span, indexing="ij"))
-        distance = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
-        near = distance <= radius
-        order = np.lexsort((dr[near], dq[near], distance[near]))  # nearest first, then by q and r
+        span = range(-radius, radius + 1)
+        near = sorted(((abs(dq) + abs(dr) + abs(dq + dr)) // 2, dq, dr) for dq in span for dr in span)
+        near = [o for o in near if o[0] <= radius]  # nearest first, then by q and r
+        self.offsets = [(dq, dr) for _, dq, dr in near]
+        self._row = {o: i for i, o in enumerate(self.offsets)}
+        self._sizes = [bisect_right(near, (k, radius + 1)) for k in range(radius + 1)]
         self.radius = radius
-        self.dq, self.dr, distance = dq[near][order], dr[near][order], distance[near][order]
-        self._sizes = np.searchsorted(distance, np.arange(radius + 1), side="right").tolist()
-        # each offset's row, on a table one ring wider than the radius (an offset less a move)
-        self._rows = np.full((2 * radius + 3, 2 * radius + 3), len(distance))
-        self._rows[self.dq + radius + 1, self.dr + radius + 1] = np.arange(len(distance))
         q = np.array([h.q for h in hexes])
         r = np.array([h.r for h in hexes])
         # board indices on a rectangle of (q, r) with room for any offset within the radius and a move
@@ -360,19 +359,19 @@ class _Lookup:
 
     def row(self, dq: int, dr: int) -> int:
         """The row of the offset (dq, dr), which is within the radius."""
-        return int(self._rows[dq + self.radius + 1, dr + self.radius + 1])
+        return self._row[dq, dr]
 
     def size(self, k: int) -> int:
         """How many offsets lie within ``k``."""
-        return int(self._sizes[min(k, self.radius)])
+        return self._sizes[min(k, self.radius)]
 
-    def gathers(self, rows: int, moves: list[tuple[int, int]], targets: list[Any]) -> Any:
-        """For each move (its offset and each start's target) and each of the first ``rows`` offsets o,
-        the flat position, in an array over (offset, start), of the figure at offset ``o - move`` from
-        the target (the same hex h seen from where the move lands). Shape (moves, rows, starts)."""
-        pad = self.radius + 1
-        shifts = np.stack([self._rows[self.dq[:rows] - mq + pad, self.dr[:rows] - mr + pad] for mq, mr in moves])
-        return shifts[:, :, None] * len(targets[0]) + np.stack(targets)[:, None, :]
+    def gathers(self, rows: int, moves: list[tuple[int, int]], targets: Any) -> Any:
+        """For each move (its offset and each start's target, a row of ``targets``) and each of the
+        first ``rows`` offsets o, the flat position, in an array over (offset, start), of the figure at
+        offset ``o - move`` from the target (the same hex h seen from where the move lands). Shape
+        (moves, rows, starts); ``o - move`` is always within the radius of the array read."""
+        shifts = np.array([[self._row[oq - mq, or_ - mr] for oq, or_ in self.offsets[:rows]] for mq, mr in moves])
+        return shifts[:, :, None] * targets.shape[1] + targets[:, None, :]
 
 
 def combine(risks: Iterable[Risk]) -> Risk:
