@@ -55,7 +55,9 @@ def forecast_risk(board: Board, state: StormState, forecast: Sequence[str]) -> R
     relevant = bits.mask(space_city)
     for _, m in road_masks:
         relevant |= m
-    relevant_hexes = [h for h in {*space_city, *(h for r in board.roads for h in r.hexes)} if relevant & bits.bit(h)]
+    relevant_hexes = [(h, b) for h in {*space_city, *(h for r in board.roads for h in r.hexes)}
+                      if h in board.hexes and relevant & (b := bits.bit(h))]
+    """The spaces and road hexes, the only hexes damage reads, each with its bit."""
     leaves: dict[int, int] = {}
     """Covers (bit masks) of the draws that do damage, each with how many draws end with it."""
     count = 0
@@ -208,8 +210,10 @@ class _Bits:
             self._rings[centre] = got
         return got
 
-    def hexes(self, mask: int, candidates: Iterable[Hex]) -> frozenset[Hex]:
-        return frozenset(h for h in candidates if mask & self.bit(h))
+    @staticmethod
+    def hexes(mask: int, candidates: Iterable[tuple[Hex, int]]) -> frozenset[Hex]:
+        """The hexes of ``candidates`` (each with its bit) that ``mask`` holds."""
+        return frozenset(h for h, bit in candidates if mask & bit)
 
     def counts(self, masks: dict[int, int]) -> dict[Hex, int]:
         """For each hex, the summed counts of the masks that have its bit, hexes in sorted order.
