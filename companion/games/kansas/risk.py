@@ -4,9 +4,10 @@ One tornado is a Markov chain over hexes: it starts on a grid hex (each of the 6
 equally likely, or fewer when a line is known or forecast), then takes its moves, each direction
 with the chance of its 2D6 sums *given that the move stays on the map* -- the re-roll rule makes a
 move that would leave the map simply not happen, so the chances of the directions that remain are
-scaled up. Expected markers add up along the chain; P(at least one) is 1 - P(the path avoids the
-hex), which is the same chain with the hex made a trap. Tornadoes roll independently, so a phase
-multiplies the chances of being missed. Nothing is sampled; a test checks it against a simulation.
+scaled up. Expected markers add up along the chain; P(at least one) adds, over the moves, the chance
+of standing on the hex after that move and never again after it (each walk that hits the hex has one
+last visit). Tornadoes roll independently, so a phase multiplies the chances of being missed. Nothing
+is sampled; the tests check it against every walk enumerated by hand and against a simulation.
 """
 
 from __future__ import annotations
@@ -207,8 +208,8 @@ class TornadoChain:
             return home
         where = self._where
         level = np.ones((where.size(top - 1), n))  # B[1] over offsets within top - 1: 1 - step
-        for (dq, dr), chance in zip(moves, self._chances, strict=True):
-            if top > 1:
+        if top > 1:  # (with one move, B[1] is wanted only on h itself)
+            for (dq, dr), chance in zip(moves, self._chances, strict=True):
                 level[where.row(dq, dr)] = 1.0 - chance
         level[:, stuck] = 1.0  # a hex with no move on the map stays put (data.py refuses such boards)
         level[0, stuck] = 0.0
