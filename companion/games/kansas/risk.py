@@ -494,19 +494,24 @@ class _Rows:
 def _with_later(chosen: list[Risk], full: Risk, later: int) -> _Rows:
     """``combine([c] + [full] * later)`` for each risk ``c`` of ``chosen``, all at once: the same
     operations on the same figures, row by row."""
-    vectors = [r.vectors for r in chosen]
-    f = full.vectors
-    assert f is not None and all(v is not None for v in vectors)
-    missed = 1.0 - np.stack([v.p for v in vectors])  # type: ignore[union-attr]
-    expected = np.stack([v.e for v in vectors])  # type: ignore[union-attr]
-    p_keys = np.stack([v.p_keys for v in vectors])  # type: ignore[union-attr]
-    e_keys = np.stack([v.e_keys for v in vectors])  # type: ignore[union-attr]
+    vectors = [_arrays(r) for r in chosen]
+    f = _arrays(full)
+    missed = 1.0 - np.stack([v.p for v in vectors])
+    expected = np.stack([v.e for v in vectors])
+    p_keys = np.stack([v.p_keys for v in vectors])
+    e_keys = np.stack([v.e_keys for v in vectors])
     if later:
         missed *= (1.0 - f.p) ** later if later > 1 else 1.0 - f.p
         expected += later * f.e if later > 1 else f.e
         p_keys |= f.p_keys
         e_keys |= f.e_keys
     return _Rows(f.hexes, f.index, 1.0 - missed, p_keys, expected, e_keys)
+
+
+def _arrays(risk: Risk) -> Vectors:
+    """A risk from a chain as its arrays (every risk the forecast ranks is one)."""
+    assert risk.vectors is not None
+    return risk.vectors
 
 
 def _place_rows(chain: TornadoChain, places: Iterable[Hex]) -> list[int]:
@@ -536,7 +541,7 @@ def forecast_lines(game: RiskSource, state: KansasState) -> list[LineOption]:
     full = chain.from_grid()
     # each single start's expected markers on places: spared[ns - 1, we - 1]
     pairs = [[chain.from_grid(ns, we) for we in range(1, 9)] for ns in range(1, 9)]
-    spared = _on(np.stack([[r.vectors.e for r in row] for row in pairs]), rows)  # type: ignore[union-attr]
+    spared = _on(np.stack([[_arrays(r).e for r in row] for row in pairs]), rows)
     options = []
     for line in LINES:
         # the place along the fixed line that spares the most after each roll of the other line (the
@@ -550,6 +555,6 @@ def forecast_lines(game: RiskSource, state: KansasState) -> list[LineOption]:
         keys = np.logical_or.reduce(per_roll.p_keys)
         p = per_roll.p.sum(axis=0) / len(starts)
         e = per_roll.e.sum(axis=0) / len(starts)
-        risk = Vectors(full.vectors.hexes, full.vectors.index, p, keys, e, keys).risk()  # type: ignore[union-attr]
+        risk = Vectors(per_roll.hexes, per_roll.index, p, keys, e, keys).risk()
         options.append(LineOption(line, best, risk, float(_on(e, rows))))
     return sorted(options, key=lambda o: (o.on_places, o.line))
