@@ -158,3 +158,60 @@ def test_each_line_with_its_place_picked_after_the_roll_agrees_with_simulation(g
     agree(chosen.risk.p_hit, hit, n)
     rolled = game.apply(game.apply(state, Choice("forecast", {"tornado": 1, "line": "we"})), DiceRolled.of(("d8", 7)))
     assert forecast_lines(game, rolled) == []  # once the line is chosen, the eight places are what is left
+
+
+def enumerate_walks(game: KansasGame, starts: dict[Hex, float], moves: int,
+                    count_start: bool) -> tuple[dict[Hex, float], dict[Hex, float]]:
+    """Every walk the rules allow, each with its chance, added up by hand: a move is a 2D6 sum, and the
+    sums that would leave the map are rolled again, so the others' chances are scaled to sum to one."""
+    b = game.board
+    sums = {s: (6 - abs(s - 7)) / 36 for s in range(2, 13)}
+    hit: Counter[Hex] = Counter()
+    markers: Counter[Hex] = Counter()
+
+    def go(here: Hex, path: list[Hex], chance: float, left: int) -> None:
+        if not left:
+            for h in set(path):
+                hit[h] += chance
+            for h in path:
+                markers[h] += chance
+            return
+        lands: Counter[Hex] = Counter()  # sums that land on the same hex are one branch
+        for s, p in sums.items():
+            if (to := here.neighbour(b.path_key[s])) in b.terrain:
+                lands[to] += p
+        for to, p in lands.items():
+            go(to, [*path, to], chance * p / sum(lands.values()), left - 1)
+
+    for start, p in starts.items():
+        go(start, [start] if count_start else [], p, moves)
+    return dict(hit), dict(markers)
+
+
+def same(exact: dict[Hex, float], by_hand: dict[Hex, float]) -> None:
+    assert {h for h, p in exact.items() if p} == {h for h, p in by_hand.items() if p}
+    for h, p in by_hand.items():
+        assert exact[h] == pytest.approx(p, rel=1e-12, abs=1e-15), h
+
+
+def test_one_tornado_equals_every_walk_enumerated(game):
+    cells = list(game.board.grid.values())
+    hit, markers = enumerate_walks(game, {h: 1 / len(cells) for h in cells}, game.board.moves_per_tornado, True)
+    risk = game.chain.from_grid()
+    same(risk.p_hit, hit)
+    same(risk.expected, markers)
+
+
+def test_a_forecast_line_and_a_tornado_in_flight_equal_every_walk_enumerated(game):
+    b = game.board
+    line = {h: 1 / 8 for (ns, _), h in b.grid.items() if ns == 3}
+    hit, markers = enumerate_walks(game, line, b.moves_per_tornado, True)
+    same(game.chain.from_grid(3, None).p_hit, hit)
+    same(game.chain.from_grid(3, None).expected, markers)
+    # in flight: the start's marker is down already, and the walk may come back over it
+    here = b.grid[4, 5]
+    hit, markers = enumerate_walks(game, {here: 1.0}, 3, False)
+    risk = game.chain.tornado({here: 1.0}, moves=3, count_start=False)
+    same(risk.p_hit, hit)
+    same(risk.expected, markers)
+    assert 0 < risk.p_hit[here] < 1  # it can come back: the last-visit sum must count that once

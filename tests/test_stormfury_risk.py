@@ -38,7 +38,8 @@ def outcome(s, order):
     return covered, city, {d.target for d in log.damage if d.kind == "road"}
 
 
-@pytest.mark.parametrize(("centre", "category"), [(Hex(5, 6), 1), (Hex(5, 6), 3), (Hex(9, 4), 4), (Hex(9, 4), 5)])
+@pytest.mark.parametrize(("centre", "category"), [(Hex(5, 6), 1), (Hex(5, 6), 3), (Hex(9, 4), 4), (Hex(9, 4), 5),
+                                                  (min(B.hexes), 5), (max(B.hexes), 5)])  # the last two: corners
 def test_exact_risk_equals_the_engine_over_every_shuffle(centre, category):
     s = state(centre, category, fortifications=(("houston.port", 1),), dams=frozenset(
         {("houston-lake_charles", "houston"), ("houston-lake_charles", "lake_charles")}),
@@ -109,3 +110,14 @@ def test_risk_json_shape():
     assert data["draws"] == 60
     assert {tuple(sorted(row)) for row in data["cities"]} == {("expected_damage", "id", "p_hit")}
     assert len(data["roads"]) == len(B.roads)
+
+
+@pytest.mark.parametrize("radius", sorted(set(B.rules.radius)))
+def test_a_footprint_as_a_shifted_disc_is_the_board_hexes_within_the_radius(radius):
+    from companion.games.stormfury.risk import _Bits
+
+    bits = _Bits(B, radius)
+    on = [(x, bits.bit(x)) for x in B.hexes]
+    for h in B.hexes:
+        assert bits.ring(h) == bits.mask(h.within(radius)), h  # mask() keeps the board's hexes only
+        assert bits.hexes(bits.ring(h), on) == {x for x in h.within(radius) if x in B.hexes}, h

@@ -4,13 +4,15 @@ One tornado is a Markov chain over hexes: it starts on a grid hex (each of the 6
 equally likely, or fewer when a line is known or forecast), then takes its moves, each direction
 with the chance of its 2D6 sums *given that the move stays on the map* -- the re-roll rule makes a
 move that would leave the map simply not happen, so the chances of the directions that remain are
-scaled up. Expected markers add up along the chain; P(at least one) is 1 - P(the path avoids the
-hex), which is the same chain with the hex made a trap. Tornadoes roll independently, so a phase
-multiplies the chances of being missed. Nothing is sampled; a test checks it against a simulation.
+scaled up. Expected markers add up along the chain; P(at least one) adds, over the moves, the chance
+of standing on the hex after that move and never again after it (each walk that hits the hex has one
+last visit). Tornadoes roll independently, so a phase multiplies the chances of being missed. Nothing
+is sampled; the tests check it against every walk enumerated by hand and against a simulation.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -148,12 +150,19 @@ class LineOption:
 class TornadoChain:
     """The moves of one tornado on one board, with the re-roll rule, ready to be walked many times.
 
-    Exact and vectorised (numpy): ``T[s, t]`` is the chance that a move from hex ``s`` lands on ``t``
-    (a move off the map is rolled again, so each row is renormalised over the moves that stay). The
-    chance that the next ``k`` positions of a walk from ``s`` all miss hex ``h`` is ``B[k][s, h]``, for
-    every start and every target at once: ``B[0] = 1`` and ``B[k] = T @ (M * B[k-1])`` with ``M[t, h] =
-    [t != h]``. P(hit) of any start distribution is then one vector-matrix product, and so are the
-    expected markers (``start @ T^k`` summed over the moves). The board's hexes index the matrices.
+    Exact and vectorised (numpy): ``step[s, t]`` is the chance that a move from hex ``s`` lands on ``t``
+    (a move off the map is rolled again, so each row is renormalised over the moves that stay). A start
+    distribution pushed through the chain move by move gives the chance of standing on each hex after
+    each move; their sum is the expected markers. P(hit) comes from the same pushes, by the last visit:
+    a walk that touches h has a last time on h, so P(hit h) = sum over i of P(on h after i moves) *
+    P(a walk from h does not come back within the moves left). Those "no return" chances are one
+    figure per hex and number of moves (``_home``), made once per board; every term is a product of
+    chances, so nothing cancels and a tiny risk keeps its digits.
+
+    Cold cost (issue 16: a new board's first risk within a few milliseconds on a Pi): the pushes are
+    sparse (a hex has at most six moves: a gather per direction, no dense product, no BLAS threads) and
+    the start grid's 81 cases (none, one or both lines known) are pushed together as the columns of one
+    array, each column with exactly the arithmetic it would get alone.
     """
 
     def __init__(self, board: Board) -> None:
@@ -162,58 +171,110 @@ class TornadoChain:
         self.hexes: list[Hex] = list(board.terrain)
         self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
         n = len(self.hexes)
-        # The chain is sparse (at most six moves a hex): kept as one (target, chance) column per
-        # direction, so a step is a few gathers, not a dense matrix product (no BLAS threads).
+        self._where = _Lookup(self.hexes, max(1, self.moves))
         rows = np.arange(n)
-        targets, chances = [], []
-        coords = [(h.q, h.r) for h in self.hexes]
-        at = {qr: i for i, qr in enumerate(coords)}  # (q, r) tuples: no Hex made per lookup
-        for direction in sorted(set(board.path_key.values())):
+        directions = sorted(set(board.path_key.values()))
+        targets, chances, sources = [], [], []
+        for direction in directions:
             chance = sum(p for total, p in SUM_CHANCES.items() if board.path_key[total] == direction)
             dq, dr = DIRECTIONS[direction]
-            to = np.array([at.get((q + dq, r + dr), -1) for q, r in coords])
+            to = self._where.moved(dq, dr)
             targets.append(np.where(to >= 0, to, rows))
             chances.append(np.where(to >= 0, chance, 0.0))
+            sources.append(self._where.moved(-dq, -dr))
         stay = np.sum(chances, axis=0)
-        self._targets = targets
-        self._chances = [np.divide(c, stay, out=np.zeros(n), where=stay > 0)[:, None] for c in chances]
-        step = np.zeros((n, n))
-        for to, chance in zip(self._targets, self._chances, strict=True):
-            step[rows, to] += chance[:, 0]
-        self.step = step
-        miss = 1.0 - np.eye(n)
-        # B[1] = step @ miss = 1 - step (a move lands somewhere: each row of step sums to 1, or is all
-        # zero for a hex with no move, which then stays put); the rest by the recursion. Cold, this is
-        # most of the chain's cost, so the first product is not computed.
-        stuck = stay <= 0
-        first = 1.0 - step
-        first[stuck] = miss[stuck]
-        avoid = [np.ones((n, n)), first]
-        for _ in range(self.moves - 1):
-            avoid.append(self._walk(miss * avoid[-1]))
-        self._avoid = avoid[: self.moves + 1]
-        """``_avoid[k][s, h]``: the next k positions from s all miss h."""
-        self._miss = miss
-        self._counted: dict[int, Any] = {}
+        self._targets = np.stack(targets)
+        self._chances = [np.divide(c, stay, out=np.zeros(n), where=stay > 0) for c in chances]
+        self._chance_rows = np.stack(self._chances)[:, None, :]
+        # The same moves seen from where they land: hex t is reached from sources[d][t] with that hex's
+        # chance of moving d (zero where no hex lies that way), so a push gathers rather than scatters.
+        self._sources = np.stack([np.where(src >= 0, src, rows) for src in sources])
+        self._arrivals = np.stack([np.where(src >= 0, c[src], 0.0) for src, c in zip(sources, self._chances,
+                                                                                    strict=True)])[:, :, None]
+        self._home = self._no_return([DIRECTIONS[d] for d in directions], stay <= 0)
+        """``_home[k][h]``: a walk from h does not stand on h again in its next k positions."""
         self._from_grid: dict[tuple[int | None, int | None], Risk] = {}
 
-    def _walk(self, after: Any) -> Any:
-        """``step @ after``: row s mixes the rows of the hexes a move from s can reach (summed in place:
-        a new array per direction would double the memory traffic of the chain's cold build)."""
-        pairs = iter(zip(self._targets, self._chances, strict=True))
-        to, chance = next(pairs)
-        out = chance * after[to]
-        for to, chance in pairs:
-            out += chance * after[to]
-        return out
+    def _no_return(self, moves: list[tuple[int, int]], stuck: Any) -> list[Any]:
+        """P(no return to h within k moves), k = 0..moves, for every h.
+
+        It is the diagonal of B[k][s, h] = P(the next k positions from s all miss h): B[0] = 1,
+        B[1] = 1 - step, B[k] = step @ (M * B[k-1]) with M zero where s = h. The diagonal of B[k] needs
+        B[k-1] only one hex from it, B[k-2] two hexes, and so on, so each B[j] is kept only over the hexes
+        within ``moves - j`` of each start (:class:`_Lookup` offsets): a few thousand figures, not n^2."""
+        n, top = len(self.hexes), self.moves
+        home = [np.ones(n)]
+        if top == 0:
+            return home
+        where = self._where
+        level = np.ones((where.size(top - 1), n))  # B[1] over offsets within top - 1: 1 - step
+        if top > 1:  # (with one move, B[1] is wanted only on h itself)
+            for (dq, dr), chance in zip(moves, self._chances, strict=True):
+                level[where.row(dq, dr)] = 1.0 - chance
+        level[:, stuck] = 1.0  # a hex with no move on the map stays put (data.py refuses such boards)
+        level[0, stuck] = 0.0
+        home.append(level[0].copy())
+        for k in range(2, top + 1):
+            after = level.copy()
+            after[0] = 0.0  # M: a walk standing on h has not missed it
+            inner = where.size(top - k)
+            terms = after.ravel()[where.gathers(inner, moves, self._targets)]
+            terms *= self._chance_rows
+            level = terms.sum(axis=0)  # directions added in order, as step @ (M * B) adds them
+            home.append(level[0].copy())
+        return home
+
+    def _push(self, here: Any) -> Any:
+        """One move of the distributions in the columns of ``here`` (hexes x starts): ``here.T @ step``,
+        as one gather of every direction's sources, weighted and added direction by direction."""
+        terms = here[self._sources]
+        terms *= self._arrivals
+        return terms.sum(axis=0)
+
+    def _walks(self, starts: Any, moves: int, count_start: bool) -> tuple[Any, Any]:
+        """P(hit) and expected visits (the start not counted) for the start distributions in the columns
+        of ``starts``. Columns never mix, so a start computed alone or among others gets the same bits."""
+        home = self._home
+        visits = np.zeros_like(starts)
+        hit = starts * home[moves][:, None] if count_start else np.zeros_like(starts)
+        here = starts
+        for i in range(1, moves + 1):
+            here = self._push(here)
+            visits += here
+            hit += here * home[moves - i][:, None]  # on h after i moves, and not again after
+        return np.minimum(hit, 1.0), visits
+
+    @cached_property
+    def step(self) -> Any:
+        """The chain as a dense matrix: row ``s`` the chances of where a move from ``s`` lands."""
+        n = len(self.hexes)
+        rows = np.arange(n)
+        step = np.zeros((n, n))
+        for to, chance in zip(self._targets, self._chances, strict=True):
+            step[rows, to] += chance
+        return step
 
     def from_grid(self, ns: int | None = None, we: int | None = None) -> Risk:
-        """A whole tornado from the start grid, with none, one or both lines known; kept once computed
-        (there are only 81 such cases per board, and the full one is asked for on every roll)."""
+        """A whole tornado from the start grid, with none, one or both lines known; kept once computed.
+
+        The first question with a line known makes all 81 cases at once (the forecast asks for most of
+        them); the full grid alone, which the overlay asks for on every roll, is made by itself first."""
         key = (ns, we)
         risk = self._from_grid.get(key)
         if risk is None:
-            risk = self._from_grid[key] = self._tornado(self._grid_vector(ns, we), self.moves, True)
+            lines: list[int | None] = [None, *range(1, 9)]
+            every = [key] if key == (None, None) else [(a, b) for a in lines for b in lines]
+            cases = [c for c in every if c not in self._from_grid]
+            starts = self._grid_vectors(cases)
+            hit, visits = self._walks(starts, self.moves, True)
+            total = visits + starts
+            # rows, one per case, each a plain array (a column of the pushes would be a strided view)
+            hit, total, reachable = hit.T.copy(), total.T.copy(), ((starts > 0) | (visits > 0)).T.copy()
+            nonzero = total != 0
+            for j, case in enumerate(cases):
+                self._from_grid[case] = Vectors(self.hexes, self.index, hit[j], reachable[j], total[j],
+                                                nonzero[j]).risk()
+            risk = self._from_grid[key]
         return risk
 
     def start(self, ns: int | None, we: int | None) -> dict[Hex, float]:
@@ -231,33 +292,22 @@ class TornadoChain:
         return (np.array([n for (n, _), _h in cells]), np.array([w for (_, w), _h in cells]),
                 np.array([self.index[h] for _, h in cells]))
 
-    def _grid_vector(self, ns: int | None, we: int | None) -> Any:
-        """``start(ns, we)`` as a vector over the chain's hexes."""
+    def _grid_vectors(self, cases: list[tuple[int | None, int | None]]) -> Any:
+        """``start(ns, we)`` of each case, as the columns of an array over the chain's hexes: each of the
+        cells the case allows alike likely (the 64 cells are 64 different hexes, data.py checks)."""
         ns_of, we_of, at = self._grid
-        chosen = np.ones(len(at), dtype=bool)
-        if ns is not None:
-            chosen &= ns_of == ns
-        if we is not None:
-            chosen &= we_of == we
-        vec = np.zeros(len(self.hexes))
-        np.add.at(vec, at[chosen], 1.0 / max(1, int(chosen.sum())))
-        return vec
+        ns = np.array([0 if n is None else n for n, _ in cases])[:, None]
+        we = np.array([0 if w is None else w for _, w in cases])[:, None]
+        chosen = ((ns == 0) | (ns == ns_of)) & ((we == 0) | (we == we_of))
+        starts = np.zeros((len(self.hexes), len(cases)))
+        starts[at] = (chosen / np.maximum(1, chosen.sum(axis=1, keepdims=True))).T
+        return starts
 
     def _vector(self, start: Mapping[Hex, float]) -> Any:
         vec = np.zeros(len(self.hexes))
         for h, p in start.items():
             vec[self.index[h]] += p
         return vec
-
-    def _visits(self, vec: Any, moves: int) -> Any:
-        """Expected visits to each hex in the next ``moves`` moves from the start ``vec`` (the start's own
-        position not counted): the start pushed through the chain move by move, a vector at a time."""
-        total = np.zeros_like(vec)
-        here = vec
-        for _ in range(moves):
-            here = here @ self.step
-            total += here
-        return total
 
     @cached_property
     def steps(self) -> dict[Hex, list[tuple[Hex, float]]]:
@@ -270,25 +320,59 @@ class TornadoChain:
         return self.tornado(start, moves, count_start).expected
 
     def p_hit(self, start: Mapping[Hex, float], moves: int, count_start: bool = True) -> dict[Hex, float]:
-        """P(at least one marker) per hex: 1 - P(the walk avoids it), for every hex at once."""
+        """P(at least one marker) per hex, for every hex at once."""
         return self.tornado(start, moves, count_start).p_hit
 
     def tornado(self, start: Mapping[Hex, float], moves: int | None = None, count_start: bool = True) -> Risk:
         return self._tornado(self._vector(start), self.moves if moves is None else moves, count_start)
 
     def _tornado(self, vec: Any, moves: int, count_start: bool) -> Risk:
-        visits = self._visits(vec, moves)
-        # A start hex that counts is a hit already: a walk misses h only if it does not start there.
-        if count_start:
-            avoid = self._counted.get(moves)
-            if avoid is None:
-                avoid = self._counted[moves] = self._avoid[moves] * self._miss
-        else:
-            avoid = self._avoid[moves]
+        hit, visits = self._walks(vec[:, None], moves, count_start)
+        hit, visits = hit[:, 0], visits[:, 0]
         reachable = (vec > 0) | (visits > 0)
-        hit = np.where(reachable, np.maximum(1.0 - vec @ avoid, 0.0), 0.0)
         total = visits + vec if count_start else visits
         return Vectors(self.hexes, self.index, hit, reachable, total, total != 0).risk()
+
+
+class _Lookup:
+    """Board indices of hexes relative to each hex: ``moved(dq, dr)[s]`` is the hex one offset from s
+    (-1: off the board). Offsets within ``radius`` get rows, nearest first, so those within any k are
+    the first ``size(k)`` rows. (The few offsets are plain Python: a numpy call costs more than a
+    small loop.)"""
+
+    def __init__(self, hexes: list[Hex], radius: int) -> None:
+        span = range(-radius, radius + 1)
+        near = sorted(((abs(dq) + abs(dr) + abs(dq + dr)) // 2, dq, dr) for dq in span for dr in span)
+        near = [o for o in near if o[0] <= radius]  # nearest first, then by q and r
+        self.offsets = [(dq, dr) for _, dq, dr in near]
+        self._row = {o: i for i, o in enumerate(self.offsets)}
+        self._sizes = [bisect_right(near, (k, radius + 1)) for k in range(radius + 1)]
+        self.radius = radius
+        q = np.array([h.q for h in hexes])
+        r = np.array([h.r for h in hexes])
+        # board indices on a rectangle of (q, r) with room for any offset within the radius and a move
+        self._q, self._r = q - q.min() + radius + 1, r - r.min() + radius + 1
+        self._at = np.full((q.max() - q.min() + 2 * radius + 3, r.max() - r.min() + 2 * radius + 3), -1)
+        self._at[self._q, self._r] = np.arange(len(hexes))
+
+    def moved(self, dq: int, dr: int) -> Any:
+        return self._at[self._q + dq, self._r + dr]
+
+    def row(self, dq: int, dr: int) -> int:
+        """The row of the offset (dq, dr), which is within the radius."""
+        return self._row[dq, dr]
+
+    def size(self, k: int) -> int:
+        """How many offsets lie within ``k``."""
+        return self._sizes[min(k, self.radius)]
+
+    def gathers(self, rows: int, moves: list[tuple[int, int]], targets: Any) -> Any:
+        """For each move (its offset and each start's target, a row of ``targets``) and each of the
+        first ``rows`` offsets o, the flat position, in an array over (offset, start), of the figure at
+        offset ``o - move`` from the target (the same hex h seen from where the move lands). Shape
+        (moves, rows, starts); ``o - move`` is always within the radius of the array read."""
+        shifts = np.array([[self._row[oq - mq, or_ - mr] for oq, or_ in self.offsets[:rows]] for mq, mr in moves])
+        return shifts[:, :, None] * targets.shape[1] + targets[:, None, :]
 
 
 def combine(risks: Iterable[Risk]) -> Risk:
@@ -382,29 +466,65 @@ def forecast_options(game: RiskSource, state: KansasState) -> list[ForecastOptio
     else:
         return []
     full = chain.from_grid()
-    options = []
-    for line in lines:
-        for value in range(1, 9):
-            fixed = dict(known, **{line: value})
-            chosen = chain.from_grid(fixed["ns"], fixed["we"])
-            risk = combine([chosen] + [full] * later)
-            options.append(ForecastOption(line, value, risk, risk.expected_on(places)))
+    choices = [(line, value) for line in lines for value in range(1, 9)]
+    chosen = [chain.from_grid(**dict(known, **{line: value})) for line, value in choices]
+    phases = _with_later(chosen, full, later)
+    on_places = _on(phases.e, _place_rows(chain, places))
+    options = [ForecastOption(line, value, phases.risk(i), float(on_places[i]))
+               for i, (line, value) in enumerate(choices)]
     return sorted(options, key=lambda o: (o.on_places, o.line, o.value))
 
 
-def _mean(risks: list[Risk]) -> Risk:
-    """Each risk alike likely: the mean of their figures, over every hex any of them can reach."""
-    vectors = [r.vectors for r in risks]
-    if vectors and all(v is not None and v.hexes is vectors[0].hexes for v in vectors):  # type: ignore[union-attr]
-        first = vectors[0]
-        assert first is not None
-        keys = np.logical_or.reduce([v.p_keys for v in vectors])  # type: ignore[union-attr]
-        p = np.sum([v.p for v in vectors], axis=0) / len(risks)  # type: ignore[union-attr]
-        e = np.sum([v.e for v in vectors], axis=0) / len(risks)  # type: ignore[union-attr]
-        return Vectors(first.hexes, first.index, p, keys, e, keys).risk()
-    hexes = set().union(*(r.p_hit for r in risks))
-    return Risk({h: sum(r.p_hit.get(h, 0.0) for r in risks) / len(risks) for h in hexes},
-                {h: sum(r.expected.get(h, 0.0) for r in risks) / len(risks) for h in hexes})
+@dataclass(frozen=True)
+class _Rows:
+    """Several risks over one chain's hexes as the rows of arrays (as :class:`Vectors`), so ranking
+    the forecast's choices combines and compares them all in a few array operations."""
+
+    hexes: list[Hex]
+    index: dict[Hex, int]
+    p: Any
+    p_keys: Any
+    e: Any
+    e_keys: Any
+
+    def risk(self, i: int) -> Risk:
+        return Vectors(self.hexes, self.index, self.p[i], self.p_keys[i], self.e[i], self.e_keys[i]).risk()
+
+
+def _with_later(chosen: list[Risk], full: Risk, later: int) -> _Rows:
+    """``combine([c] + [full] * later)`` for each risk ``c`` of ``chosen``, all at once: the same
+    operations on the same figures, row by row."""
+    vectors = [_arrays(r) for r in chosen]
+    f = _arrays(full)
+    missed = 1.0 - np.stack([v.p for v in vectors])
+    expected = np.stack([v.e for v in vectors])
+    p_keys = np.stack([v.p_keys for v in vectors])
+    e_keys = np.stack([v.e_keys for v in vectors])
+    if later:
+        missed *= (1.0 - f.p) ** later if later > 1 else 1.0 - f.p
+        expected += later * f.e if later > 1 else f.e
+        p_keys |= f.p_keys
+        e_keys |= f.e_keys
+    return _Rows(f.hexes, f.index, 1.0 - missed, p_keys, expected, e_keys)
+
+
+def _arrays(risk: Risk) -> Vectors:
+    """A risk from a chain as its arrays (every risk the forecast ranks is one)."""
+    assert risk.vectors is not None
+    return risk.vectors
+
+
+def _place_rows(chain: TornadoChain, places: Iterable[Hex]) -> list[int]:
+    return [i for h in places if (i := chain.index.get(h)) is not None]
+
+
+def _on(expected: Any, rows: list[int]) -> Any:
+    """Expected markers on the hexes ``rows``, for each row of ``expected`` (added one hex at a time,
+    as :meth:`Risk.expected_on` adds them, so the figures and the order they rank in agree)."""
+    total = np.zeros(expected.shape[:-1])
+    for i in rows:
+        total = total + expected[..., i]
+    return total
 
 
 def forecast_lines(game: RiskSource, state: KansasState) -> list[LineOption]:
@@ -417,20 +537,24 @@ def forecast_lines(game: RiskSource, state: KansasState) -> list[LineOption]:
     if count == 0:
         return []
     chain = game.chain
-    places = [p.hex for p in game.board.places]
+    rows = _place_rows(chain, (p.hex for p in game.board.places))
     full = chain.from_grid()
-    others = [full] * (count - 1)
+    # each single start's expected markers on places: spared[ns - 1, we - 1]
+    pairs = [[chain.from_grid(ns, we) for we in range(1, 9)] for ns in range(1, 9)]
+    spared = _on(np.stack([[_arrays(r).e for r in row] for row in pairs]), rows)
     options = []
     for line in LINES:
-        best: dict[int, int] = {}
-        per_roll: list[Risk] = []
-        for roll in range(1, 9):
-            def start(value: int, roll: int = roll, line: str = line) -> Risk:
-                return chain.from_grid(value, roll) if line == "ns" else chain.from_grid(roll, value)
-
-            value = min(range(1, 9), key=lambda v: (start(v).expected_on(places), v))
-            best[roll] = value
-            per_roll.append(combine([start(value), *others]))
-        risk = _mean(per_roll)
-        options.append(LineOption(line, best, risk, risk.expected_on(places)))
+        # the place along the fixed line that spares the most after each roll of the other line (the
+        # first such place on a tie: argmin keeps the lowest)
+        picks = np.argmin(spared, axis=0 if line == "ns" else 1).tolist()
+        best = {roll: value + 1 for roll, value in zip(range(1, 9), picks, strict=True)}
+        starts = [pairs[value - 1][roll - 1] if line == "ns" else pairs[roll - 1][value - 1]
+                  for roll, value in best.items()]
+        per_roll = _with_later(starts, full, count - 1)
+        # every roll alike likely: the mean of the eight phases, over every hex any of them can reach
+        keys = np.logical_or.reduce(per_roll.p_keys)
+        p = per_roll.p.sum(axis=0) / len(starts)
+        e = per_roll.e.sum(axis=0) / len(starts)
+        risk = Vectors(per_roll.hexes, per_roll.index, p, keys, e, keys).risk()
+        options.append(LineOption(line, best, risk, float(_on(e, rows))))
     return sorted(options, key=lambda o: (o.on_places, o.line))
