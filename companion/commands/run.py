@@ -15,6 +15,7 @@ nothing a player could use, and the box would wait for a tower forever.
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import queue
@@ -33,7 +34,6 @@ from companion.journal import Journal
 from companion.logging_setup import setup_logging
 from companion.sdnotify import Notifier
 from companion.session.inputs import Quit
-from companion.session.typed import read_lines
 from companion.sim import build_table
 
 log = logging.getLogger("companion")
@@ -111,6 +111,16 @@ def check_hardware(config: Any) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    collecting = gc.isenabled()
+    gc.disable()  # until READY (see _started)
+    try:
+        return _run(args, collecting)
+    finally:
+        if collecting and not gc.isenabled():  # a start that failed before READY
+            gc.enable()
+
+
+def _run(args: argparse.Namespace, collecting: bool) -> int:
     setup_logging()
     config = load_config(args.config)
     if not args.sim:
@@ -133,17 +143,34 @@ def main(args: argparse.Namespace) -> int:
             unhook = quit_on_signals(table.inbox)
             try:
                 if args.stdin:
+                    from companion.session.typed import read_lines
+
                     read_lines(sys.stdin, table.inbox.put, lambda text: log.warning("%s", text))
 
                 def ready() -> None:
                     notify.ready()
                     log.info("ready: %s", table.describe())
+                    _started(collecting)
 
                 code = table.loop.run(ready)
                 notify.stopping()  # systemd: a stop we chose, not a hang, while the parts close
                 return code
             finally:
                 unhook()
+
+
+def _started(collecting: bool) -> None:
+    """The start is over: what it built (modules, the parts, the session, the first frame) moves to the
+    collector's permanent generation and the collector, held off since ``main`` began, runs again.
+
+    The start builds some forty thousand objects that live as long as the box and about six hundred of
+    cyclic garbage; collecting as it went walked them some sixty times (15-25 ms of the start, measured),
+    and every full collection later would walk them again. Frozen, they are never walked: reference
+    counting still frees what is dropped, and the few hundred garbage objects of the start are kept (a
+    few tens of kB), as ``journal_snapshots.unpack`` does with a loaded game's state."""
+    gc.freeze()
+    if collecting:
+        gc.enable()
 
 
 def quit_on_signals(inbox: queue.Queue[Any], signals: tuple[int, ...] = (signal.SIGTERM,)) -> Callable[[], None]:
