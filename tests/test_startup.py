@@ -97,7 +97,9 @@ def test_the_simulated_table_headless_gets_ready_without_numpy_or_an_engine(tmp_
     modules, ready = _imported_before_ready(
         ["-m", "companion", "run", "--sim", "--headless", "--journal", str(tmp_path / "j.sqlite")], REPO)
     assert "oled dummy" in ready and "buttons mock pins (keys)" in ready
-    assert not _top(modules) & {"numpy", "companion.games.kansas.engine", "companion.games.stormfury.engine"}
+    assert "companion.views.oled" in modules and "luma.core.device" in modules  # the OLED drawn, on luma's dummy
+    assert not _top(modules) & {"numpy", "luma.oled", "companion.games.kansas.engine",
+                                "companion.games.stormfury.engine"}  # luma's drivers: for a real panel only
 
 
 def test_a_missing_i2c_bus_is_refused_with_luma_s_error_before_its_drivers_load(tmp_path, monkeypatch):
