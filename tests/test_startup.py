@@ -102,6 +102,19 @@ def test_the_simulated_table_headless_gets_ready_without_numpy_or_an_engine(tmp_
                                 "companion.games.stormfury.engine"}  # luma's drivers: for a real panel only
 
 
+def test_the_simulated_table_resumes_a_kansas_game_without_numpy(tmp_path):
+    """The engine is loaded and its game replayed before READY; its exact risk (numpy) only when the overlay
+    asks for it, not with the engine."""
+    from companion.journal import Journal
+
+    with Journal(tmp_path / "j.sqlite") as journal:
+        journal.new_game("kansas", {"players": 4})
+    modules, _ = _imported_before_ready(
+        ["-m", "companion", "run", "--sim", "--headless", "--journal", str(tmp_path / "j.sqlite")], REPO)
+    assert "companion.games.kansas.engine" in modules
+    assert not _top(modules) & {"numpy", "companion.games.kansas.risk"}
+
+
 def test_a_missing_i2c_bus_is_refused_with_luma_s_error_before_its_drivers_load(tmp_path, monkeypatch):
     monkeypatch.setattr(oled, "DEVICES", tmp_path)
     with pytest.raises(DeviceNotFoundError, match=f"I2C device not found: {tmp_path}/i2c-1"):
