@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from companion.cli import STARTS_QUIETLY
 from companion.commands.games import add_journal_option, journal_path
 from companion.config import load_config
 from companion.errors import CompanionError
@@ -52,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--stdin", action="store_true",
                         help="also take typed lines on stdin: 'd8 5', 'd6 3 4', 'roll', 'ok', 'hold back', 'quit'")
     add_journal_option(parser)
-    parser.set_defaults(func=main)
+    parser.set_defaults(func=main, **{STARTS_QUIETLY: True})  # the collector is back on at READY (_started)
 
 
 IN_USE_TICK = 0.03
@@ -111,16 +112,15 @@ def check_hardware(config: Any) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    collecting = gc.isenabled()
-    gc.disable()  # until READY (see _started)
+    collecting = gc.isenabled()  # off already when started by companion.cli (STARTS_QUIETLY)
+    gc.disable()  # until READY (_started)
     try:
-        return _run(args, collecting)
+        return _run(args)
     finally:
-        if collecting and not gc.isenabled():  # a start that failed before READY
-            gc.enable()
+        (gc.enable if collecting else gc.disable)()
 
 
-def _run(args: argparse.Namespace, collecting: bool) -> int:
+def _run(args: argparse.Namespace) -> int:
     setup_logging()
     config = load_config(args.config)
     if not args.sim:
@@ -150,7 +150,7 @@ def _run(args: argparse.Namespace, collecting: bool) -> int:
                 def ready() -> None:
                     notify.ready()
                     log.info("ready: %s", table.describe())
-                    _started(collecting)
+                    _started()
 
                 code = table.loop.run(ready)
                 notify.stopping()  # systemd: a stop we chose, not a hang, while the parts close
@@ -159,9 +159,10 @@ def _run(args: argparse.Namespace, collecting: bool) -> int:
                 unhook()
 
 
-def _started(collecting: bool) -> None:
+def _started() -> None:
     """The start is over: what it built (modules, the parts, the session, the first frame) moves to the
-    collector's permanent generation and the collector, held off since ``main`` began, runs again.
+    collector's permanent generation, and the collector, held off since ``companion`` began (or since
+    ``main``), runs again.
 
     The start builds some forty thousand objects that live as long as the box and about six hundred of
     cyclic garbage; collecting as it went walked them some sixty times (15-25 ms of the start, measured),
@@ -169,8 +170,7 @@ def _started(collecting: bool) -> None:
     counting still frees what is dropped, and the few hundred garbage objects of the start are kept (a
     few tens of kB), as ``journal_snapshots.unpack`` does with a loaded game's state."""
     gc.freeze()
-    if collecting:
-        gc.enable()
+    gc.enable()
 
 
 def quit_on_signals(inbox: queue.Queue[Any], signals: tuple[int, ...] = (signal.SIGTERM,)) -> Callable[[], None]:
