@@ -195,3 +195,15 @@ def test_the_collector_is_held_off_until_ready_then_runs_again(tmp_path, monkeyp
         gc.unfreeze()
         gc.enable()
 
+
+
+def test_every_other_command_runs_with_the_collector_on(tmp_path, monkeypatch):
+    """Only `companion run` keeps the collector held off past its arguments (until READY)."""
+    from companion.cli import main
+    from companion.commands import games
+
+    seen: list[bool] = []
+    monkeypatch.setattr(games, "main", lambda args: seen.append(gc.isenabled()) or 0)
+    assert gc.isenabled()
+    assert main(["games", "--journal", str(tmp_path / "j.sqlite")]) == 0
+    assert seen == [True] and gc.isenabled()
