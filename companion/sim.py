@@ -9,6 +9,7 @@ wiring uses the devices named in the configuration.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import queue
 import sys
@@ -151,10 +152,12 @@ def _attach_oled(table: Table, *, sim: bool, config: Any) -> OledView | None:
         table.parts["oled"] = "disabled"
         return None
     try:
-        from companion.views.oled import render
         from hardware.oled import Display, OledSettings
     except ImportError as exc:
         table.session.notice(f"oled: not installed ({exc.name})")
+        return None
+    if importlib.util.find_spec("PIL") is None:  # the screens are drawn by Pillow: say so now, not at the first frame
+        table.session.notice("oled: not installed (PIL)")
         return None
     settings = _oled_settings(config, OledSettings)
     if sim:
@@ -165,13 +168,22 @@ def _attach_oled(table: Table, *, sim: bool, config: Any) -> OledView | None:
     else:
         display = Display(settings)
         table.parts["oled"] = settings.driver if display.present else "absent"
-    oled = OledView(display, render)
+    oled = OledView(display, _render_oled)
     table.loop.views.append(oled)
     # An image held back by an OLED outage (or an OLED plugged in late) reaches the panel once its
     # backoff has passed, not at the next change of state, which on a quiet table may be minutes away.
     table.loop.add_pump(display.pump, polled=False)
     table.closers.append(display.close)
     return oled
+
+
+def _render_oled(panel: Any) -> Any:
+    """The OLED's screen for ``panel`` (:func:`companion.views.oled.render`), imported at the first image
+    drawn: on the box that is on the Display's writer thread once a panel is there to take it, so Pillow
+    and the screens' fonts are no part of the start-up of a box without its OLED."""
+    from companion.views.oled import render
+
+    return render(panel)
 
 
 def _enabled(config: Any, section: str) -> bool:

@@ -25,13 +25,16 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from PIL import Image
+if TYPE_CHECKING:
+    from PIL import Image
 
 log = logging.getLogger("companion.oled")
 
@@ -79,8 +82,20 @@ class OledSettings:
             raise CompanionError(f"oled contrast {self.contrast!r} must be 0-255")
 
 
+DEVICES = Path("/dev")
+"""Where the OLED's bus appears (luma opens ``/dev/i2c-N``; tests point this at a folder of their own)."""
+
+
 def open_device(settings: OledSettings) -> Any:
-    """The luma device for ``settings``; raises luma's DeviceNotFoundError etc. when it is absent."""
+    """The luma device for ``settings``; raises luma's DeviceNotFoundError etc. when it is absent.
+
+    An I2C bus with no device node is refused before luma's drivers (and smbus2, and Pillow with them)
+    are imported: luma would refuse it the same way, with the same error, after about 25 ms of imports
+    on the Pi's start-up path, where a box without its panel is a supported configuration."""
+    if settings.interface == "i2c" and not (bus := DEVICES / f"i2c-{settings.i2c_port}").exists():
+        from luma.core.error import DeviceNotFoundError
+
+        raise DeviceNotFoundError(f"I2C device not found: {bus}")
     from luma.core.interface import serial
     from luma.oled import device as oled_device
 
@@ -113,12 +128,12 @@ def _write_errors() -> tuple[type[BaseException], ...]:
 
 def _windowed(device: Any) -> bool:
     """An SSD1306-family controller (ssd1306, ssd1309): its memory takes a column and page window,
-    so a part of it can be rewritten alone. The sh1106 (page addressing only) is written whole."""
-    try:
-        from luma.oled.device import ssd1306
-    except ImportError:
-        return False
-    return isinstance(device, ssd1306)
+    so a part of it can be rewritten alone. The sh1106 (page addressing only) is written whole.
+
+    Asked of luma's module only if it is loaded: a device made by it was made after importing it, and
+    importing it to learn that luma's dummy device (the simulated table's) is none cost 9 ms of its start."""
+    drivers = sys.modules.get("luma.oled.device")
+    return drivers is not None and isinstance(device, drivers.ssd1306)
 
 
 _REVERSED = bytes(int(f"{byte:08b}"[::-1], 2) for byte in range(256))
@@ -133,6 +148,8 @@ def controller_pages(image: Image.Image) -> list[bytes]:
     pixels a byte, top pixel in the highest bit; reversing each byte's bits and taking every
     (height / 8)-th byte gives a page. No numpy: the box opens without it, and this is a few microseconds.
     """
+    from PIL import Image
+
     per_column = image.size[1] // 8
     packed = image.transpose(Image.Transpose.TRANSPOSE).tobytes().translate(_REVERSED)
     return [packed[page::per_column] for page in range(per_column)]
@@ -173,7 +190,9 @@ class Display:
         self._reopen_s = reopen_s
         self._backoff = retry_s
         self._next_try = 0.0
-        self._pending: Image.Image | None = None
+        self._pending: Image.Image | Callable[[], Image.Image] | None = None
+        """The newest image not yet on the panel, or the function that draws it: drawn only once there is a
+        device to take it, so a box without its panel never draws (nor loads Pillow for) an image no one sees."""
         self.device = device
         self.failing = False
         """True during an outage (between the first failed and the next good write)."""
@@ -223,8 +242,9 @@ class Display:
                 device.persist = True  # no hide/clear: those are writes to a bus that just failed
                 device.cleanup()
 
-    def show(self, image: Image.Image) -> bool:
-        """Hand ``image`` to the panel (or keep it for later); True when it was displayed."""
+    def show(self, image: Image.Image | Callable[[], Image.Image]) -> bool:
+        """Hand ``image`` (or the function that draws it) to the panel, or keep it for later; True when it
+        was displayed."""
         self._pending = image
         return self.flush()
 
@@ -241,10 +261,11 @@ class Display:
             self._open()
             if self.device is None:
                 return False
+        image = self._pending = self._pending() if callable(self._pending) else self._pending
         last: BaseException | None = None
         for _ in range(self._attempts):
             try:
-                self._write(self._pending)
+                self._write(image)
             except _write_errors() as exc:
                 self.errors += 1
                 self._sent = None  # what reached the panel is unknown: the next write is whole
@@ -319,7 +340,7 @@ class Display:
                 image, self._queued = self._queued, None
             try:
                 if image is not None:
-                    self.show(image() if callable(image) else image)
+                    self.show(image)  # drawn by flush, once a device is there to take it
                 else:
                     self.flush()
             except Exception:  # the panel must never take the box down, nor stop its own thread

@@ -12,15 +12,17 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.dice import Choice, Event, Prompt, take_dice
 from companion.errors import RuleError
 from companion.games.base import Option, SetupQuestion
 from companion.games.kansas.data import Board
-from companion.games.kansas.risk import TornadoChain, state_risk
 from companion.games.kansas.state import LINES, Emergency, KansasState, Move, Tornado
 from companion.hexgrid import Hex
+
+if TYPE_CHECKING:  # the risk module (and numpy with it) loads at the first risk question, not with the engine
+    from companion.games.kansas.risk import TornadoChain
 
 ACTIONS: tuple[str, ...] = ("end_turn", "remove", "emergency", "emergency_remove", "deliver", "new_city")
 """Decisions of the turn after the tornado phase."""
@@ -41,6 +43,8 @@ class KansasGame:
     @cached_property
     def chain(self) -> TornadoChain:
         """The board's tornado moves with the re-roll rule, built once for every risk question."""
+        from companion.games.kansas.risk import TornadoChain
+
         return TornadoChain(self.board)
 
     def map_json(self) -> dict[str, Any]:
@@ -362,7 +366,12 @@ class KansasGame:
         return state.recent
 
     def risk_map(self, state: KansasState) -> Mapping[Hex, float]:
-        """P(at least one more marker) per hex for what is left of this tornado phase, or the next one."""
+        """P(at least one more marker) per hex for what is left of this tornado phase, or the next one.
+
+        The risk module is imported here, not with the engine: it brings numpy (about 150 ms), which a
+        resumed game needs only once someone asks for the overlay."""
+        from companion.games.kansas.risk import state_risk
+
         return state_risk(self, state).p_hit
 
     # -- the decisions open now, for the buttons and the projector's cursor --------------------
