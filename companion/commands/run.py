@@ -161,8 +161,9 @@ def _run(args: argparse.Namespace) -> int:
 
 def _started() -> None:
     """The start is over: what it built (modules, the parts, the session, the first frame) moves to the
-    collector's permanent generation, and the collector, held off since ``companion`` began (or since
-    ``main``), runs again.
+    collector's permanent generation. The collector, held off since ``companion`` began (or since ``main``),
+    now runs in the loop's quiet turns (companion.session.collector, set up by the table), never between a
+    roll and its frame; ``main`` gives it back to the interpreter when the box stops.
 
     The start builds some forty thousand objects that live as long as the box and about six hundred of
     cyclic garbage; collecting as it went walked them some sixty times (15-25 ms of the start, measured),
@@ -170,7 +171,6 @@ def _started() -> None:
     counting still frees what is dropped, and the few hundred garbage objects of the start are kept (a
     few tens of kB), as ``journal_snapshots.unpack`` does with a loaded game's state."""
     gc.freeze()
-    gc.enable()
 
 
 def quit_on_signals(inbox: queue.Queue[Any], signals: tuple[int, ...] = (signal.SIGTERM,)) -> Callable[[], None]:

@@ -17,7 +17,6 @@ from typing import Any
 
 import pygame
 
-from companion.games.kansas.risk import forecast_lines, forecast_options
 from companion.games.kansas.state import LINES, KansasState, Move, Tornado
 from companion.hexgrid import Hex
 from companion.views.projector import palette, text
@@ -70,10 +69,15 @@ class KansasPainter:
         """The forecaster's open choice, best first, with the markers it is expected to put on cities
         and towns: first the line (its place picked after the other line's roll, as the rules order
         it), then the place along it. Empty when no forecast choice is open."""
+        if state.phase != "forecast" and not self.candidates(state):
+            return []
+        # the risk module (and numpy) imported only once a forecast is open: a resumed game gets ready without them
+        from companion.games.kansas import risk
+
         if state.phase == "forecast":
-            return [(f"fix {LINES[o.line]}", o.on_places) for o in forecast_lines(self.game, state)]
+            return [(f"fix {LINES[o.line]}", o.on_places) for o in risk.forecast_lines(self.game, state)]
         if self.candidates(state):
-            return [(f"{LINES[o.line]} {o.value}", o.on_places) for o in forecast_options(self.game, state)]
+            return [(f"{LINES[o.line]} {o.value}", o.on_places) for o in risk.forecast_options(self.game, state)]
         return []
 
     def tracks(self, state: KansasState) -> list[tuple[Tornado, bool]]:
