@@ -22,7 +22,9 @@ class OledView:
     drawing the OLED first and waiting for the I2C write (about 90 ms for a whole frame at 100 kHz).
     A frame whose panel did not change (the map's state moved, the OLED's words did not) is neither
     rendered nor sent again. Without a writer thread (luma's dummy device on the simulated table)
-    the image is drawn here, so ``image`` is the frame just shown."""
+    the image is drawn here, so ``image`` is the frame just shown. On the box the loop asks for the image
+    before the frame is shown (:meth:`prepare`, while the journal's write reaches the disk), so once shown
+    the writer thread only packs it and puts it on the bus."""
 
     def __init__(self, display: Any, render: Callable[[Any], Any]) -> None:
         self.display = display
@@ -30,12 +32,28 @@ class OledView:
         self.image: Any = None
         self.shown = 0
         self._panel: Any = None
+        self._ready: tuple[Any, Any] | None = None
+        """A panel and its image drawn by :meth:`prepare`, not handed over yet."""
+
+    def prepare(self, frame: Frame) -> None:
+        """With a writer thread and a panel present: draw the new image now, while the loop waits for the
+        journal's write anyway (Loop.show), so the writer thread has only the bus left to do once shown."""
+        panel = frame.panel
+        if (getattr(self.display, "background", False) and getattr(self.display, "present", False)
+                and (self._panel is None or panel != self._panel)
+                and (self._ready is None or self._ready[0] is not panel)):
+            self._ready = (panel, self._render(panel))
 
     def show(self, frame: Frame) -> None:
         if self._panel is None or frame.panel != self._panel:
             self._panel = panel = frame.panel
+            ready, self._ready = self._ready, None
             if getattr(self.display, "background", False):
-                self.display.submit(lambda: self._draw(panel))
+                if ready is not None and ready[0] is panel:
+                    self.image = ready[1]
+                    self.display.submit(ready[1])
+                else:
+                    self.display.submit(lambda: self._draw(panel))
             else:
                 self._draw(panel)
                 submit = getattr(self.display, "submit", None)
