@@ -63,6 +63,8 @@ class GameRun:
     (the box: the loop stores it once the frame is shown)."""
     _states: dict[int, Any] = field(default_factory=dict, repr=False)
     """Recent states by live count, oldest first (at most STATE_CACHE)."""
+    _prompted: tuple[Any, Prompt] | None = field(default=None, repr=False, compare=False)
+    """The last state asked for its prompt, and the answer (states are immutable; a turn asks several times)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.live, LiveEvents):
@@ -95,7 +97,10 @@ class GameRun:
     # -- what the game says -------------------------------------------------------------------------
 
     def prompt(self) -> Prompt:
-        return self.game.prompt(self.state)
+        prompted = self._prompted
+        if prompted is None or prompted[0] is not self.state:
+            prompted = self._prompted = (self.state, self.game.prompt(self.state))
+        return prompted[1]
 
     def last_roll(self) -> DiceRolled | None:
         """The game's last event if it is a roll: what a re-roll would replace."""

@@ -137,8 +137,16 @@ class Board:
         return f"N-S {ns}, W-E {we}"
 
     def nearest_place(self, h: Hex) -> Place:
-        """The city or town closest to ``h`` (ties: the first in file order)."""
-        return min(self.places, key=lambda p: p.hex.distance(h))
+        """The city or town closest to ``h`` (ties: the first in file order); kept per hex, as the board
+        never changes and the choices of a removal ask it of every marker on the map."""
+        nearest = self._nearest
+        if h not in nearest:
+            nearest[h] = min(self.places, key=lambda p: p.hex.distance(h))
+        return nearest[h]
+
+    @cached_property
+    def _nearest(self) -> dict[Hex, Place]:
+        return {}
 
     def turns(self, players: int) -> int:
         return len(self.outbreak[players])
