@@ -79,6 +79,9 @@ from companion.journal_snapshots import SCHEMA as SNAPSHOT_SCHEMA
 
 log = logging.getLogger(__name__)
 
+_LAST = object()
+"""What :meth:`Journal._try_snapshot` says of a snapshot it was asked to spare: no live event follows it."""
+
 SCHEMA_VERSION = 1
 FORMAT = "storm-companion-game"
 """The ``format`` field of an export's header line."""
@@ -817,10 +820,16 @@ class Journal:
 
     # -- snapshots (companion.journal_snapshots) -------------------------------------------------------
 
-    def snapshot_point(self, game_id: int, version: str, at_most: int | None = None) -> Point | None:
+    def snapshot_point(self, game_id: int, version: str, at_most: int | None = None, *,
+                       one_after: bool = False) -> Point | None:
         """The newest stored state of the game that holds, with at most ``at_most`` live events: made by
         this engine version, its payload whole, its digest equal to the one of the history rows it summarises
-        (recomputed from them now), and none of its events taken back since. None: replay every event."""
+        (recomputed from them now), and none of its events taken back since. None: replay every event.
+
+        ``one_after``: rather the snapshot before one that no event follows (a game cut right after a snapshot
+        was stored), so the caller replays up to :data:`SNAPSHOT_EVERY` events and passes through the state
+        before the last one: the first undo after a resume is then in memory, not a second load. The newest is
+        still used when no older one holds."""
         if not self._has_snapshot_table():
             return None
         seed = self._seed(game_id)
@@ -830,14 +839,24 @@ class Journal:
         candidates = self._db.execute(
             "SELECT live, entry_idx, digest, version, checksum FROM snapshots WHERE game_id=? AND live<=? "
             "ORDER BY live DESC", (game_id, limit)).fetchall()
+        spared: tuple[int, int, str, str, str] | None = None
         for live, entry_idx, digest, tag, checksum in candidates:
-            point = self._try_snapshot(game_id, seed, live, entry_idx, digest, tag, checksum, version)
-            if point is not None:
+            point = self._try_snapshot(game_id, seed, live, entry_idx, digest, tag, checksum, version,
+                                       spare=one_after and spared is None)
+            if point is _LAST:
+                spared = (live, entry_idx, digest, tag, checksum)
+            elif isinstance(point, Point):
                 return point
+        if spared is not None:
+            live, entry_idx, digest, tag, checksum = spared
+            point = self._try_snapshot(game_id, seed, live, entry_idx, digest, tag, checksum, version)
+            return point if isinstance(point, Point) else None
         return None
 
     def _try_snapshot(self, game_id: int, seed: HistoryDigest, live: int, entry_idx: int, digest: str, tag: str,
-                      checksum: str, version: str) -> Point | None:
+                      checksum: str, version: str, spare: bool = False) -> Point | object | None:
+        """The snapshot as a Point when it holds, else None; with ``spare``, :data:`_LAST` (nothing read or
+        unpickled) when no live event follows it (see :meth:`snapshot_point`)."""
         if tag != version:
             self._logged.ignored(self.path, game_id, live, "made by other code or map data")
             return None
@@ -848,6 +867,8 @@ class Journal:
             return None  # a row no replay can read either: the full replay says which
         if tail is None:
             return None  # undone past since: simply no longer the state of this game
+        if spare and not tail and live > 0:
+            return _LAST
         row = self._db.execute("SELECT payload FROM snapshots WHERE game_id=? AND live=?", (game_id, live)).fetchone()
         data = bytes(row[0]) if row is not None and isinstance(row[0], bytes) else b""
         if hashlib.sha256(data).hexdigest() != checksum:

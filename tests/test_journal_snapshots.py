@@ -395,3 +395,33 @@ def test_the_box_stores_a_snapshot_after_the_roll_is_shown_not_inside_it(tmp_pat
         assert resumed_run.state == replay(game, {}, replayed)
     finally:
         resumed_run.journal.close()
+
+
+def test_a_game_cut_right_after_a_snapshot_resumes_from_the_one_before_so_an_undo_needs_no_load(tmp_path, every,
+                                                                                                  monkeypatch):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY)
+    assert snapshot_counts(path, game_id) == [EVERY, 2 * EVERY]
+    run, live = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == EVERY and len(run.live) == 2 * EVERY and run.state == replay(run.game, {"players": 4},
+                                                                                               live)
+
+        def no_load(*_args: Any, **_kw: Any) -> None:
+            raise AssertionError("the undo loaded a snapshot")
+
+        monkeypatch.setattr(run.journal, "snapshot_point", no_load)
+        run.undo()
+        assert run.state == replay(run.game, {"players": 4}, events[:-1]) and len(run.live) == 2 * EVERY - 1
+
+
+def test_the_newest_snapshot_still_serves_when_the_one_before_does_not_hold(tmp_path, every, caplog):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE snapshots SET checksum='0' WHERE game_id=? AND live=?", (game_id, EVERY))
+    caplog.set_level(logging.WARNING)
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == 2 * EVERY and run.state == replay(run.game, {"players": 4}, events)
+    assert any("payload is damaged" in r.getMessage() for r in caplog.records)

@@ -136,8 +136,11 @@ class GameRun:
         return self._load(count)
 
     def _load(self, count: int | None) -> tuple[LiveEvents, Any]:
-        """The first ``count`` live events (None: all) as the journal holds them, and their state."""
-        point = self.journal.snapshot_point(self.game_id, self.version, count)
+        """The first ``count`` live events (None: all) as the journal holds them, and their state. Loading them
+        all (a resume) starts, where it can, from a snapshot some event follows: the states replayed after it are
+        remembered, so an undo right after the resume, the table's first press after a wrong roll and a power
+        cut, costs no second load."""
+        point = self.journal.snapshot_point(self.game_id, self.version, count, one_after=count is None)
         if point is not None:
             full = LiveEvents(point.tail, base=point.live, base_last=point.last, base_chain=point.chain,
                               prefix=prefix_from(lambda: self.journal.events(self.game_id)))
