@@ -77,7 +77,7 @@ _SHARED_SOURCES = ("dice.py", "hexgrid.py", "places.py", "datafile.py", "errors.
                    "games/base.py", "games/registry.py")
 """Modules of the core every engine is built on: a change to one may change what a state means."""
 
-_sources: dict[tuple[type, str], str] = {}
+_sources: dict[tuple[type | str, str], str] = {}
 _files: dict[tuple[str, int, int], str] = {}
 
 
@@ -86,16 +86,36 @@ def engine_version(game: Any, maps: Path | None = None) -> str:
     engine's package and of the shared core (read once per process: the code cannot change under it), and over
     the game's map files in force (``<key>*.toml``, the group's own copy where there is one; each read again only
     when its size or modification time changed, since the session loads the engine anew for each game)."""
-    from companion.paths import group_maps_dir, map_file, maps_dir
-
     key = str(getattr(game, "key", ""))
     if (type(game), key) not in _sources:
-        digest = hashlib.sha256(f"{key}\n".encode())
-        core = Path(__file__).parent
-        for path in [*_engine_sources(game, key), *(core / name for name in _SHARED_SOURCES)]:
-            digest.update(f"\n{path.name}\n{_file_digest(path)}".encode())
-        _sources[(type(game), key)] = digest.hexdigest()
-    digest = hashlib.sha256(_sources[(type(game), key)].encode())
+        _sources[(type(game), key)] = _code_digest(key, _engine_sources(game, key))
+    return _with_maps(_sources[(type(game), key)], key, maps)
+
+
+def package_version(key: str, maps: Path | None = None) -> str | None:
+    """The :func:`engine_version` of the engine a registered game package loads, known before loading it (the
+    engine cache looks it up by this), or None for a game that is not a package (its engine's module is known
+    only from the engine)."""
+    sources = _package_sources(key)
+    if sources is None:
+        return None
+    if ("package", key) not in _sources:
+        _sources[("package", key)] = _code_digest(key, sources)
+    return _with_maps(_sources[("package", key)], key, maps)
+
+
+def _code_digest(key: str, sources: list[Path]) -> str:
+    digest = hashlib.sha256(f"{key}\n".encode())
+    core = Path(__file__).parent
+    for path in [*sources, *(core / name for name in _SHARED_SOURCES)]:
+        digest.update(f"\n{path.name}\n{_file_digest(path)}".encode())
+    return digest.hexdigest()
+
+
+def _with_maps(code: str, key: str, maps: Path | None) -> str:
+    from companion.paths import group_maps_dir, map_file, maps_dir
+
+    digest = hashlib.sha256(code.encode())
     names: set[str] = set()
     for folder in [maps] if maps is not None else [maps_dir(), group_maps_dir()]:
         if folder.is_dir():
@@ -108,14 +128,23 @@ def engine_version(game: Any, maps: Path | None = None) -> str:
 def _engine_sources(game: Any, key: str) -> list[Path]:
     """The engine's source files: every module of the game's package when the registry names one (its engine
     loader lives in the package's ``__init__``), else the one module that defines the engine's class."""
+    package = _package_sources(key)
+    if package is not None:
+        return package
+    module = sys.modules.get(type(game).__module__)
+    return [Path(module.__file__)] if module is not None and module.__file__ else []
+
+
+def _package_sources(key: str) -> list[Path] | None:
+    """Every module of the package the registry names for ``key`` (imported by then: listing the games does),
+    or None when the game is not such a package."""
     from companion.games.registry import specs
 
     spec = specs().get(key)
     package = sys.modules.get(spec.engine.partition(":")[0]) if spec is not None else None
     if package is not None and package.__file__ and Path(package.__file__).name == "__init__.py":
         return sorted(Path(package.__file__).parent.rglob("*.py"))
-    module = sys.modules.get(type(game).__module__)
-    return [Path(module.__file__)] if module is not None and module.__file__ else []
+    return None
 
 
 def _file_digest(path: Path) -> str:
