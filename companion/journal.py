@@ -44,9 +44,8 @@ import json
 import logging
 import os
 import sqlite3
-import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -65,6 +64,7 @@ from companion.journal_recovery import write as write_recovery
 from companion.journal_salvage import ENTRY_KINDS, Salvage, salvage
 from companion.journal_snapshots import (
     KEEP,
+    HistoryCheck,
     HistoryDigest,
     Logged,
     Point,
@@ -294,6 +294,9 @@ class Journal:
         journal from before snapshots (same schema version, one table fewer) gets it the first time it needs it."""
         self._logged = Logged()
         self._verified: set[tuple[int, int, int, str]] = set()
+        self._checks: dict[int, HistoryCheck] = {}
+        """Per game, the check of its history at its snapshots' boundaries an earlier load made (see
+        :meth:`_check_for`)."""
         self._later: list[tuple[Any, ...]] = []
         """Snapshots to store once the table has seen the roll that reached them (see :meth:`store_later`)."""
         """Snapshots (game, live, entry_idx, digest) an earlier load of this open journal checked against the rows
@@ -820,8 +823,8 @@ class Journal:
 
     # -- snapshots (companion.journal_snapshots) -------------------------------------------------------
 
-    def snapshot_point(self, game_id: int, version: str, at_most: int | None = None, *,
-                       one_after: bool = False) -> Point | None:
+    def snapshot_point(self, game_id: int, version: str, at_most: int | None = None, *, one_after: bool = False,
+                       fold: Callable[[int, Any, list[Any]], Any] | None = None) -> Point | None:
         """The newest stored state of the game that holds, with at most ``at_most`` live events: made by
         this engine version, its payload whole, its digest equal to the one of the history rows it summarises
         (recomputed from them now), and none of its events taken back since. None: replay every event.
@@ -829,7 +832,12 @@ class Journal:
         ``one_after``: rather the snapshot before one that no event follows (a game cut right after a snapshot
         was stored), so the caller replays up to :data:`SNAPSHOT_EVERY` events and passes through the state
         before the last one: the first undo after a resume is then in memory, not a second load. The newest is
-        still used when no older one holds."""
+        still used when no older one holds.
+
+        ``fold(live, state, tail)`` is called with a candidate's state while its history is still being checked
+        (the replay of the events after it then costs no time of its own); its result is the Point's
+        ``folded``, and is thrown away with the state when the check fails. What it raises is raised only for a
+        snapshot that held (the same error the full replay would meet)."""
         if not self._has_snapshot_table():
             return None
         seed = self._seed(game_id)
@@ -839,22 +847,56 @@ class Journal:
         candidates = self._db.execute(
             "SELECT live, entry_idx, digest, version, checksum FROM snapshots WHERE game_id=? AND live<=? "
             "ORDER BY live DESC", (game_id, limit)).fetchall()
+        unchecked = [idx for live, idx, digest, tag, _ in candidates
+                     if tag == version and not self._written_here(game_id, live, idx, digest)]
+        check = self._check_for(game_id, seed, unchecked)
         spared: tuple[int, int, str, str, str] | None = None
         for live, entry_idx, digest, tag, checksum in candidates:
-            point = self._try_snapshot(game_id, seed, live, entry_idx, digest, tag, checksum, version,
-                                       spare=one_after and spared is None)
+            point = self._try_snapshot(game_id, check, live, entry_idx, digest, tag, checksum, version,
+                                       spare=one_after and spared is None, fold=fold)
             if point is _LAST:
                 spared = (live, entry_idx, digest, tag, checksum)
             elif isinstance(point, Point):
                 return point
         if spared is not None:
             live, entry_idx, digest, tag, checksum = spared
-            point = self._try_snapshot(game_id, seed, live, entry_idx, digest, tag, checksum, version)
+            point = self._try_snapshot(game_id, check, live, entry_idx, digest, tag, checksum, version, fold=fold)
             return point if isinstance(point, Point) else None
         return None
 
-    def _try_snapshot(self, game_id: int, seed: HistoryDigest, live: int, entry_idx: int, digest: str, tag: str,
-                      checksum: str, version: str, spare: bool = False) -> Point | object | None:
+    def _reader(self) -> sqlite3.Connection:
+        """A connection of its own for a thread that only reads (the snapshots' check)."""
+        if self.readonly:
+            return self._connect_readonly()
+        return sqlite3.connect(self.path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=False)
+
+    def _written_here(self, game_id: int, live: int, entry_idx: int, digest: str) -> bool:
+        """A snapshot this open journal wrote (or checked) over the history it keeps the digest of: the rows before
+        it are the owner's (the lock), written once and never changed, so they are not read again."""
+        return (game_id, live, entry_idx, digest) in self._verified and game_id in self._history
+
+    def _check_for(self, game_id: int, seed: HistoryDigest, bounds: list[int]) -> HistoryCheck | None:
+        """The check of the history at these boundaries: started now (one scan for all of them), or the one an
+        earlier load of this open journal made when it covers them (the rows before a boundary are the owner's,
+        written once; a read-only journal, owning nothing, checks anew each time)."""
+        if not bounds:
+            return None
+        known = self._checks.get(game_id) if not self.readonly else None
+        if known is not None and all(known.covers(b) for b in bounds):
+            return known
+        start: tuple[int, HistoryDigest] = (0, seed)
+        if known is not None:
+            before = [item for item in known.known() if item[0] <= min(bounds)]
+            start = before[-1] if before else start
+            bounds = sorted({*bounds, *known.bounds})
+        check = HistoryCheck(self._reader, game_id, bounds, start)
+        if not self.readonly:
+            self._checks[game_id] = check
+        return check
+
+    def _try_snapshot(self, game_id: int, check: HistoryCheck | None, live: int, entry_idx: int, digest: str,
+                      tag: str, checksum: str, version: str, spare: bool = False,
+                      fold: Callable[[int, Any, list[Any]], Any] | None = None) -> Point | object | None:
         """The snapshot as a Point when it holds, else None; with ``spare``, :data:`_LAST` (nothing read or
         unpickled) when no live event follows it (see :meth:`snapshot_point`)."""
         if tag != version:
@@ -874,51 +916,33 @@ class Journal:
         if hashlib.sha256(data).hexdigest() != checksum:
             self._logged.ignored(self.path, game_id, live, "its payload is damaged")
             return None
-        if (game_id, live, entry_idx, digest) in self._verified and game_id in self._history:
-            # checked by an earlier load of this open journal: the rows before it are the owner's, written once
-            try:
-                state, last, chain = unpack(data)
-            except Exception as exc:  # whatever unpickling raises, the answer is a full replay
-                self._logged.ignored(self.path, game_id, live, f"its payload does not read: {reason(exc)}")
-                return None
-            return Point(live, entry_idx, state, last, chain, tail)
-        # The history it summarises is read and hashed on another thread while the state is unpickled here:
-        # SQLite's scan and the hash let go of the GIL, unpickling holds it, so on a free core the check costs
-        # little time of its own. The state is used only once the digests are equal.
-        checked: list[HistoryDigest | BaseException] = []
-        scanning = threading.Event()
-        check = threading.Thread(target=self._digest_into, args=(checked, scanning, seed, game_id, entry_idx),
-                                 name="journal-snapshot-check", daemon=True)
-        check.start()
-        scanning.wait()  # unpickling holds the GIL throughout: the scan must be inside SQLite (GIL let go) first
         try:
-            state, last, chain = unpack(data)
+            state, last, chain = unpack(data)  # the box's own journal, checksum and version matched
         except Exception as exc:  # whatever unpickling raises, the answer is a full replay
-            check.join()
             self._logged.ignored(self.path, game_id, live, f"its payload does not read: {reason(exc)}")
             return None
-        check.join()
-        history = checked[0] if checked else None
-        if isinstance(history, BaseException):
-            raise history
+        folded, failed = None, None
+        if fold is not None:
+            try:
+                folded = fold(live, state, tail)  # meanwhile the history is read and hashed on the check's thread
+            except Exception as exc:  # kept until the check says whose error it is
+                failed = exc
+        if self._written_here(game_id, live, entry_idx, digest):
+            if failed is not None:
+                raise failed
+            return Point(live, entry_idx, state, last, chain, tail, folded)
+        history = check.digest_at(entry_idx) if check is not None else None
         if history is None or history.hexdigest() != digest:
             self._logged.ignored(self.path, game_id, live, "the events it summarises have changed")
             return None
-        if not self.readonly:
+        if failed is not None:
+            raise failed
+        if not self.readonly and game_id not in self._history:
+            history = history.copy()
             for _idx, payload in rows:
                 history.add(payload)
             self._history[game_id] = history
-            self._verified.add((game_id, live, entry_idx, digest))
-        return Point(live, entry_idx, state, last, chain, tail)
-
-    def _digest_into(self, out: list[HistoryDigest | BaseException], scanning: threading.Event,
-                     seed: HistoryDigest, game_id: int, below: int) -> None:
-        try:
-            out.append(rows_digest(self._db, seed, game_id, below, scanning.set))
-        except BaseException as exc:  # handed to the loading thread, which raises it there
-            out.append(exc)
-        finally:
-            scanning.set()
+        return Point(live, entry_idx, state, last, chain, tail, folded)
 
     def _has_snapshot_table(self) -> bool:
         if not self._snapshot_table:  # looked up until found: a table made by this process's own flush is known

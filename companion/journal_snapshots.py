@@ -41,7 +41,8 @@ import logging
 import pickle
 import sqlite3
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, overload
@@ -329,6 +330,9 @@ class Point:
     chain: str
     tail: list[Any]
     """Every live event after the first ``live``, as the whole history folds (LiveEvent)."""
+    folded: Any = None
+    """What the caller's ``fold`` made of the state and the tail while the check ran (see
+    :meth:`companion.journal.Journal.snapshot_point`)."""
 
 
 def pack(state: Any, last: Any, chain: str) -> tuple[bytes, str]:
@@ -451,18 +455,74 @@ def has_table(db: sqlite3.Connection) -> bool:
 
 
 def rows_digest(db: sqlite3.Connection, seed: HistoryDigest, game_id: int, below: int,
-                scanning: Any = None) -> HistoryDigest:
-    """``seed`` over the stored text of the game's rows with ``idx`` below ``below``, in order (one SQL scan; the
-    rows are read through the primary key's index, so in ``idx`` order). ``scanning`` is called just before the
-    scan, which runs inside SQLite with the GIL let go."""
+                scanning: Any = None, start: int = 0) -> HistoryDigest:
+    """``seed`` over the stored text of the game's rows with ``idx`` from ``start`` to below ``below``, in order
+    (one SQL scan; the rows are read through the primary key's index, so in ``idx`` order). ``scanning`` is
+    called just before the scan, which runs inside SQLite with the GIL let go."""
     if scanning is not None:
         scanning()
     (joined,) = db.execute(
         "SELECT group_concat(event, char(10)) FROM "
-        "(SELECT event FROM entries WHERE game_id=? AND idx<? ORDER BY idx)", (game_id, below)).fetchone()
+        "(SELECT event FROM entries WHERE game_id=? AND idx>=? AND idx<? ORDER BY idx)",
+        (game_id, start, below)).fetchone()
     digest = seed.copy()
     digest.add_joined(joined)
     return digest
+
+
+class HistoryCheck:
+    """The digests of a game's history at the snapshots' boundaries (their ``entry_idx``), computed on a thread
+    of its own from the rows themselves: one scan up to the newest boundary, cut at each one, so every snapshot
+    of the game is checked for the price of the newest (an undo past the newest then reads no row again).
+
+    The scan runs inside SQLite with the GIL let go, while the loading thread unpickles a state and replays the
+    events after it; the caller uses that state only once :meth:`digest_at` gave the digest it names."""
+
+    def __init__(self, connect: Callable[[], sqlite3.Connection], game_id: int, bounds: Iterable[int],
+                 start: tuple[int, HistoryDigest]) -> None:
+        """``connect`` opens the thread's own connection to the journal (a sqlite3 connection must not serve two
+        threads at once, and the loading thread reads the snapshot meanwhile)."""
+        self.bounds = sorted({b for b in bounds if b >= start[0]})
+        self._digests: dict[int, HistoryDigest] = {start[0]: start[1]}
+        self._error: BaseException | None = None
+        scanning = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(connect, game_id, start, scanning),
+                                        name="journal-snapshot-check", daemon=True)
+        self._thread.start()
+        scanning.wait()  # unpickling holds the GIL throughout: the scan must be inside SQLite (GIL let go) first
+
+    def _run(self, connect: Callable[[], sqlite3.Connection], game_id: int, start: tuple[int, HistoryDigest],
+             scanning: threading.Event) -> None:
+        try:
+            db = connect()
+            try:
+                below, digest = start
+                for bound in self.bounds:
+                    if bound > below:
+                        digest = rows_digest(db, digest, game_id, bound, scanning.set, start=below)
+                    below = bound
+                    self._digests[bound] = digest
+            finally:
+                db.close()
+        except BaseException as exc:  # handed to the loading thread, which raises it there
+            self._error = exc
+        finally:
+            scanning.set()
+
+    def covers(self, bound: int) -> bool:
+        return bound in self.bounds
+
+    def digest_at(self, bound: int) -> HistoryDigest | None:
+        """The digest of the rows below ``bound`` (waiting for the scan), None for a boundary not asked for."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._digests.get(bound)
+
+    def known(self) -> list[tuple[int, HistoryDigest]]:
+        """The boundaries computed so far and their digests (a later check starts from the nearest)."""
+        self._thread.join()
+        return sorted(self._digests.items(), key=lambda item: item[0]) if self._error is None else []
 
 
 def fold_from(live: int, entries: Sequence[Any]) -> list[Any] | None:

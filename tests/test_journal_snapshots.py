@@ -425,3 +425,64 @@ def test_the_newest_snapshot_still_serves_when_the_one_before_does_not_hold(tmp_
     with run.journal:
         assert run.live.base == 2 * EVERY and run.state == replay(run.game, {"players": 4}, events)
     assert any("payload is damaged" in r.getMessage() for r in caplog.records)
+
+
+def test_one_scan_checks_every_snapshot_so_a_deep_undo_reads_no_row_again(tmp_path, every, monkeypatch):
+    from companion import journal_snapshots
+
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 2)
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == 3 * EVERY
+
+        def no_scan(*_args: Any, **_kw: Any) -> None:
+            raise AssertionError("the history was read again")
+
+        monkeypatch.setattr(journal_snapshots, "rows_digest", no_scan)
+        for n in range(len(events) - 1, EVERY - 1, -1):  # past the snapshots at 3 and 2 * EVERY, down to EVERY
+            run._states.clear()  # nothing in memory: each undo loads a snapshot
+            run.undo()
+            assert run.state == replay(run.game, {"players": 4}, events[:n]), n
+
+
+def test_an_older_snapshot_whose_digest_was_changed_is_refused_on_a_deep_undo(tmp_path, every, caplog):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 2)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE snapshots SET digest=? WHERE game_id=? AND live=?", ("0" * 64, game_id, 2 * EVERY))
+    caplog.set_level(logging.WARNING)
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == 3 * EVERY
+        for n in range(len(events) - 1, 2 * EVERY - 2, -1):
+            run._states.clear()
+            run.undo()
+            assert run.state == replay(run.game, {"players": 4}, events[:n]), n
+        assert run.live.base == EVERY  # the changed one passed over for the one before it
+    said = [r.getMessage() for r in caplog.records if f"snapshot at {2 * EVERY} events ignored" in r.getMessage()]
+    assert len(said) == 1 and "the events it summarises have changed" in said[0]
+
+
+def test_a_tampered_state_is_never_used_although_its_tail_is_replayed_during_the_check(tmp_path, every, caplog):
+    """A payload swapped for another game's state (checksum made to match): the replay of the events after it
+    runs on it while the history is checked, and its result is thrown away with it."""
+    import hashlib
+    import pickle
+
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY + 3)
+    with sqlite3.connect(path) as db:
+        (data,) = db.execute("SELECT payload FROM snapshots WHERE game_id=? AND live=?",
+                             (game_id, EVERY)).fetchone()
+        other = pickle.dumps(pickle.loads(data))  # a state that unpickles, under the newest snapshot's row
+        (newest,) = db.execute("SELECT digest FROM snapshots WHERE game_id=? AND live=?",
+                               (game_id, 2 * EVERY)).fetchone()
+        db.execute("UPDATE snapshots SET payload=?, checksum=?, digest=? WHERE game_id=? AND live=?",
+                   (other, hashlib.sha256(other).hexdigest(), "f" * 64, game_id, 2 * EVERY))
+        assert newest != "f" * 64
+    caplog.set_level(logging.WARNING)
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == EVERY and run.state == replay(run.game, {"players": 4}, events)
+    assert any("the events it summarises have changed" in r.getMessage() for r in caplog.records)
