@@ -745,9 +745,18 @@ class Journal:
     def games(self) -> list[GameRecord]:
         """Every saved game, newest first (including games still waiting in memory). A row that is not what
         the journal wrote is left out, with one line in :attr:`problems` (and the log, once)."""
-        rows = self._db.execute(
-            "SELECT g.id, g.game, g.options, g.created, g.updated, g.finished, COUNT(e.idx) "
-            "FROM games g LEFT JOIN entries e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id DESC").fetchall()
+        return self._records(counted=True)
+
+    def _records(self, *, counted: bool) -> list[GameRecord]:
+        """:meth:`games`; with ``counted`` False each record's ``entries`` counts only the rows waiting in memory
+        (counting every game's rows is a scan of the whole entries index: 2 ms at 10,000 entries)."""
+        if counted:
+            rows = self._db.execute(
+                "SELECT g.id, g.game, g.options, g.created, g.updated, g.finished, COUNT(e.idx) "
+                "FROM games g LEFT JOIN entries e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id DESC").fetchall()
+        else:
+            rows = [(*row, 0) for row in self._db.execute(
+                "SELECT id, game, options, created, updated, finished FROM games ORDER BY id DESC")]
         waiting: dict[int, int] = {}
         for p in self._pending.rows:
             waiting[p[0]] = waiting.get(p[0], 0) + 1
@@ -802,8 +811,12 @@ class Journal:
 
     def last_unfinished(self) -> GameRecord | None:
         """The most recently played game that has not ended, the one to resume on start."""
-        open_games = [g for g in self.games() if not g.finished]
-        return max(open_games, key=lambda g: (g.updated, g.id)) if open_games else None
+        open_games = [g for g in self._records(counted=False) if not g.finished]
+        if not open_games:
+            return None
+        last = max(open_games, key=lambda g: (g.updated, g.id))
+        (stored,) = self._db.execute("SELECT COUNT(*) FROM entries WHERE game_id=?", (last.id,)).fetchone()
+        return replace(last, entries=last.entries + stored)
 
     def entries(self, game_id: int) -> list[Entry]:
         """The game's history in order, undo and re-roll rows included."""

@@ -136,9 +136,18 @@ class Board:
         ns, we = self.grid_lines[h]
         return f"N-S {ns}, W-E {we}"
 
+    @cached_property
+    def _nearest(self) -> dict[Hex, Place]:
+        """Nearest places worked out so far: the removal menu sorts every marked hex by it at each refresh (a
+        search over every place each time, a millisecond of a resume's first panel in a long game)."""
+        return {}
+
     def nearest_place(self, h: Hex) -> Place:
         """The city or town closest to ``h`` (ties: the first in file order)."""
-        return min(self.places, key=lambda p: p.hex.distance(h))
+        nearest = self._nearest
+        if h not in nearest:
+            nearest[h] = min(self.places, key=lambda p: p.hex.distance(h))
+        return nearest[h]
 
     def turns(self, players: int) -> int:
         return len(self.outbreak[players])
