@@ -877,6 +877,18 @@ class Journal:
             return point if isinstance(point, Point) else None
         return None
 
+    def check_snapshots(self, game_id: int) -> None:
+        """Start checking the game's snapshots against its history now, on a thread of its own: the scan then
+        runs while the caller loads the game's engine, and :meth:`snapshot_point` finds it under way. Nothing for
+        a read-only journal (only the owner keeps a check) or a game without snapshots."""
+        if self.readonly or not self._has_snapshot_table():
+            return
+        seed = self._seed(game_id)
+        if seed is not None:
+            rows = self._db.execute("SELECT live, entry_idx, digest FROM snapshots WHERE game_id=?", (game_id,))
+            self._check_for(game_id, seed, [idx for live, idx, digest in rows
+                                            if not self._written_here(game_id, live, idx, digest)])
+
     def _reader(self) -> sqlite3.Connection:
         """A connection of its own for a thread that only reads (the snapshots' check)."""
         if self.readonly:

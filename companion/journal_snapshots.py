@@ -454,6 +454,16 @@ def has_table(db: sqlite3.Connection) -> bool:
     return db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='snapshots'").fetchone() is not None
 
 
+_IN_INDEX_ORDER = ("SELECT group_concat(event, char(10)) FROM entries INDEXED BY sqlite_autoindex_entries_1 "
+                   "WHERE game_id=? AND idx>=? AND idx<?")
+"""The rows' text in ``idx`` order: the primary key's index walked in order, each row handed to group_concat as it
+comes (SQLite before 3.44 takes no ORDER BY inside an aggregate). A fifth cheaper than :data:`_SORTED`, whose
+sorted subquery copies every row once more; a different order could only make the digests differ (the snapshot
+ignored, the game replayed), never a wrong state."""
+_SORTED = ("SELECT group_concat(event, char(10)) FROM "
+           "(SELECT event FROM entries WHERE game_id=? AND idx>=? AND idx<? ORDER BY idx)")
+
+
 def rows_digest(db: sqlite3.Connection, seed: HistoryDigest, game_id: int, below: int,
                 scanning: Any = None, start: int = 0) -> HistoryDigest:
     """``seed`` over the stored text of the game's rows with ``idx`` from ``start`` to below ``below``, in order
@@ -461,10 +471,10 @@ def rows_digest(db: sqlite3.Connection, seed: HistoryDigest, game_id: int, below
     called just before the scan, which runs inside SQLite with the GIL let go."""
     if scanning is not None:
         scanning()
-    (joined,) = db.execute(
-        "SELECT group_concat(event, char(10)) FROM "
-        "(SELECT event FROM entries WHERE game_id=? AND idx>=? AND idx<? ORDER BY idx)",
-        (game_id, start, below)).fetchone()
+    try:
+        (joined,) = db.execute(_IN_INDEX_ORDER, (game_id, start, below)).fetchone()
+    except sqlite3.OperationalError:  # no index of that name (a file not made by this code): the sorted form
+        (joined,) = db.execute(_SORTED, (game_id, start, below)).fetchone()
     digest = seed.copy()
     digest.add_joined(joined)
     return digest
@@ -510,7 +520,9 @@ class HistoryCheck:
             scanning.set()
 
     def covers(self, bound: int) -> bool:
-        return bound in self.bounds
+        """Whether this check computes the digest at ``bound`` (a check that failed, say a busy file, covers
+        nothing: the next load checks anew)."""
+        return bound in self.bounds and not (self._error is not None and not self._thread.is_alive())
 
     def digest_at(self, bound: int) -> HistoryDigest | None:
         """The digest of the rows below ``bound`` (waiting for the scan), None for a boundary not asked for."""

@@ -486,3 +486,44 @@ def test_a_tampered_state_is_never_used_although_its_tail_is_replayed_during_the
     with run.journal:
         assert run.live.base == EVERY and run.state == replay(run.game, {"players": 4}, events)
     assert any("the events it summarises have changed" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("primary_key", [True, False])
+def test_the_history_digest_follows_idx_whatever_order_the_rows_were_written_in(primary_key):
+    """Through the primary key's index, or (a table without it) through the sorted form."""
+    from companion.journal_snapshots import HistoryDigest, rows_digest
+
+    db = sqlite3.connect(":memory:")
+    key = ", PRIMARY KEY (game_id, idx)" if primary_key else ""
+    db.execute(f"CREATE TABLE entries (game_id INTEGER, idx INTEGER, kind TEXT, event TEXT, accepted_at TEXT{key})")
+    texts = [f'{{"n": {n}}}' for n in range(40)]
+    for n in [*range(39, 19, -1), *range(20)]:  # written out of order, another game's rows between
+        db.execute("INSERT INTO entries VALUES (1, ?, 'event', ?, '')", (n, texts[n]))
+        db.execute("INSERT INTO entries VALUES (2, ?, 'event', 'other', '')", (n,))
+    expected = HistoryDigest("kansas", "{}")
+    for text in texts[:30]:
+        expected.add(text)
+    assert rows_digest(db, HistoryDigest("kansas", "{}"), 1, 30).hexdigest() == expected.hexdigest()
+    tail = rows_digest(db, rows_digest(db, HistoryDigest("kansas", "{}"), 1, 10), 1, 30, start=10)
+    assert tail.hexdigest() == expected.hexdigest()
+
+
+def test_the_box_checks_the_history_once_from_its_start_and_undoes_past_every_snapshot(tmp_path, every, monkeypatch):
+    from companion import journal_snapshots
+
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 2)
+    with Journal(path) as journal:
+        session = Session(journal)
+        session.start()
+        run = session.current
+        assert run is not None and run.game_id == game_id and run.live.base == 3 * EVERY
+
+        def no_scan(*_args: Any, **_kw: Any) -> None:
+            raise AssertionError("the history was read again")
+
+        monkeypatch.setattr(journal_snapshots, "rows_digest", no_scan)
+        for n in range(len(events) - 1, EVERY - 1, -1):
+            run._states.clear()
+            session.undo()
+            assert run.state == replay(run.game, {"players": 4}, events[:n]), n

@@ -161,6 +161,7 @@ class Session:
         self._enter_play(GameRun.new(self.journal, engine, options, self.maps))
 
     def resume(self, record: GameRecord) -> None:
+        self.journal.check_snapshots(record.id)  # the history's check reads the rows while the engine loads
         engine = self._loader(record.game, self.maps)
         self._enter_play(GameRun.resume(self.journal, engine, record, self.maps))
 
