@@ -149,6 +149,15 @@ class Board:
             nearest[h] = min(self.places, key=lambda p: p.hex.distance(h))
         return nearest[h]
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickle keeps (the box keeps its engine between starts, :mod:`companion.session.engine_cache`):
+        the fields, with every hex's name and nearest place worked out first, so a resumed game's replay and
+        first panel look them up instead of searching every place again."""
+        for h in self.terrain:
+            self.name_of(h)
+            self.nearest_place(h)
+        return dict(vars(self))
+
     def turns(self, players: int) -> int:
         return len(self.outbreak[players])
 
