@@ -10,8 +10,10 @@ Table ``snapshots(game_id, live, entry_idx, digest, version, checksum, payload)`
 - ``live``: how many live events the state follows; ``entry_idx``: how many history rows (``entries``
   with ``idx`` below it) fold to those events.
 - ``digest``: SHA-256 over the game's key, its options and the stored text of those rows
-  (:class:`HistoryDigest`); recomputed from the rows on every load, so a history edited by hand, salvaged
-  or imported differently is never summarised by a state that no longer follows from it.
+  (:class:`HistoryDigest`); recomputed from the rows by the first load of the game in each open journal
+  (:class:`HistoryCheck`, one scan for all its snapshots; a read-only journal, which owns nothing, at every
+  load), so a history edited by hand, salvaged or imported differently is never summarised by a state that
+  no longer follows from it.
 - ``version``: :func:`engine_version`, a hash of the engine package's source, the shared modules it is
   built on, and the map files in force: new code or corrected data never meet an old state.
 - ``checksum``: SHA-256 of the payload (a damaged page is noticed before anything is unpickled).
@@ -20,9 +22,9 @@ Table ``snapshots(game_id, live, entry_idx, digest, version, checksum, payload)`
 Why pickle: engine states are immutable frozen dataclasses, tuples and frozensets of many shapes; a codec
 per engine would be a second description of every state to keep in step. Pickle runs code named by the
 data it reads, so a payload is only unpickled from the box's own journal, after its checksum and its version
-tag matched (the digest over the history is computed meanwhile, and the state is used only once it matched
-too); any unpickling failure (a class renamed, a field gone) means the snapshot is ignored and the game is
-replayed in full, never a wrong state.
+tag matched (the digest over the history is computed meanwhile, the events after it may be replayed on it
+meanwhile, and the state and that replay are used only once it matched too); any unpickling failure (a class
+renamed, a field gone) means the snapshot is ignored and the game is replayed in full, never a wrong state.
 
 A snapshot that does not hold (digest, version, checksum or payload) is ignored, logged once, and the load
 falls back to an older one or to the full replay. One undone past (its history folds below its ``live``
