@@ -956,7 +956,11 @@ class Journal:
             if failed is not None:
                 raise failed
             return Point(live, entry_idx, state, last, chain, tail, folded)
-        history = check.digest_at(entry_idx) if check is not None else None
+        try:
+            history = check.digest_at(entry_idx) if check is not None else None
+        except sqlite3.Error as exc:  # the rows could not be read to check it: not trusted, the replay says more
+            self._logged.ignored(self.path, game_id, live, f"the events it summarises could not be read ({exc})")
+            return None
         if history is None or history.hexdigest() != digest:
             self._logged.ignored(self.path, game_id, live, "the events it summarises have changed")
             return None

@@ -527,3 +527,18 @@ def test_the_box_checks_the_history_once_from_its_start_and_undoes_past_every_sn
             run._states.clear()
             session.undo()
             assert run.state == replay(run.game, {"players": 4}, events[:n]), n
+
+
+def test_a_history_that_cannot_be_read_for_the_check_means_the_full_replay(tmp_path, every, caplog, monkeypatch):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, EVERY + 3)
+
+    def refused(self: Journal) -> sqlite3.Connection:
+        return sqlite3.connect(tmp_path / "missing" / "j.sqlite")  # cannot be opened
+
+    monkeypatch.setattr(Journal, "_reader", refused)
+    caplog.set_level(logging.WARNING)
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == 0 and run.state == replay(run.game, {"players": 4}, events)
+    assert any("could not be read" in r.getMessage() for r in caplog.records)
