@@ -294,14 +294,14 @@ class Journal:
         journal from before snapshots (same schema version, one table fewer) gets it the first time it needs it."""
         self._logged = Logged()
         self._verified: set[tuple[int, int, int, str]] = set()
+        """Snapshots (game, live, entry_idx, digest) this open journal wrote, over the history digest it keeps:
+        the rows before them are the owner's (the lock), written once and never changed, so a load that goes
+        back to one does not read them again."""
         self._checks: dict[int, HistoryCheck] = {}
         """Per game, the check of its history at its snapshots' boundaries an earlier load made (see
         :meth:`_check_for`)."""
         self._later: list[tuple[Any, ...]] = []
         """Snapshots to store once the table has seen the roll that reached them (see :meth:`store_later`)."""
-        """Snapshots (game, live, entry_idx, digest) an earlier load of this open journal checked against the rows
-        before them: those rows are the owner's (the lock), written once and never changed, so an undo that goes
-        back to the same snapshot does not read them again."""
         if readonly:
             self._db = self._open_readonly()
             return
