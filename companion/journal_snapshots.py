@@ -99,10 +99,10 @@ def package_version(key: str, maps: Path | None = None) -> str | None:
     """The :func:`engine_version` of the engine a registered game package loads, known before loading it (the
     engine cache looks it up by this), or None for a game that is not a package (its engine's module is known
     only from the engine)."""
-    sources = _package_sources(key)
-    if sources is None:
-        return None
-    if ("package", key) not in _sources:
+    if ("package", key) not in _sources:  # read once per process, as engine_version does
+        sources = _package_sources(key)
+        if sources is None:
+            return None
         _sources[("package", key)] = _code_digest(key, sources)
     return _with_maps(_sources[("package", key)], key, maps)
 
