@@ -887,7 +887,7 @@ class Journal:
         if seed is not None:
             rows = self._db.execute("SELECT live, entry_idx, digest FROM snapshots WHERE game_id=?", (game_id,))
             self._check_for(game_id, seed, [idx for live, idx, digest in rows
-                                            if not self._written_here(game_id, live, idx, digest)])
+                                            if not self._written_here(game_id, live, idx, digest)], wait=False)
 
     def _reader(self) -> sqlite3.Connection:
         """A connection of its own for a thread that only reads (the snapshots' check)."""
@@ -900,7 +900,8 @@ class Journal:
         it are the owner's (the lock), written once and never changed, so they are not read again."""
         return (game_id, live, entry_idx, digest) in self._verified and game_id in self._history
 
-    def _check_for(self, game_id: int, seed: HistoryDigest, bounds: list[int]) -> HistoryCheck | None:
+    def _check_for(self, game_id: int, seed: HistoryDigest, bounds: list[int], *,
+                   wait: bool = True) -> HistoryCheck | None:
         """The check of the history at these boundaries: started now (one scan for all of them), or the one an
         earlier load of this open journal made when it covers them (the rows before a boundary are the owner's,
         written once; a read-only journal, owning nothing, checks anew each time)."""
@@ -914,7 +915,7 @@ class Journal:
             before = [item for item in known.known() if item[0] <= min(bounds)]
             start = before[-1] if before else start
             bounds = sorted({*bounds, *known.bounds})
-        check = HistoryCheck(self._reader, game_id, bounds, start)
+        check = HistoryCheck(self._reader, game_id, bounds, start, wait=wait)
         if not self.readonly:
             self._checks[game_id] = check
         return check

@@ -491,9 +491,11 @@ class HistoryCheck:
     events after it; the caller uses that state only once :meth:`digest_at` gave the digest it names."""
 
     def __init__(self, connect: Callable[[], sqlite3.Connection], game_id: int, bounds: Iterable[int],
-                 start: tuple[int, HistoryDigest]) -> None:
+                 start: tuple[int, HistoryDigest], *, wait: bool = True) -> None:
         """``connect`` opens the thread's own connection to the journal (a sqlite3 connection must not serve two
-        threads at once, and the loading thread reads the snapshot meanwhile)."""
+        threads at once, and the loading thread reads the snapshot meanwhile). ``wait``: return only once the
+        scan is inside SQLite, for a caller about to unpickle (which holds the GIL throughout); a caller that
+        goes on to load an engine (files read, the GIL let go often) need not wait."""
         self.bounds = sorted({b for b in bounds if b >= start[0]})
         self._digests: dict[int, HistoryDigest] = {start[0]: start[1]}
         self._error: BaseException | None = None
@@ -501,19 +503,31 @@ class HistoryCheck:
         self._thread = threading.Thread(target=self._run, args=(connect, game_id, start, scanning),
                                         name="journal-snapshot-check", daemon=True)
         self._thread.start()
-        scanning.wait()  # unpickling holds the GIL throughout: the scan must be inside SQLite (GIL let go) first
+        if wait:
+            scanning.wait()
 
     def _run(self, connect: Callable[[], sqlite3.Connection], game_id: int, start: tuple[int, HistoryDigest],
              scanning: threading.Event) -> None:
+        """The rows up to the first boundary in one scan inside SQLite (nearly all of them), then the few between
+        the boundaries in one query, hashed here and cut at each boundary: one hand-over of the GIL, not one per
+        snapshot, once the loading thread lets it go."""
         try:
             db = connect()
             try:
                 below, digest = start
+                if self.bounds and self.bounds[0] > below:
+                    digest = rows_digest(db, digest, game_id, self.bounds[0], scanning.set, start=below)
+                    below = self.bounds[0]
+                scanning.set()
+                rows = db.execute("SELECT idx, event FROM entries WHERE game_id=? AND idx>=? AND idx<? ORDER BY idx",
+                                  (game_id, below, self.bounds[-1] if self.bounds else below)).fetchall()
+                digest, rows_at = digest.copy(), iter(rows)
+                row = next(rows_at, None)
                 for bound in self.bounds:
-                    if bound > below:
-                        digest = rows_digest(db, digest, game_id, bound, scanning.set, start=below)
-                    below = bound
-                    self._digests[bound] = digest
+                    while row is not None and row[0] < bound:
+                        digest.add(row[1])
+                        row = next(rows_at, None)
+                    self._digests[bound] = digest.copy()
             finally:
                 db.close()
         except BaseException as exc:  # handed to the loading thread, which raises it there

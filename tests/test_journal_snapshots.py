@@ -427,23 +427,24 @@ def test_the_newest_snapshot_still_serves_when_the_one_before_does_not_hold(tmp_
     assert any("payload is damaged" in r.getMessage() for r in caplog.records)
 
 
-def test_one_scan_checks_every_snapshot_so_a_deep_undo_reads_no_row_again(tmp_path, every, monkeypatch):
-    from companion import journal_snapshots
+def no_second_check(self: Journal) -> sqlite3.Connection:
+    raise AssertionError("the history was read again")
 
+
+def test_one_scan_checks_every_snapshot_so_a_deep_undo_reads_no_row_again(tmp_path, every, monkeypatch, caplog):
     path = tmp_path / "j.sqlite"
     game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 2)
+    caplog.set_level(logging.WARNING)
     run, _ = resumed(path, "kansas", game_id)
     with run.journal:
         assert run.live.base == 3 * EVERY
-
-        def no_scan(*_args: Any, **_kw: Any) -> None:
-            raise AssertionError("the history was read again")
-
-        monkeypatch.setattr(journal_snapshots, "rows_digest", no_scan)
+        monkeypatch.setattr(Journal, "_reader", no_second_check)
         for n in range(len(events) - 1, EVERY - 1, -1):  # past the snapshots at 3 and 2 * EVERY, down to EVERY
             run._states.clear()  # nothing in memory: each undo loads a snapshot
             run.undo()
             assert run.state == replay(run.game, {"players": 4}, events[:n]), n
+            assert run.live.base == max(b for b in (EVERY, 2 * EVERY, 3 * EVERY) if b <= n)  # each one held
+    assert not [r for r in caplog.records if "ignored" in r.getMessage()]
 
 
 def test_an_older_snapshot_whose_digest_was_changed_is_refused_on_a_deep_undo(tmp_path, every, caplog):
@@ -509,8 +510,6 @@ def test_the_history_digest_follows_idx_whatever_order_the_rows_were_written_in(
 
 
 def test_the_box_checks_the_history_once_from_its_start_and_undoes_past_every_snapshot(tmp_path, every, monkeypatch):
-    from companion import journal_snapshots
-
     path = tmp_path / "j.sqlite"
     game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 2)
     with Journal(path) as journal:
@@ -518,11 +517,7 @@ def test_the_box_checks_the_history_once_from_its_start_and_undoes_past_every_sn
         session.start()
         run = session.current
         assert run is not None and run.game_id == game_id and run.live.base == 3 * EVERY
-
-        def no_scan(*_args: Any, **_kw: Any) -> None:
-            raise AssertionError("the history was read again")
-
-        monkeypatch.setattr(journal_snapshots, "rows_digest", no_scan)
+        monkeypatch.setattr(Journal, "_reader", no_second_check)
         for n in range(len(events) - 1, EVERY - 1, -1):
             run._states.clear()
             session.undo()
