@@ -44,7 +44,6 @@ import json
 import logging
 import os
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -65,6 +64,7 @@ from companion.journal_recovery import write as write_recovery
 from companion.journal_salvage import ENTRY_KINDS, Salvage, salvage
 from companion.journal_snapshots import (
     KEEP,
+    HistoryCheck,
     HistoryDigest,
     Logged,
     Point,
@@ -79,6 +79,9 @@ from companion.journal_snapshots import SCHEMA as SNAPSHOT_SCHEMA
 from companion.journal_writer import WriteBehind
 
 log = logging.getLogger(__name__)
+
+_LAST = object()
+"""What :meth:`Journal._try_snapshot` says of a snapshot it was asked to spare: no live event follows it."""
 
 SCHEMA_VERSION = 1
 FORMAT = "storm-companion-game"
@@ -292,11 +295,14 @@ class Journal:
         journal from before snapshots (same schema version, one table fewer) gets it the first time it needs it."""
         self._logged = Logged()
         self._verified: set[tuple[int, int, int, str]] = set()
+        """Snapshots (game, live, entry_idx, digest) this open journal wrote, over the history digest it keeps:
+        the rows before them are the owner's (the lock), written once and never changed, so a load that goes
+        back to one does not read them again."""
+        self._checks: dict[int, HistoryCheck] = {}
+        """Per game, the check of its history at its snapshots' boundaries an earlier load made (see
+        :meth:`_check_for`)."""
         self._later: list[tuple[Any, ...]] = []
         """Snapshots to store once the table has seen the roll that reached them (see :meth:`store_later`)."""
-        """Snapshots (game, live, entry_idx, digest) an earlier load of this open journal checked against the rows
-        before them: those rows are the owner's (the lock), written once and never changed, so an undo that goes
-        back to the same snapshot does not read them again."""
         self.write_behind = False
         """Set by the box's loop: a write's COMMIT (the fsync) finishes on a thread of its own while the loop
         draws; :meth:`join` waits for it before anything is shown (:mod:`companion.journal_writer`)."""
@@ -826,9 +832,18 @@ class Journal:
     def games(self) -> list[GameRecord]:
         """Every saved game, newest first (including games still waiting in memory). A row that is not what
         the journal wrote is left out, with one line in :attr:`problems` (and the log, once)."""
-        rows = self._db.execute(
-            "SELECT g.id, g.game, g.options, g.created, g.updated, g.finished, COUNT(e.idx) "
-            "FROM games g LEFT JOIN entries e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id DESC").fetchall()
+        return self._records(counted=True)
+
+    def _records(self, *, counted: bool) -> list[GameRecord]:
+        """:meth:`games`; with ``counted`` False each record's ``entries`` counts only the rows waiting in memory
+        (counting every game's rows is a scan of the whole entries index: 2 ms at 10,000 entries)."""
+        if counted:
+            rows = self._db.execute(
+                "SELECT g.id, g.game, g.options, g.created, g.updated, g.finished, COUNT(e.idx) "
+                "FROM games g LEFT JOIN entries e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id DESC").fetchall()
+        else:
+            rows = [(*row, 0) for row in self._db.execute(
+                "SELECT id, game, options, created, updated, finished FROM games ORDER BY id DESC")]
         waiting: dict[int, int] = {}
         for p in self._pending.rows:
             waiting[p[0]] = waiting.get(p[0], 0) + 1
@@ -883,8 +898,12 @@ class Journal:
 
     def last_unfinished(self) -> GameRecord | None:
         """The most recently played game that has not ended, the one to resume on start."""
-        open_games = [g for g in self.games() if not g.finished]
-        return max(open_games, key=lambda g: (g.updated, g.id)) if open_games else None
+        open_games = [g for g in self._records(counted=False) if not g.finished]
+        if not open_games:
+            return None
+        last = max(open_games, key=lambda g: (g.updated, g.id))
+        (stored,) = self._db.execute("SELECT COUNT(*) FROM entries WHERE game_id=?", (last.id,)).fetchone()
+        return replace(last, entries=last.entries + stored)
 
     def entries(self, game_id: int) -> list[Entry]:
         """The game's history in order, undo and re-roll rows included."""
@@ -904,10 +923,21 @@ class Journal:
 
     # -- snapshots (companion.journal_snapshots) -------------------------------------------------------
 
-    def snapshot_point(self, game_id: int, version: str, at_most: int | None = None) -> Point | None:
+    def snapshot_point(self, game_id: int, version: str, at_most: int | None = None, *, one_after: bool = False,
+                       fold: Callable[[int, Any, list[Any]], Any] | None = None) -> Point | None:
         """The newest stored state of the game that holds, with at most ``at_most`` live events: made by
         this engine version, its payload whole, its digest equal to the one of the history rows it summarises
-        (recomputed from them now), and none of its events taken back since. None: replay every event."""
+        (recomputed from them now), and none of its events taken back since. None: replay every event.
+
+        ``one_after``: rather the snapshot before one that no event follows (a game cut right after a snapshot
+        was stored), so the caller replays up to :data:`SNAPSHOT_EVERY` events and passes through the state
+        before the last one: the first undo after a resume is then in memory, not a second load. The newest is
+        still used when no older one holds.
+
+        ``fold(live, state, tail)`` is called with a candidate's state while its history is still being checked
+        (the replay of the events after it then costs no time of its own); its result is the Point's
+        ``folded``, and is thrown away with the state when the check fails. What it raises is raised only for a
+        snapshot that held (the same error the full replay would meet)."""
         if not self._has_snapshot_table():
             return None
         seed = self._seed(game_id)
@@ -917,14 +947,71 @@ class Journal:
         candidates = self._db.execute(
             "SELECT live, entry_idx, digest, version, checksum FROM snapshots WHERE game_id=? AND live<=? "
             "ORDER BY live DESC", (game_id, limit)).fetchall()
+        unchecked = [idx for live, idx, digest, tag, _ in candidates
+                     if tag == version and not self._written_here(game_id, live, idx, digest)]
+        check = self._check_for(game_id, seed, unchecked)
+        spared: tuple[int, int, str, str, str] | None = None
         for live, entry_idx, digest, tag, checksum in candidates:
-            point = self._try_snapshot(game_id, seed, live, entry_idx, digest, tag, checksum, version)
-            if point is not None:
+            point = self._try_snapshot(game_id, check, live, entry_idx, digest, tag, checksum, version,
+                                       spare=one_after and spared is None, fold=fold)
+            if point is _LAST:
+                spared = (live, entry_idx, digest, tag, checksum)
+            elif isinstance(point, Point):
                 return point
+        if spared is not None:
+            live, entry_idx, digest, tag, checksum = spared
+            point = self._try_snapshot(game_id, check, live, entry_idx, digest, tag, checksum, version, fold=fold)
+            return point if isinstance(point, Point) else None
         return None
 
-    def _try_snapshot(self, game_id: int, seed: HistoryDigest, live: int, entry_idx: int, digest: str, tag: str,
-                      checksum: str, version: str) -> Point | None:
+    def check_snapshots(self, game_id: int) -> None:
+        """Start checking the game's snapshots against its history now, on a thread of its own: the scan then
+        runs while the caller loads the game's engine, and :meth:`snapshot_point` finds it under way. Nothing for
+        a read-only journal (only the owner keeps a check) or a game without snapshots."""
+        if self.readonly or not self._has_snapshot_table():
+            return
+        seed = self._seed(game_id)
+        if seed is not None:
+            rows = self._db.execute("SELECT live, entry_idx, digest FROM snapshots WHERE game_id=?", (game_id,))
+            self._check_for(game_id, seed, [idx for live, idx, digest in rows
+                                            if not self._written_here(game_id, live, idx, digest)], wait=False)
+
+    def _reader(self) -> sqlite3.Connection:
+        """A connection of its own for a thread that only reads (the snapshots' check)."""
+        if self.readonly:
+            return self._connect_readonly()
+        return sqlite3.connect(self.path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=False)
+
+    def _written_here(self, game_id: int, live: int, entry_idx: int, digest: str) -> bool:
+        """A snapshot this open journal wrote (or checked) over the history it keeps the digest of: the rows before
+        it are the owner's (the lock), written once and never changed, so they are not read again."""
+        return (game_id, live, entry_idx, digest) in self._verified and game_id in self._history
+
+    def _check_for(self, game_id: int, seed: HistoryDigest, bounds: list[int], *,
+                   wait: bool = True) -> HistoryCheck | None:
+        """The check of the history at these boundaries: started now (one scan for all of them), or the one an
+        earlier load of this open journal made when it covers them (the rows before a boundary are the owner's,
+        written once; a read-only journal, owning nothing, checks anew each time)."""
+        if not bounds:
+            return None
+        known = self._checks.get(game_id) if not self.readonly else None
+        if known is not None and all(known.covers(b) for b in bounds):
+            return known
+        start: tuple[int, HistoryDigest] = (0, seed)
+        if known is not None:
+            before = [item for item in known.known() if item[0] <= min(bounds)]
+            start = before[-1] if before else start
+            bounds = sorted({*bounds, *known.bounds})
+        check = HistoryCheck(self._reader, game_id, bounds, start, wait=wait)
+        if not self.readonly:
+            self._checks[game_id] = check
+        return check
+
+    def _try_snapshot(self, game_id: int, check: HistoryCheck | None, live: int, entry_idx: int, digest: str,
+                      tag: str, checksum: str, version: str, spare: bool = False,
+                      fold: Callable[[int, Any, list[Any]], Any] | None = None) -> Point | object | None:
+        """The snapshot as a Point when it holds, else None; with ``spare``, :data:`_LAST` (nothing read or
+        unpickled) when no live event follows it (see :meth:`snapshot_point`)."""
         if tag != version:
             self._logged.ignored(self.path, game_id, live, "made by other code or map data")
             return None
@@ -935,56 +1022,44 @@ class Journal:
             return None  # a row no replay can read either: the full replay says which
         if tail is None:
             return None  # undone past since: simply no longer the state of this game
+        if spare and not tail and live > 0:
+            return _LAST
         row = self._db.execute("SELECT payload FROM snapshots WHERE game_id=? AND live=?", (game_id, live)).fetchone()
         data = bytes(row[0]) if row is not None and isinstance(row[0], bytes) else b""
         if hashlib.sha256(data).hexdigest() != checksum:
             self._logged.ignored(self.path, game_id, live, "its payload is damaged")
             return None
-        if (game_id, live, entry_idx, digest) in self._verified and game_id in self._history:
-            # checked by an earlier load of this open journal: the rows before it are the owner's, written once
-            try:
-                state, last, chain = unpack(data)
-            except Exception as exc:  # whatever unpickling raises, the answer is a full replay
-                self._logged.ignored(self.path, game_id, live, f"its payload does not read: {reason(exc)}")
-                return None
-            return Point(live, entry_idx, state, last, chain, tail)
-        # The history it summarises is read and hashed on another thread while the state is unpickled here:
-        # SQLite's scan and the hash let go of the GIL, unpickling holds it, so on a free core the check costs
-        # little time of its own. The state is used only once the digests are equal.
-        checked: list[HistoryDigest | BaseException] = []
-        scanning = threading.Event()
-        check = threading.Thread(target=self._digest_into, args=(checked, scanning, seed, game_id, entry_idx),
-                                 name="journal-snapshot-check", daemon=True)
-        check.start()
-        scanning.wait()  # unpickling holds the GIL throughout: the scan must be inside SQLite (GIL let go) first
         try:
-            state, last, chain = unpack(data)
+            state, last, chain = unpack(data)  # the box's own journal, checksum and version matched
         except Exception as exc:  # whatever unpickling raises, the answer is a full replay
-            check.join()
             self._logged.ignored(self.path, game_id, live, f"its payload does not read: {reason(exc)}")
             return None
-        check.join()
-        history = checked[0] if checked else None
-        if isinstance(history, BaseException):
-            raise history
+        folded, failed = None, None
+        if fold is not None:
+            try:
+                folded = fold(live, state, tail)  # meanwhile the history is read and hashed on the check's thread
+            except Exception as exc:  # kept until the check says whose error it is
+                failed = exc
+        if self._written_here(game_id, live, entry_idx, digest):
+            if failed is not None:
+                raise failed
+            return Point(live, entry_idx, state, last, chain, tail, folded)
+        try:
+            history = check.digest_at(entry_idx) if check is not None else None
+        except sqlite3.Error as exc:  # the rows could not be read to check it: not trusted, the replay says more
+            self._logged.ignored(self.path, game_id, live, f"the events it summarises could not be read ({exc})")
+            return None
         if history is None or history.hexdigest() != digest:
             self._logged.ignored(self.path, game_id, live, "the events it summarises have changed")
             return None
-        if not self.readonly:
+        if failed is not None:
+            raise failed
+        if not self.readonly and game_id not in self._history:
+            history = history.copy()
             for _idx, payload in rows:
                 history.add(payload)
             self._history[game_id] = history
-            self._verified.add((game_id, live, entry_idx, digest))
-        return Point(live, entry_idx, state, last, chain, tail)
-
-    def _digest_into(self, out: list[HistoryDigest | BaseException], scanning: threading.Event,
-                     seed: HistoryDigest, game_id: int, below: int) -> None:
-        try:
-            out.append(rows_digest(self._db, seed, game_id, below, scanning.set))
-        except BaseException as exc:  # handed to the loading thread, which raises it there
-            out.append(exc)
-        finally:
-            scanning.set()
+        return Point(live, entry_idx, state, last, chain, tail, folded)
 
     def _has_snapshot_table(self) -> bool:
         if not self._snapshot_table:  # looked up until found: a table made by this process's own flush is known

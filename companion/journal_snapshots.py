@@ -10,8 +10,10 @@ Table ``snapshots(game_id, live, entry_idx, digest, version, checksum, payload)`
 - ``live``: how many live events the state follows; ``entry_idx``: how many history rows (``entries``
   with ``idx`` below it) fold to those events.
 - ``digest``: SHA-256 over the game's key, its options and the stored text of those rows
-  (:class:`HistoryDigest`); recomputed from the rows on every load, so a history edited by hand, salvaged
-  or imported differently is never summarised by a state that no longer follows from it.
+  (:class:`HistoryDigest`); recomputed from the rows by the first load of the game in each open journal
+  (:class:`HistoryCheck`, one scan for all its snapshots; a read-only journal, which owns nothing, at every
+  load), so a history edited by hand, salvaged or imported differently is never summarised by a state that
+  no longer follows from it.
 - ``version``: :func:`engine_version`, a hash of the engine package's source, the shared modules it is
   built on, and the map files in force: new code or corrected data never meet an old state.
 - ``checksum``: SHA-256 of the payload (a damaged page is noticed before anything is unpickled).
@@ -20,9 +22,9 @@ Table ``snapshots(game_id, live, entry_idx, digest, version, checksum, payload)`
 Why pickle: engine states are immutable frozen dataclasses, tuples and frozensets of many shapes; a codec
 per engine would be a second description of every state to keep in step. Pickle runs code named by the
 data it reads, so a payload is only unpickled from the box's own journal, after its checksum and its version
-tag matched (the digest over the history is computed meanwhile, and the state is used only once it matched
-too); any unpickling failure (a class renamed, a field gone) means the snapshot is ignored and the game is
-replayed in full, never a wrong state.
+tag matched (the digest over the history is computed meanwhile, the events after it may be replayed on it
+meanwhile, and the state and that replay are used only once it matched too); any unpickling failure (a class
+renamed, a field gone) means the snapshot is ignored and the game is replayed in full, never a wrong state.
 
 A snapshot that does not hold (digest, version, checksum or payload) is ignored, logged once, and the load
 falls back to an older one or to the full replay. One undone past (its history folds below its ``live``
@@ -41,7 +43,8 @@ import logging
 import pickle
 import sqlite3
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, overload
@@ -77,7 +80,7 @@ _SHARED_SOURCES = ("dice.py", "hexgrid.py", "places.py", "datafile.py", "errors.
                    "games/base.py", "games/registry.py")
 """Modules of the core every engine is built on: a change to one may change what a state means."""
 
-_sources: dict[tuple[type, str], str] = {}
+_sources: dict[tuple[type | str, str], str] = {}
 _files: dict[tuple[str, int, int], str] = {}
 
 
@@ -86,16 +89,36 @@ def engine_version(game: Any, maps: Path | None = None) -> str:
     engine's package and of the shared core (read once per process: the code cannot change under it), and over
     the game's map files in force (``<key>*.toml``, the group's own copy where there is one; each read again only
     when its size or modification time changed, since the session loads the engine anew for each game)."""
-    from companion.paths import group_maps_dir, map_file, maps_dir
-
     key = str(getattr(game, "key", ""))
     if (type(game), key) not in _sources:
-        digest = hashlib.sha256(f"{key}\n".encode())
-        core = Path(__file__).parent
-        for path in [*_engine_sources(game, key), *(core / name for name in _SHARED_SOURCES)]:
-            digest.update(f"\n{path.name}\n{_file_digest(path)}".encode())
-        _sources[(type(game), key)] = digest.hexdigest()
-    digest = hashlib.sha256(_sources[(type(game), key)].encode())
+        _sources[(type(game), key)] = _code_digest(key, _engine_sources(game, key))
+    return _with_maps(_sources[(type(game), key)], key, maps)
+
+
+def package_version(key: str, maps: Path | None = None) -> str | None:
+    """The :func:`engine_version` of the engine a registered game package loads, known before loading it (the
+    engine cache looks it up by this), or None for a game that is not a package (its engine's module is known
+    only from the engine)."""
+    if ("package", key) not in _sources:  # read once per process, as engine_version does
+        sources = _package_sources(key)
+        if sources is None:
+            return None
+        _sources[("package", key)] = _code_digest(key, sources)
+    return _with_maps(_sources[("package", key)], key, maps)
+
+
+def _code_digest(key: str, sources: list[Path]) -> str:
+    digest = hashlib.sha256(f"{key}\n".encode())
+    core = Path(__file__).parent
+    for path in [*sources, *(core / name for name in _SHARED_SOURCES)]:
+        digest.update(f"\n{path.name}\n{_file_digest(path)}".encode())
+    return digest.hexdigest()
+
+
+def _with_maps(code: str, key: str, maps: Path | None) -> str:
+    from companion.paths import group_maps_dir, map_file, maps_dir
+
+    digest = hashlib.sha256(code.encode())
     names: set[str] = set()
     for folder in [maps] if maps is not None else [maps_dir(), group_maps_dir()]:
         if folder.is_dir():
@@ -108,14 +131,23 @@ def engine_version(game: Any, maps: Path | None = None) -> str:
 def _engine_sources(game: Any, key: str) -> list[Path]:
     """The engine's source files: every module of the game's package when the registry names one (its engine
     loader lives in the package's ``__init__``), else the one module that defines the engine's class."""
+    package = _package_sources(key)
+    if package is not None:
+        return package
+    module = sys.modules.get(type(game).__module__)
+    return [Path(module.__file__)] if module is not None and module.__file__ else []
+
+
+def _package_sources(key: str) -> list[Path] | None:
+    """Every module of the package the registry names for ``key`` (imported by then: listing the games does),
+    or None when the game is not such a package."""
     from companion.games.registry import specs
 
     spec = specs().get(key)
     package = sys.modules.get(spec.engine.partition(":")[0]) if spec is not None else None
     if package is not None and package.__file__ and Path(package.__file__).name == "__init__.py":
         return sorted(Path(package.__file__).parent.rglob("*.py"))
-    module = sys.modules.get(type(game).__module__)
-    return [Path(module.__file__)] if module is not None and module.__file__ else []
+    return None
 
 
 def _file_digest(path: Path) -> str:
@@ -300,6 +332,9 @@ class Point:
     chain: str
     tail: list[Any]
     """Every live event after the first ``live``, as the whole history folds (LiveEvent)."""
+    folded: Any = None
+    """What the caller's ``fold`` made of the state and the tail while the check ran (see
+    :meth:`companion.journal.Journal.snapshot_point`)."""
 
 
 def pack(state: Any, last: Any, chain: str) -> tuple[bytes, str]:
@@ -421,19 +456,101 @@ def has_table(db: sqlite3.Connection) -> bool:
     return db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='snapshots'").fetchone() is not None
 
 
+_IN_INDEX_ORDER = ("SELECT group_concat(event, char(10)) FROM entries INDEXED BY sqlite_autoindex_entries_1 "
+                   "WHERE game_id=? AND idx>=? AND idx<?")
+"""The rows' text in ``idx`` order: the primary key's index walked in order, each row handed to group_concat as it
+comes (SQLite before 3.44 takes no ORDER BY inside an aggregate). A fifth cheaper than :data:`_SORTED`, whose
+sorted subquery copies every row once more; a different order could only make the digests differ (the snapshot
+ignored, the game replayed), never a wrong state."""
+_SORTED = ("SELECT group_concat(event, char(10)) FROM "
+           "(SELECT event FROM entries WHERE game_id=? AND idx>=? AND idx<? ORDER BY idx)")
+
+
 def rows_digest(db: sqlite3.Connection, seed: HistoryDigest, game_id: int, below: int,
-                scanning: Any = None) -> HistoryDigest:
-    """``seed`` over the stored text of the game's rows with ``idx`` below ``below``, in order (one SQL scan; the
-    rows are read through the primary key's index, so in ``idx`` order). ``scanning`` is called just before the
-    scan, which runs inside SQLite with the GIL let go."""
+                scanning: Any = None, start: int = 0) -> HistoryDigest:
+    """``seed`` over the stored text of the game's rows with ``idx`` from ``start`` to below ``below``, in order
+    (one SQL scan; the rows are read through the primary key's index, so in ``idx`` order). ``scanning`` is
+    called just before the scan, which runs inside SQLite with the GIL let go."""
     if scanning is not None:
         scanning()
-    (joined,) = db.execute(
-        "SELECT group_concat(event, char(10)) FROM "
-        "(SELECT event FROM entries WHERE game_id=? AND idx<? ORDER BY idx)", (game_id, below)).fetchone()
+    try:
+        (joined,) = db.execute(_IN_INDEX_ORDER, (game_id, start, below)).fetchone()
+    except sqlite3.OperationalError:  # no index of that name (a file not made by this code): the sorted form
+        (joined,) = db.execute(_SORTED, (game_id, start, below)).fetchone()
     digest = seed.copy()
     digest.add_joined(joined)
     return digest
+
+
+class HistoryCheck:
+    """The digests of a game's history at the snapshots' boundaries (their ``entry_idx``), computed on a thread
+    of its own from the rows themselves: one scan up to the newest boundary, cut at each one, so every snapshot
+    of the game is checked for the price of the newest (an undo past the newest then reads no row again).
+
+    The scan runs inside SQLite with the GIL let go, while the loading thread unpickles a state and replays the
+    events after it; the caller uses that state only once :meth:`digest_at` gave the digest it names."""
+
+    def __init__(self, connect: Callable[[], sqlite3.Connection], game_id: int, bounds: Iterable[int],
+                 start: tuple[int, HistoryDigest], *, wait: bool = True) -> None:
+        """``connect`` opens the thread's own connection to the journal (a sqlite3 connection must not serve two
+        threads at once, and the loading thread reads the snapshot meanwhile). ``wait``: return only once the
+        scan is inside SQLite, for a caller about to unpickle (which holds the GIL throughout); a caller that
+        goes on to load an engine (files read, the GIL let go often) need not wait."""
+        self.bounds = sorted({b for b in bounds if b >= start[0]})
+        self._digests: dict[int, HistoryDigest] = {start[0]: start[1]}
+        self._error: BaseException | None = None
+        scanning = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(connect, game_id, start, scanning),
+                                        name="journal-snapshot-check", daemon=True)
+        self._thread.start()
+        if wait:
+            scanning.wait()
+
+    def _run(self, connect: Callable[[], sqlite3.Connection], game_id: int, start: tuple[int, HistoryDigest],
+             scanning: threading.Event) -> None:
+        """The rows up to the first boundary in one scan inside SQLite (nearly all of them), then the few between
+        the boundaries in one query, hashed here and cut at each boundary: one hand-over of the GIL, not one per
+        snapshot, once the loading thread lets it go."""
+        try:
+            db = connect()
+            try:
+                below, digest = start
+                if self.bounds and self.bounds[0] > below:
+                    digest = rows_digest(db, digest, game_id, self.bounds[0], scanning.set, start=below)
+                    below = self.bounds[0]
+                scanning.set()
+                rows = db.execute("SELECT idx, event FROM entries WHERE game_id=? AND idx>=? AND idx<? ORDER BY idx",
+                                  (game_id, below, self.bounds[-1] if self.bounds else below)).fetchall()
+                digest, rows_at = digest.copy(), iter(rows)
+                row = next(rows_at, None)
+                for bound in self.bounds:
+                    while row is not None and row[0] < bound:
+                        digest.add(row[1])
+                        row = next(rows_at, None)
+                    self._digests[bound] = digest.copy()
+            finally:
+                db.close()
+        except BaseException as exc:  # handed to the loading thread, which raises it there
+            self._error = exc
+        finally:
+            scanning.set()
+
+    def covers(self, bound: int) -> bool:
+        """Whether this check computes the digest at ``bound`` (a check that failed, say a busy file, covers
+        nothing: the next load checks anew)."""
+        return bound in self.bounds and not (self._error is not None and not self._thread.is_alive())
+
+    def digest_at(self, bound: int) -> HistoryDigest | None:
+        """The digest of the rows below ``bound`` (waiting for the scan), None for a boundary not asked for."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._digests.get(bound)
+
+    def known(self) -> list[tuple[int, HistoryDigest]]:
+        """The boundaries computed so far and their digests (a later check starts from the nearest)."""
+        self._thread.join()
+        return sorted(self._digests.items(), key=lambda item: item[0]) if self._error is None else []
 
 
 def fold_from(live: int, entries: Sequence[Any]) -> list[Any] | None:

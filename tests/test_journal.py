@@ -70,6 +70,19 @@ def test_last_unfinished_game_is_resumed(tmp_path):
         assert j.last_unfinished() is None
 
 
+def test_the_game_to_resume_is_the_same_record_the_listing_gives(tmp_path):
+    """Its entries counted for that game alone, as ``companion games`` lists them."""
+    with Journal(tmp_path / "j.sqlite") as j:
+        a = j.new_game("kansas", {"players": 4})
+        b = j.new_game("stormfury", {})
+        for _ in range(3):
+            j.append(a, Entry("event", D8))
+        j.append(b, Entry("event", D8))
+        j.mark_finished(b)
+        listed = {g.id: g for g in j.games()}
+        assert j.last_unfinished() == listed[a] and listed[a].entries == 3
+
+
 def test_export_import_round_trip_keeps_the_history_and_the_rerolled_mark(tmp_path):
     better = DiceRolled.of(("d6", 6), ("d6", 6), source="os")
     with Journal(tmp_path / "a.sqlite") as j:

@@ -397,3 +397,145 @@ def test_the_box_stores_a_snapshot_after_the_roll_is_shown_not_inside_it(tmp_pat
         assert resumed_run.state == replay(game, {}, replayed)
     finally:
         resumed_run.journal.close()
+
+
+def test_a_game_cut_right_after_a_snapshot_resumes_from_the_one_before_so_an_undo_needs_no_load(tmp_path, every,
+                                                                                                  monkeypatch):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY)
+    assert snapshot_counts(path, game_id) == [EVERY, 2 * EVERY]
+    run, live = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == EVERY and len(run.live) == 2 * EVERY and run.state == replay(run.game, {"players": 4},
+                                                                                               live)
+
+        def no_load(*_args: Any, **_kw: Any) -> None:
+            raise AssertionError("the undo loaded a snapshot")
+
+        monkeypatch.setattr(run.journal, "snapshot_point", no_load)
+        run.undo()
+        assert run.state == replay(run.game, {"players": 4}, events[:-1]) and len(run.live) == 2 * EVERY - 1
+
+
+def test_the_newest_snapshot_still_serves_when_the_one_before_does_not_hold(tmp_path, every, caplog):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE snapshots SET checksum='0' WHERE game_id=? AND live=?", (game_id, EVERY))
+    caplog.set_level(logging.WARNING)
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == 2 * EVERY and run.state == replay(run.game, {"players": 4}, events)
+    assert any("payload is damaged" in r.getMessage() for r in caplog.records)
+
+
+def no_second_check(self: Journal) -> sqlite3.Connection:
+    raise AssertionError("the history was read again")
+
+
+def test_one_scan_checks_every_snapshot_so_a_deep_undo_reads_no_row_again(tmp_path, every, monkeypatch, caplog):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 2)
+    caplog.set_level(logging.WARNING)
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == 3 * EVERY
+        monkeypatch.setattr(Journal, "_reader", no_second_check)
+        for n in range(len(events) - 1, EVERY - 1, -1):  # past the snapshots at 3 and 2 * EVERY, down to EVERY
+            run._states.clear()  # nothing in memory: each undo loads a snapshot
+            run.undo()
+            assert run.state == replay(run.game, {"players": 4}, events[:n]), n
+            assert run.live.base == max(b for b in (EVERY, 2 * EVERY, 3 * EVERY) if b <= n)  # each one held
+    assert not [r for r in caplog.records if "ignored" in r.getMessage()]
+
+
+def test_an_older_snapshot_whose_digest_was_changed_is_refused_on_a_deep_undo(tmp_path, every, caplog):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 2)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE snapshots SET digest=? WHERE game_id=? AND live=?", ("0" * 64, game_id, 2 * EVERY))
+    caplog.set_level(logging.WARNING)
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == 3 * EVERY
+        for n in range(len(events) - 1, 2 * EVERY - 2, -1):
+            run._states.clear()
+            run.undo()
+            assert run.state == replay(run.game, {"players": 4}, events[:n]), n
+        assert run.live.base == EVERY  # the changed one passed over for the one before it
+    said = [r.getMessage() for r in caplog.records if f"snapshot at {2 * EVERY} events ignored" in r.getMessage()]
+    assert len(said) == 1 and "the events it summarises have changed" in said[0]
+
+
+def test_a_tampered_state_is_never_used_although_its_tail_is_replayed_during_the_check(tmp_path, every, caplog):
+    """A payload swapped for another game's state (checksum made to match): the replay of the events after it
+    runs on it while the history is checked, and its result is thrown away with it."""
+    import hashlib
+    import pickle
+
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY + 3)
+    with sqlite3.connect(path) as db:
+        (data,) = db.execute("SELECT payload FROM snapshots WHERE game_id=? AND live=?",
+                             (game_id, EVERY)).fetchone()
+        other = pickle.dumps(pickle.loads(data))  # a state that unpickles, under the newest snapshot's row
+        (newest,) = db.execute("SELECT digest FROM snapshots WHERE game_id=? AND live=?",
+                               (game_id, 2 * EVERY)).fetchone()
+        db.execute("UPDATE snapshots SET payload=?, checksum=?, digest=? WHERE game_id=? AND live=?",
+                   (other, hashlib.sha256(other).hexdigest(), "f" * 64, game_id, 2 * EVERY))
+        assert newest != "f" * 64
+    caplog.set_level(logging.WARNING)
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == EVERY and run.state == replay(run.game, {"players": 4}, events)
+    assert any("the events it summarises have changed" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("primary_key", [True, False])
+def test_the_history_digest_follows_idx_whatever_order_the_rows_were_written_in(primary_key):
+    """Through the primary key's index, or (a table without it) through the sorted form."""
+    from companion.journal_snapshots import HistoryDigest, rows_digest
+
+    db = sqlite3.connect(":memory:")
+    key = ", PRIMARY KEY (game_id, idx)" if primary_key else ""
+    db.execute(f"CREATE TABLE entries (game_id INTEGER, idx INTEGER, kind TEXT, event TEXT, accepted_at TEXT{key})")
+    texts = [f'{{"n": {n}}}' for n in range(40)]
+    for n in [*range(39, 19, -1), *range(20)]:  # written out of order, another game's rows between
+        db.execute("INSERT INTO entries VALUES (1, ?, 'event', ?, '')", (n, texts[n]))
+        db.execute("INSERT INTO entries VALUES (2, ?, 'event', 'other', '')", (n,))
+    expected = HistoryDigest("kansas", "{}")
+    for text in texts[:30]:
+        expected.add(text)
+    assert rows_digest(db, HistoryDigest("kansas", "{}"), 1, 30).hexdigest() == expected.hexdigest()
+    tail = rows_digest(db, rows_digest(db, HistoryDigest("kansas", "{}"), 1, 10), 1, 30, start=10)
+    assert tail.hexdigest() == expected.hexdigest()
+
+
+def test_the_box_checks_the_history_once_from_its_start_and_undoes_past_every_snapshot(tmp_path, every, monkeypatch):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 2)
+    with Journal(path) as journal:
+        session = Session(journal)
+        session.start()
+        run = session.current
+        assert run is not None and run.game_id == game_id and run.live.base == 3 * EVERY
+        monkeypatch.setattr(Journal, "_reader", no_second_check)
+        for n in range(len(events) - 1, EVERY - 1, -1):
+            run._states.clear()
+            session.undo()
+            assert run.state == replay(run.game, {"players": 4}, events[:n]), n
+
+
+def test_a_history_that_cannot_be_read_for_the_check_means_the_full_replay(tmp_path, every, caplog, monkeypatch):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, EVERY + 3)
+
+    def refused(self: Journal) -> sqlite3.Connection:
+        return sqlite3.connect(tmp_path / "missing" / "j.sqlite")  # cannot be opened
+
+    monkeypatch.setattr(Journal, "_reader", refused)
+    caplog.set_level(logging.WARNING)
+    run, _ = resumed(path, "kansas", game_id)
+    with run.journal:
+        assert run.live.base == 0 and run.state == replay(run.game, {"players": 4}, events)
+    assert any("could not be read" in r.getMessage() for r in caplog.records)

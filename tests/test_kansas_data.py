@@ -165,3 +165,28 @@ def test_a_broken_river_is_an_exit_2_line_on_the_command_line(copy, capsys, monk
     assert main(["map", "kansas", "--json"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "rivers[5].hexes[1]" in err and "not a river hex" in err
+
+
+def test_the_nearest_place_is_the_closest_in_file_order_each_time_it_is_asked():
+    from companion.games.kansas import load_board
+    from companion.games.kansas.data import default_path
+
+    board = load_board(default_path(None))
+    for _ in range(2):  # worked out, then remembered
+        for h in board.terrain:
+            closest = min(p.hex.distance(h) for p in board.places)
+            assert board.nearest_place(h) == next(p for p in board.places if p.hex.distance(h) == closest)
+
+
+def test_a_board_kept_by_pickle_comes_back_equal_with_every_name_worked_out():
+    import pickle
+
+    from companion.games.kansas import load_board
+    from companion.games.kansas.data import default_path
+
+    board = load_board(default_path(None))
+    back = pickle.loads(pickle.dumps(board))
+    assert back == board and set(vars(back)["_names"]) == set(board.terrain)
+    fresh = load_board(default_path(None))
+    assert all(back.name_of(h) == fresh.name_of(h) and back.nearest_place(h) == fresh.nearest_place(h)
+               for h in board.terrain)

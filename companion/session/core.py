@@ -36,6 +36,7 @@ from companion.inputs import RollRef, source_name
 from companion.journal import GameRecord, Journal
 from companion.places import Place
 from companion.session.choices import options_for, setup_questions
+from companion.session.engine_cache import cache_folder, load_engine
 from companion.session.game_run import GameRun, state_digest
 from companion.session.inputs import (
     Ask,
@@ -123,8 +124,12 @@ class Session:
         return self.sources.get("tower", "off")
 
     def _loader(self, key: str, maps: Path | None) -> Game[Any]:
-        """The engine for ``key``; an engine that is not installed is a one-line error, not a traceback."""
+        """The engine for ``key``; an engine that is not installed is a one-line error, not a traceback. The
+        registry's engines come from the box's engine cache beside its journal when that still matches their
+        code and map files (:mod:`companion.session.engine_cache`: parsing the maps is a quarter of a resume)."""
         try:
+            if self._raw_loader is load_game and not self.journal.readonly:
+                return load_engine(key, maps, cache_folder(self.journal.path), load_game)
             return self._raw_loader(key, maps)
         except ImportError as exc:
             raise CompanionError(f"game {key!r} is not available in this installation ({exc.name})") from None
@@ -156,6 +161,7 @@ class Session:
         self._enter_play(GameRun.new(self.journal, engine, options, self.maps))
 
     def resume(self, record: GameRecord) -> None:
+        self.journal.check_snapshots(record.id)  # the history's check reads the rows while the engine loads
         engine = self._loader(record.game, self.maps)
         self._enter_play(GameRun.resume(self.journal, engine, record, self.maps))
 

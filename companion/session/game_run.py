@@ -141,16 +141,26 @@ class GameRun:
         return self._load(count)
 
     def _load(self, count: int | None) -> tuple[LiveEvents, Any]:
-        """The first ``count`` live events (None: all) as the journal holds them, and their state."""
-        point = self.journal.snapshot_point(self.game_id, self.version, count)
+        """The first ``count`` live events (None: all) as the journal holds them, and their state. Loading them
+        all (a resume) starts, where it can, from a snapshot some event follows: the states replayed after it are
+        remembered, so an undo right after the resume, the table's first press after a wrong roll and a power
+        cut, costs no second load."""
+        def fold(live: int, state: Any, tail: list[LiveEvent]) -> list[Any]:
+            """The states after each event of the tail that is wanted (run while the journal checks the snapshot)."""
+            states = []
+            for item in tail[:(len(tail) if count is None else count - live)]:
+                state = self.game.apply(state, item.event)
+                states.append(state)
+            return states
+
+        point = self.journal.snapshot_point(self.game_id, self.version, count, one_after=count is None, fold=fold)
         if point is not None:
             full = LiveEvents(point.tail, base=point.live, base_last=point.last, base_chain=point.chain,
                               prefix=prefix_from(lambda: self.journal.events(self.game_id)))
             wanted = len(full) if count is None else count
             state = point.state
             self._remember(point.live, state)
-            for n, item in enumerate(point.tail[:wanted - point.live], start=point.live + 1):
-                state = self.game.apply(state, item.event)
+            for n, state in enumerate(point.folded, start=point.live + 1):
                 self._remember(n, state)
             return full.truncated(wanted), state
         events = self.journal.events(self.game_id)

@@ -136,17 +136,27 @@ class Board:
         ns, we = self.grid_lines[h]
         return f"N-S {ns}, W-E {we}"
 
+    @cached_property
+    def _nearest(self) -> dict[Hex, Place]:
+        """Nearest places worked out so far: the removal menu sorts every marked hex by it at each refresh (a
+        search over every place each time, a millisecond of a resume's first panel in a long game)."""
+        return {}
+
     def nearest_place(self, h: Hex) -> Place:
-        """The city or town closest to ``h`` (ties: the first in file order); kept per hex, as the board
-        never changes and the choices of a removal ask it of every marker on the map."""
+        """The city or town closest to ``h`` (ties: the first in file order)."""
         nearest = self._nearest
         if h not in nearest:
             nearest[h] = min(self.places, key=lambda p: p.hex.distance(h))
         return nearest[h]
 
-    @cached_property
-    def _nearest(self) -> dict[Hex, Place]:
-        return {}
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickle keeps (the box keeps its engine between starts, :mod:`companion.session.engine_cache`):
+        the fields, with every hex's name and nearest place worked out first, so a resumed game's replay and
+        first panel look them up instead of searching every place again."""
+        for h in self.terrain:
+            self.name_of(h)
+            self.nearest_place(h)
+        return dict(vars(self))
 
     def turns(self, players: int) -> int:
         return len(self.outbreak[players])

@@ -1,0 +1,105 @@
+"""Engines kept on disk between starts, beside the journal, so a resume does not parse its map files again.
+
+Loading an engine reads its TOML map files with tomllib (pure Python) and cross-checks them: 4-6 ms of a
+resume for Kansas on the development machine, more on a Pi, a quarter of issue 16's 20 ms budget for resuming a
+long game. The engine built from them is a small immutable object (Kansas: about 6 KB pickled, read back in a
+quarter of a millisecond), so the box keeps it in a folder next to its journal and reads it at the next start.
+
+It is never trusted over the files it was built from: each entry names the :func:`package_version` it was built
+under, a SHA-256 over the engine package's source, the shared core and every byte of the game's map files in
+force (the same tag that guards the journal's snapshots), and a checksum of its payload. Another tag (a map
+file corrected by the group, new code), a damaged or unreadable file, a payload that does not unpickle or is
+not an engine for that key: the engine is loaded from its files, as without a cache, and the entry rewritten.
+Pickle is acceptable for the same reason as the snapshots': it reads only the box's own folder, and only after
+the checksum and the tag matched. Writing is best effort (a cache): a folder that refuses writes costs the
+next start a load from the files, nothing more.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import pickle
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion.journal_snapshots import package_version
+
+log = logging.getLogger(__name__)
+
+MAGIC = b"storm-companion engine 1\n"
+
+
+def cache_folder(journal_path: Path) -> Path:
+    """Where the engines of the box using ``journal_path`` are kept: ``<journal>.engines/`` beside it."""
+    return journal_path.with_name(journal_path.name + ".engines")
+
+
+def load_engine(key: str, maps: Path | None, folder: Path, loader: Callable[[str, Path | None], Any]) -> Any:
+    """The engine ``loader(key, maps)`` gives, read from ``folder`` when an entry there was built from the same
+    code and map files (see the module's docstring), else loaded and stored there for the next start."""
+    tag = _tag(key, maps)
+    if tag is None:
+        return loader(key, maps)
+    path = folder / f"{key}.pickle"
+    engine = _read(path, tag, key)
+    if engine is not None:
+        return engine
+    engine = loader(key, maps)
+    _write(folder, path, tag, engine)
+    return engine
+
+
+def _tag(key: str, maps: Path | None) -> str | None:
+    """The engine's version, and which folder it reads (a loader given ``maps`` reads only that one)."""
+    version = package_version(key, maps)
+    if version is None:
+        return None
+    where = str(maps.resolve()) if maps is not None else "(in force)"
+    return hashlib.sha256(f"{version}\n{where}".encode()).hexdigest()
+
+
+def _read(path: Path, tag: str, key: str) -> Any:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None  # not stored yet (or unreadable): loaded from the files
+    head, _, rest = data.partition(b"\n\n")
+    lines = head.split(b"\n")
+    if len(lines) != 3 or lines[0] + b"\n" != MAGIC or lines[1] != tag.encode():
+        return None  # another version of the code or of the maps
+    payload = rest
+    if hashlib.sha256(payload).hexdigest().encode() != lines[2]:
+        log.info("engine cache %s: damaged, loading %s from its map files", path, key)
+        return None
+    try:
+        engine = pickle.loads(payload)  # the box's own folder, checksum and tag matched
+    except Exception as exc:  # whatever unpickling raises, the answer is a load from the files
+        log.info("engine cache %s: does not read (%s), loading %s from its map files", path, type(exc).__name__, key)
+        return None
+    return engine if getattr(engine, "key", None) == key else None
+
+
+def _write(folder: Path, path: Path, tag: str, engine: Any) -> None:
+    """Store ``engine`` (atomically: a file written beside it, then renamed over it); any failure is only logged."""
+    try:
+        payload = pickle.dumps(engine, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:  # an engine holding something pickle cannot write: simply not cached
+        log.info("engine cache: %s not kept (%s)", getattr(engine, "key", "?"), type(exc).__name__)
+        return
+    data = MAGIC + tag.encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode() + b"\n\n" + payload
+    try:
+        folder.mkdir(mode=0o750, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        log.info("engine cache %s: not written (%s)", path, exc.strerror or exc)
