@@ -342,6 +342,34 @@ def test_the_oled_view_hands_its_drawing_to_the_writer_thread_and_skips_an_uncha
         display.close()
 
 
+def test_the_oled_view_draws_while_the_loop_waits_for_the_journal_and_hands_the_writer_only_the_image():
+    """Loop.show asks each view to prepare first: the OLED's image is drawn then, on the loop's thread; once the
+    frame is shown the writer thread gets the image itself, and puts it on the bus."""
+    from companion.session.core import Frame
+    from companion.session.views import OledView
+
+    device = dummy(mode="1")
+    display = Display(device=device, background=True)
+    drawn_on: list[str] = []
+
+    def drawing(panel):
+        drawn_on.append(threading.current_thread().name)
+        return render(panel)
+
+    view = OledView(display, drawing)
+    panel = Panel(prompt=Prompt("roll", dice=("d8",)), dice=(Die("d8", 5),))
+    frame = Frame(panel)
+    try:
+        view.prepare(frame)
+        assert drawn_on == [threading.current_thread().name] and display.written == 0  # drawn, not shown
+        view.show(frame)
+        assert display.wait_written(1, timeout=10)
+        assert drawn_on == [threading.current_thread().name]  # not drawn again on the writer thread
+        assert device.image.tobytes() == render(panel).tobytes() == view.image.tobytes()
+    finally:
+        display.close()
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.lists(st.tuples(st.integers(0, 127), st.integers(0, 63), st.integers(0, 127), st.integers(0, 63),
                                    st.booleans()), max_size=6), min_size=1, max_size=5))
