@@ -13,6 +13,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,13 @@ def edit_map(folder: Path, name: str, old: str, new: str) -> None:
     text = path.read_text()
     assert old in text, old
     path.write_text(text.replace(old, new, 1))
+
+
+@pytest.fixture
+def restore_logging():
+    """`companion run` in-process sets the root logger up for journald; put back pytest's handlers after."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 from pathlib import Path
 
@@ -18,16 +17,6 @@ from companion.cli import main
 from companion.dice import DiceRolled
 from companion.errors import CompanionError
 from companion.journal import Entry, Journal
-
-
-@pytest.fixture
-def restore_logging():
-    """`companion run` in-process sets the root logger up for journald; put back pytest's handlers after."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
 
 
 def files(tmp: Path) -> dict[str, Path]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import io
-import logging
 import os
 import subprocess
 import sys
@@ -162,16 +161,6 @@ def test_a_panel_image_is_drawn_only_once_a_device_takes_it():
     assert display.flush() is True
     assert drawn == [4]
     assert device.image.tobytes() == draw(4)().tobytes()
-
-
-@pytest.fixture
-def restore_logging():
-    """`companion run` in-process sets the root logger up for journald; put back pytest's handlers after."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
 
 
 def test_the_collector_is_held_off_until_ready_then_runs_again(tmp_path, monkeypatch, restore_logging):
