@@ -19,7 +19,8 @@
   its default EGL presentation, for a memory row beside it (KMSDRM's GL stack; no target), the OLED on
   its I2C bus (absent here), buttons on MockFactory pins, the tower connected (a virtual tower on a pty named in the
   configuration) or unplugged (the default search: /dev/dice-tower or the USB id). The simulated
-  table: ``companion run --sim --headless``. Ready is sd_notify READY=1 on a socket of our own;
+  table: ``companion run --sim --headless``. Start-up is the median of ``STARTS`` processes of each kind
+  (and the slowest beside it). Ready is sd_notify READY=1 on a socket of our own;
   memory is VmRSS; idle CPU is the run time the kernel accounts to all the process's threads
   (schedstat) over 4 s: from one second after READY (the loop on its idle tick), and once the loop
   sleeps (SLEEP_AFTER quiet seconds: a table left alone), where the target applies.
@@ -47,6 +48,8 @@ SIZE = (1920, 1080)
 ROLLS = int(os.environ.get("BENCH_ROLLS", "150"))
 """Samples per stimulus (tower, button) and overlay setting."""
 IDLE_SECONDS = 4.0
+STARTS = int(os.environ.get("BENCH_STARTS", "7"))
+"""Processes started per kind for the start-up row: one start on a shared machine is one draw of its load."""
 STALL = 10.0
 
 os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
@@ -296,8 +299,10 @@ def process_rows(case: str) -> list[Row]:
     ready_ms, rss, idle = _process(case, FBDEV_PROJECTOR)
     if case != "box, tower connected":  # start-up once per kind of process
         limit = 300.0 if case.startswith("box") else 400.0
-        rows.append(Row(AREA, f"start-up to READY ({'box, 1080p' if case.startswith('box') else case})",
-                        ready_ms, "ms", most=limit))
+        starts = sorted([ready_ms] + [_process(case, FBDEV_PROJECTOR, idle=False)[0] for _ in range(STARTS - 1)])
+        name = f"start-up to READY ({'box, 1080p' if case.startswith('box') else case})"
+        rows.append(Row(AREA, f"{name}, median of {STARTS}", starts[len(starts) // 2], "ms", most=limit))
+        rows.append(Row(AREA, f"{name}, slowest of {STARTS}", starts[-1], "ms"))
     if case == "box, tower unplugged":
         rows.append(Row(AREA, "resident memory (box, projector at 1080p, fbdev)", rss, "MB", most=80.0))
         _, egl_rss, _ = _process(case, EGL_PROJECTOR, idle=False)
