@@ -161,3 +161,24 @@ def test_an_error_in_a_write_behind_is_raised_where_it_is_joined() -> None:
         writer.join()
     assert not writer.busy
     writer.close()
+
+
+def test_a_roll_whose_write_was_never_followed_by_a_frame_is_settled_by_the_housekeeping(tmp_path: Path) -> None:
+    """The loop shows a frame after every change, which joins the write; should none follow, the once-a-second
+    housekeeping joins it, and only then does the source hear that the roll is on disk."""
+    from companion.dice import Die
+    from companion.session import Session
+    from firmware_bridge.events import TowerRoll
+
+    with Journal(tmp_path / "j.sqlite") as journal:
+        journal.write_behind = True
+        session = Session(journal)
+        session.start("kansas", {"players": 4}, resume=False)
+        settled: list[int] = []
+        wanted = session.wanted()
+        assert wanted
+        session.handle(TowerRoll(tuple(Die(k, 1) for k in wanted), "tower", 1, lambda: settled.append(1), "b00t"))
+        assert len(session.current.live) == 1
+        assert settled == [] and journal.writing  # its COMMIT may still be under way: no ACK yet
+        session.tick()
+        assert settled == [1] and not journal.writing and not journal.degraded

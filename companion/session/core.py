@@ -288,7 +288,9 @@ class Session:
             log.warning("%s refused%s", name, detail)
 
     def tick(self) -> bool:
-        """Periodic housekeeping from the loop: retry a journal waiting for disk space."""
+        """Periodic housekeeping from the loop: retry a journal waiting for disk space (a write finishing
+        behind the drawing is joined first, so its rolls are settled even when no frame followed it)."""
+        self.journal.join()
         if self.journal.degraded:
             self.journal.retry()
         self._settle_rolls()
