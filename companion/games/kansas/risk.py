@@ -98,9 +98,9 @@ class Risk:
 
 
 @dataclass(frozen=True)
-class Vectors:
-    """A risk as arrays over ``hexes`` (a chain's, ``index`` its positions): P(hit) and expected markers,
-    and which hexes the dicts list (P(hit): the hexes a walk can reach; expected: where it is not zero)."""
+class _Arrays:
+    """Figures over ``hexes`` (a chain's, ``index`` its positions): P(hit) and expected markers, and which
+    hexes the dicts list (P(hit): the hexes a walk can reach; expected: where it is not zero)."""
 
     hexes: list[Hex]
     index: dict[Hex, int]
@@ -108,6 +108,11 @@ class Vectors:
     p_keys: Any
     e: Any
     e_keys: Any
+
+
+@dataclass(frozen=True)
+class Vectors(_Arrays):
+    """A risk as arrays (one value per hex)."""
 
     def risk(self) -> Risk:
         return Risk(vectors=self)
@@ -476,16 +481,9 @@ def forecast_options(game: RiskSource, state: KansasState) -> list[ForecastOptio
 
 
 @dataclass(frozen=True)
-class _Rows:
+class _Rows(_Arrays):
     """Several risks over one chain's hexes as the rows of arrays (as :class:`Vectors`), so ranking
     the forecast's choices combines and compares them all in a few array operations."""
-
-    hexes: list[Hex]
-    index: dict[Hex, int]
-    p: Any
-    p_keys: Any
-    e: Any
-    e_keys: Any
 
     def risk(self, i: int) -> Risk:
         return Vectors(self.hexes, self.index, self.p[i], self.p_keys[i], self.e[i], self.e_keys[i]).risk()
