@@ -323,9 +323,7 @@ class Journal:
     def _db(self) -> sqlite3.Connection:
         """The connection, once a write finishing behind (on the writer thread) has ended: the journal's
         thread and the writer never use it at the same time."""
-        behind = self._behind
-        if behind is not None and behind.busy and not behind.on_thread():
-            self.join()
+        self.join()
         return self._conn
 
     # -- opening, and what happens to a journal that cannot be used -------------------------------

@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--stdin", action="store_true",
                         help="also take typed lines on stdin: 'd8 5', 'd6 3 4', 'roll', 'ok', 'hold back', 'quit'")
     add_journal_option(parser)
-    parser.set_defaults(func=main, **{STARTS_QUIETLY: True})  # the collector is back on at READY (_started)
+    parser.set_defaults(func=main, **{STARTS_QUIETLY: True})  # from READY the table's quiet turns collect (_started)
 
 
 IN_USE_TICK = 0.03
@@ -113,7 +113,7 @@ def check_hardware(config: Any) -> None:
 
 def main(args: argparse.Namespace) -> int:
     collecting = gc.isenabled()  # off already when started by companion.cli (STARTS_QUIETLY)
-    gc.disable()  # until READY (_started)
+    gc.disable()  # off while the box starts, then collected in the table's quiet turns (_started)
     try:
         return _run(args)
     finally:

@@ -117,9 +117,9 @@ class Loop:
         """Hand the current frame to every view; a failing view is reported once and dropped, and the
         views left are shown the frame that says so (the OLED carries on, telling why the map is gone).
 
-        Views that can draw ahead (``prepare``: the projector) draw first, while the journal's write of
-        this turn reaches the disk on its own thread; the frame is shown only once that write has ended
-        (``Session.settle_writes``), so the table never sees what the journal does not hold."""
+        Views that can draw ahead (``prepare``: the projector's frame, the OLED's image) draw first, while
+        the journal's write of this turn reaches the disk on its own thread; the frame is shown only once that
+        write has ended (``Session.settle_writes``), so the table never sees what the journal does not hold."""
         frame = self.session.frame
         for view in list(self.views):
             prepare = getattr(view, "prepare", None)

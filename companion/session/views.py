@@ -40,12 +40,15 @@ class OledView:
         journal's write anyway (Loop.show), so the writer thread has only the bus left to do once shown."""
         panel = frame.panel
         if (getattr(self.display, "background", False) and getattr(self.display, "present", False)
-                and (self._panel is None or panel != self._panel)
-                and (self._ready is None or self._ready[0] is not panel)):
+                and self._new(panel) and (self._ready is None or self._ready[0] is not panel)):
             self._ready = (panel, self._render(panel))
 
+    def _new(self, panel: Any) -> bool:
+        """``panel`` differs from the one last shown (an unchanged panel is neither drawn nor sent again)."""
+        return self._panel is None or panel != self._panel
+
     def show(self, frame: Frame) -> None:
-        if self._panel is None or frame.panel != self._panel:
+        if self._new(frame.panel):
             self._panel = panel = frame.panel
             ready, self._ready = self._ready, None
             if getattr(self.display, "background", False):

@@ -24,7 +24,7 @@ from companion.views.projector.board import MapData, Spot
 from companion.views.projector.key import FootKey, KeyEntry
 from companion.views.projector.layout import Layout, Rect
 from companion.views.projector.marks import draw_polyline, draw_shadow, draw_token
-from companion.views.projector.pieces import Piece, around, rect_of
+from companion.views.projector.pieces import KeptPieces, Piece, around, keep, rect_of
 from companion.views.projector.status import paint_turn
 
 FORECAST = palette.OKABE_ITO[1]
@@ -45,8 +45,10 @@ class KansasPainter:
         self.board = game.board
         self._data: MapData | None = None
         self._key = FootKey()
-        self._kept: tuple[tuple[int, int], dict[Any, Any]] | None = None
-        """(screen size, pieces by what they show): see :meth:`_kept_pieces`."""
+        self._kept = KeptPieces(2000)
+        """Pieces that are the same whenever they are shown (a stack of n markers on a hex, a track, the grid
+        numbers): most of a frame's pieces did not change since the last. A new turn's tracks start the store
+        again, so it never grows past a turn's worth."""
 
     # -- the printed board ----------------------------------------------------------------------
     def map_data(self, state: Any = None) -> MapData:
@@ -101,19 +103,12 @@ class KansasPainter:
         pieces: list[Piece] = []
         tracks = self.tracks(state)
         count = len(tracks)
-        kept = self._kept_pieces(layout)
+        kept = self._kept.at(layout)
         for index, (tornado, latest) in enumerate(tracks):
-            track = ("track", tornado, latest, index, count)
-            if track not in kept:
-                kept[track] = self._track_pieces(layout, tornado, latest, index, count, kept)
-            pieces += kept[track]
+            pieces += keep(kept, ("track", tornado, latest, index, count), self._track_pieces, layout, tornado,
+                           latest, index, count, kept)
         for h, n in state.markers:
-            if (h, n) not in kept:
-                x, y = layout.centre(h)
-                base = (x + s * 0.28, y + s * 0.3)
-                kept[(h, n)] = Piece(("stack", h, n), around([base, (base[0] + s * 0.14, base[1] - s * 0.18)], disc),
-                                     lambda surf, h=h, n=n: self._paint_stack(surf, layout, h, n))
-            pieces.append(kept[(h, n)])
+            pieces.append(keep(kept, ("stack", h, n), self._stack_piece, layout, h, n, disc))
         rings = [(h, str(value)) for value, h in self.candidates(state).items()]
         t = state.current if state.current is not None else (state.tornadoes[-1] if state.tornadoes else None)
         if t is not None and t.forecast_line and t.start is not None:
@@ -128,21 +123,19 @@ class KansasPainter:
             now = state.current
             pieces.append(Piece(("funnel", now.position, now.number), rect_of(layout.box(now.position, 0.6), 4),
                                 lambda surf, now=now: self._paint_funnel(surf, layout, now)))
-        if "grid" not in kept:
-            kept["grid"] = [Piece(("grid", at, label), around([at], max(6, round(size * 0.62)) * 1.3 + 4),
-                                  lambda surf, at=at, label=label: self._number(
-                                      surf, at, max(6, round(size * 0.62)), label, size))
-                            for at, label in self._grid_numbers(layout)]
-        pieces += kept["grid"]
+        pieces += keep(kept, "grid", lambda: [
+            Piece(("grid", at, label), around([at], max(6, round(size * 0.62)) * 1.3 + 4),
+                  lambda surf, at=at, label=label: self._number(surf, at, max(6, round(size * 0.62)), label, size))
+            for at, label in self._grid_numbers(layout)])
         return pieces
 
-    def _kept_pieces(self, layout: Layout) -> dict[Any, Any]:
-        """Pieces that are the same whenever they are shown (a stack of n markers on a hex, a track, the
-        grid numbers), made once per screen size and game: most of a frame's pieces did not change since
-        the last. A new turn's tracks start the store again, so it never grows past a turn's worth."""
-        if self._kept is None or self._kept[0] != (layout.width, layout.height) or len(self._kept[1]) > 2000:
-            self._kept = ((layout.width, layout.height), {})
-        return self._kept[1]
+    def _stack_piece(self, layout: Layout, h: Hex, n: int, disc: float) -> Piece:
+        """``n`` damage markers on ``h`` as a piece."""
+        s = layout.hex_size
+        x, y = layout.centre(h)
+        base = (x + s * 0.28, y + s * 0.3)
+        return Piece(("stack", h, n), around([base, (base[0] + s * 0.14, base[1] - s * 0.18)], disc),
+                     lambda surf: self._paint_stack(surf, layout, h, n))
 
     def _grid_numbers(self, layout: Layout) -> list[tuple[tuple[float, float], str]]:
         """The start grid's line numbers, as printed along the board's edges: west-east numbers above
@@ -167,16 +160,13 @@ class KansasPainter:
         text.draw(surface, label, centre, size, palette.TEXT, anchor="center", bold=True)
 
     def _track_pieces(self, layout: Layout, tornado: Tornado, latest: bool, index: int, count: int,
-                      kept: dict[Any, Any] | None = None) -> list[Piece]:
+                      kept: dict[Any, Any]) -> list[Piece]:
         """A tornado's track as small pieces, in the order :func:`draw_polyline` draws (casing, then the
         line, then the dots), so a roll that adds a hex repaints that hex's stretch, not the whole track.
         A stretch, joint or dot seen before is taken from ``kept`` (a roll adds one; the rest are the same)."""
-        kept = {} if kept is None else kept
 
         def piece(key: Any, rect: Callable[..., Any], draw: Callable[..., object]) -> Piece:
-            if key not in kept:
-                kept[key] = Piece(key, rect(), draw)
-            made: Piece = kept[key]
+            made: Piece = keep(kept, key, lambda: Piece(key, rect(), draw))
             return made
 
         s = layout.hex_size

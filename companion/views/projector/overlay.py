@@ -16,7 +16,7 @@ import pygame
 from companion.places import Place
 from companion.views.projector import palette, text
 from companion.views.projector.layout import Layout, Rect
-from companion.views.projector.pieces import Piece, rect_of
+from companion.views.projector.pieces import Piece, keep, rect_of
 
 FILL_SCALE = 0.94
 """The heat fill leaves the area edges visible, so the grid still reads under the overlay."""
@@ -39,15 +39,15 @@ def risk_pieces(layout: Layout, risk: Mapping[Place, float], outlines: dict[Any,
     for place, p in risk.items():
         if p > 0 and layout.holds(place):
             colour = palette.heat(p)
-            made = kept.get((place, colour))
-            if made is None:
-                if place not in outlines:
-                    outlines[place] = (layout.outline(place, FILL_SCALE), rect_of(layout.box(place, FILL_SCALE), 1))
-                outline, rect = outlines[place]
-                made = kept[(place, colour)] = Piece(("heat", place, colour), rect,
-                                                         lambda s, c=colour, o=outline: pygame.draw.polygon(s, c, o))
-            pieces.append(made)
+            pieces.append(keep(kept, (place, colour), _heat_piece, layout, place, colour, outlines))
     return pieces
+
+
+def _heat_piece(layout: Layout, place: Place, colour: Any, outlines: dict[Any, Any]) -> Piece:
+    """``place`` filled in ``colour`` (its outline and rectangle worked out once, in ``outlines``)."""
+    outline, rect = keep(outlines, place, lambda: (layout.outline(place, FILL_SCALE),
+                                                   rect_of(layout.box(place, FILL_SCALE), 1)))
+    return Piece(("heat", place, colour), rect, lambda s: pygame.draw.polygon(s, colour, outline))
 
 
 def legend_rect(layout: Layout) -> Rect:

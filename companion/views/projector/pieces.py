@@ -69,6 +69,31 @@ class Identity:
                 and self.key == other.key)
 
 
+class KeptPieces:
+    """A painter's pieces (and lists of them) by what they show, made once per screen size: most of a frame's
+    pieces did not change since the last. The store starts again when it passes ``limit``, so a long game
+    never grows it without end."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._size: tuple[int, int] | None = None
+        self._store: dict[Any, Any] = {}
+
+    def at(self, layout: Any) -> dict[Any, Any]:
+        """The store for ``layout``'s screen size (a new, empty one for another size or past the limit)."""
+        size = (layout.width, layout.height)
+        if size != self._size or len(self._store) > self.limit:
+            self._size, self._store = size, {}
+        return self._store
+
+
+def keep(kept: dict[Any, Any], key: Any, make: Callable[..., Any], *args: Any) -> Any:
+    """``kept[key]``, made by ``make(*args)`` the first time it is asked for."""
+    if key not in kept:
+        kept[key] = make(*args)
+    return kept[key]
+
+
 def rect_of(box: Any, pad: float = 0) -> pygame.Rect:
     """A pygame.Rect of a layout Rect (x, y, w, h) grown by ``pad`` pixels on every side."""
     x, y, w, h = box.as_tuple() if hasattr(box, "as_tuple") else tuple(box)

@@ -14,7 +14,6 @@ move repaints its old and new reach, not the whole map.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -28,7 +27,7 @@ from companion.views.projector.key import FootKey, KeyEntry
 from companion.views.projector.layout import Layout, Rect
 from companion.views.projector.marks import draw_line, draw_polyline, draw_token
 from companion.views.projector.palette import Colour
-from companion.views.projector.pieces import Piece, around, rect_of
+from companion.views.projector.pieces import KeptPieces, Piece, around, keep, rect_of
 from companion.views.projector.status import paint_turn
 from companion.views.projector.symbols import Symbols
 
@@ -53,7 +52,7 @@ class StormfuryPainter:
         self._labels: dict[tuple[int, int, float], list[Any]] = {}
         self._data: MapData | None = None
         self._key = FootKey()
-        self._kept: tuple[tuple[int, int], dict[Any, Any]] | None = None
+        self._kept = KeptPieces(4000)
 
     # -- the printed board ----------------------------------------------------------------------
     def map_data(self, state: Any = None) -> MapData:
@@ -129,26 +128,19 @@ class StormfuryPainter:
 
         Pieces, and the lists that stay while the storm stands still (its reach, the forecast's paths,
         the tokens), are kept per screen size: most of a state's marks are the last state's."""
-        kept = self._kept_pieces(layout)
+        kept = self._kept.at(layout)
         makers = self._makers(state)
-        pieces = list(_keep(kept, ("footprint", state.centre, state.category, overlay, state.phase == "over"),
+        pieces = list(keep(kept, ("footprint", state.centre, state.category, overlay, state.phase == "over"),
                             self._footprint_pieces, layout, state, overlay))
         pieces += self._road_pieces(layout, state, makers, kept)
         pieces += self._track_pieces(layout, state, kept)
-        pieces += _keep(kept, ("paths", state.phase, state.centre, state.forecast), self._path_pieces, layout, state)
+        pieces += keep(kept, ("paths", state.phase, state.centre, state.forecast), self._path_pieces, layout, state)
         pieces += self._space_pieces(layout, state, makers, kept)
         pieces += self._passable_pieces(layout, state, kept)
-        pieces += _keep(kept, ("tokens", state.placed if state.phase == "setup" else None, state.players),
+        pieces += keep(kept, ("tokens", state.placed if state.phase == "setup" else None, state.players),
                         self._player_pieces, layout, state)
         pieces += self._centre_pieces(layout, state)
         return pieces
-
-    def _kept_pieces(self, layout: Layout) -> dict[Any, Any]:
-        """Pieces (and lists of them) by what they show, made once per screen size; the store starts again
-        when it passes a few thousand, so a long game never grows it without end."""
-        if self._kept is None or self._kept[0] != (layout.width, layout.height) or len(self._kept[1]) > 4000:
-            self._kept = ((layout.width, layout.height), {})
-        return self._kept[1]
 
     def _makers(self, state: Any) -> dict[str, tuple[str, Colour]]:
         """Who made each defence ("fort:SPACE", "dam:ROAD:CITY", "evac:CITY", the latest maker of each):
@@ -204,7 +196,7 @@ class StormfuryPainter:
             dams = tuple((end, makers.get(f"dam:{road.id}:{end}")) for end in road.ends if (road.id, end) in state.dams)
             if not flooded and not dams:
                 continue
-            pieces.append(_keep(kept, ("road", road.id, flooded, dams), self._road_piece, layout, road, flooded, dams,
+            pieces.append(keep(kept, ("road", road.id, flooded, dams), self._road_piece, layout, road, flooded, dams,
                                 state))
         return pieces
 
@@ -262,7 +254,7 @@ class StormfuryPainter:
     def _passable_pieces(self, layout: Layout, state: Any, kept: dict[Any, Any]) -> list[Piece]:
         """A chevron on the first hex of every open road out of a city where a player stands, pointing
         away from the city: the ways she can still travel (a flooded road shows waves instead)."""
-        return [_keep(kept, ("chevron", city, road.id), self._chevron, layout, city, road)
+        return [keep(kept, ("chevron", city, road.id), self._chevron, layout, city, road)
                 for city, roads in self.passable_roads(state).items() for road in roads]
 
     def _chevron(self, layout: Layout, city: str, road: Any) -> Piece:
@@ -295,7 +287,7 @@ class StormfuryPainter:
         for n, turn in enumerate(state.log):
             way = (here, *turn.path)
             colour = palette.faded(palette.TRACK, 0.5 * (turns - 1 - n) / max(1, turns))
-            pieces.append(_keep(kept, ("storm track", way, colour), self._turn_track, layout, way, colour, w))
+            pieces.append(keep(kept, ("storm track", way, colour), self._turn_track, layout, way, colour, w))
             if turn.path:
                 here = turn.path[-1]
         return pieces
@@ -353,9 +345,9 @@ class StormfuryPainter:
                 if not destroyed and not forts:
                     continue
                 key = ("space", space.id, destroyed, forts, makers.get(f"fort:{space.id}") if forts else None)
-                pieces.append(_keep(kept, key, self._space_piece, layout, key, space, state))
+                pieces.append(keep(kept, key, self._space_piece, layout, key, space, state))
             key = ("city", city.id, population.get(city.id, 0), lost.get(city.id, 0), makers.get(f"evac:{city.id}"))
-            pieces.append(_keep(kept, key, self._city_piece, layout, key, city, state))
+            pieces.append(keep(kept, key, self._city_piece, layout, key, city, state))
         return pieces
 
     def _space_piece(self, layout: Layout, key: tuple[Any, ...], space: Any, state: Any) -> Piece:
@@ -759,8 +751,3 @@ def _text_box(words: str, at: tuple[float, float], size: int, colour: Colour, bo
     return text.box(words, at, size, colour, anchor="center", bold=bold)
 
 
-def _keep(kept: dict[Any, Any], key: Any, make: Callable[..., Any], *args: Any) -> Any:
-    """``kept[key]``, made by ``make(*args)`` the first time it is asked for."""
-    if key not in kept:
-        kept[key] = make(*args)
-    return kept[key]
