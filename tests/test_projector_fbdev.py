@@ -67,16 +67,24 @@ def expected(surface: pygame.Surface, bits: int) -> np.ndarray:
     return rgb[..., ::-1]  # XRGB8888 little-endian: B, G, R, then the unused byte
 
 
-def test_known_pixels_land_as_xrgb8888_little_endian_with_the_stride(tmp_path):
-    device, sysfs = make_fb(tmp_path, 8, 4, 32, pad=12)
+def written(tmp_path, size: tuple[int, int], bits: int, pad: int, fill: tuple[int, int, int],
+            pixels: dict[tuple[int, int], tuple[int, int, int]]) -> tuple[str, bytes]:
+    """A surface of ``size`` filled with ``fill``, ``pixels`` set, written whole to a framebuffer of ``bits``
+    per pixel with ``pad`` bytes past each row: the framebuffer's format and the device's bytes."""
+    device, sysfs = make_fb(tmp_path, *size, bits, pad=pad)
     fb = Framebuffer(str(device), sysfs)
-    surface = pygame.Surface((8, 4))
-    surface.fill((0, 0, 0))
-    surface.set_at((1, 2), (0x12, 0x34, 0x56))
-    surface.set_at((7, 3), (255, 0, 0))
+    surface = pygame.Surface(size)
+    surface.fill(fill)
+    for at, colour in pixels.items():
+        surface.set_at(at, colour)
     fb.write(surface, [surface.get_rect()])
     fb.close()
-    data, stride = device.read_bytes(), 8 * 4 + 12
+    return fb.geometry.format, device.read_bytes()
+
+
+def test_known_pixels_land_as_xrgb8888_little_endian_with_the_stride(tmp_path):
+    _, data = written(tmp_path, (8, 4), 32, 12, (0, 0, 0), {(1, 2): (0x12, 0x34, 0x56), (7, 3): (255, 0, 0)})
+    stride = 8 * 4 + 12
     assert data[2 * stride + 4:2 * stride + 7] == bytes([0x56, 0x34, 0x12])  # B, G, R
     assert data[3 * stride + 28:3 * stride + 31] == bytes([0, 0, 255])
     assert data[0:3] == bytes(3)
@@ -84,32 +92,18 @@ def test_known_pixels_land_as_xrgb8888_little_endian_with_the_stride(tmp_path):
 
 
 def test_known_pixels_land_as_rgb565(tmp_path):
-    device, sysfs = make_fb(tmp_path, 8, 4, 16, pad=4)
-    fb = Framebuffer(str(device), sysfs)
-    assert fb.geometry.format == "RGB565"
-    surface = pygame.Surface((8, 4))
-    surface.fill((255, 255, 255))
-    surface.set_at((0, 0), (255, 0, 0))
-    surface.set_at((1, 0), (0, 255, 0))
-    surface.set_at((2, 0), (0, 0, 255))
-    surface.set_at((3, 1), (0x12, 0x34, 0x56))
-    fb.write(surface, [surface.get_rect()])
-    fb.close()
-    data, stride = device.read_bytes(), 8 * 2 + 4
+    form, data = written(tmp_path, (8, 4), 16, 4, (255, 255, 255),
+                         {(0, 0): (255, 0, 0), (1, 0): (0, 255, 0), (2, 0): (0, 0, 255), (3, 1): (0x12, 0x34, 0x56)})
+    assert form == "RGB565"
+    stride = 8 * 2 + 4
     assert data[0:6] == bytes([0x00, 0xF8, 0xE0, 0x07, 0x1F, 0x00])  # 0xF800, 0x07E0, 0x001F little-endian
     assert data[stride + 6:stride + 8] == bytes([0xAA, 0x11])  # (0x12 >> 3) << 11 | (0x34 >> 2) << 5 | 0x56 >> 3
     assert data[stride + 8:stride + 10] == b"\xff\xff"  # white
 
 
 def test_known_pixels_land_as_rgb888(tmp_path):
-    device, sysfs = make_fb(tmp_path, 5, 2, 24, pad=1)
-    fb = Framebuffer(str(device), sysfs)
-    surface = pygame.Surface((5, 2))
-    surface.fill((0, 0, 0))
-    surface.set_at((4, 1), (0x12, 0x34, 0x56))
-    fb.write(surface, [surface.get_rect()])
-    fb.close()
-    data, stride = device.read_bytes(), 5 * 3 + 1
+    _, data = written(tmp_path, (5, 2), 24, 1, (0, 0, 0), {(4, 1): (0x12, 0x34, 0x56)})
+    stride = 5 * 3 + 1
     assert data[stride + 12:stride + 15] == bytes([0x56, 0x34, 0x12]) and data[:15] == bytes(15)
 
 

@@ -142,6 +142,30 @@ def test_every_frame_of_a_game_is_the_frame_drawn_from_scratch(tmp_path, game, o
             assert any(who for _, _, _, _, who in cities), "no evacuation with its maker"
 
 
+def repainted_share(renderer: ProjectorRenderer, frame: Any, what: str) -> float:
+    """``frame`` drawn after ``what`` changed it: it must not repaint the whole screen; the share it repainted."""
+    before = renderer.full_redraws
+    renderer.render(frame)
+    assert renderer.full_redraws == before, f"{what} repainted the whole screen"
+    return sum(r.w * r.h for r in renderer.dirty) / (SIZE[0] * SIZE[1])
+
+
+def move_shares(s: Session, table: Any, renderer: ProjectorRenderer, steps: int, counts: Any, what: str) -> list[float]:
+    """Up to ``steps`` of the table's moves (overlay off) until the game ends; for each one ``counts(old, new)``
+    accepts, the share of the screen it repainted (see :func:`repainted_share`)."""
+    shares = []
+    for _ in range(steps):
+        if s.current is not None and s.current.prompt().done:
+            break
+        old = s.frame.state
+        table.act(s, overlay=False)
+        if counts(old, s.frame.state):
+            shares.append(repainted_share(renderer, s.frame, what))
+        else:
+            renderer.render(s.frame)
+    return shares
+
+
 def test_a_roll_repaints_a_small_part_of_the_screen(tmp_path):
     """A D6 pair moves the tornado: the rectangles sent to the screen cover a fraction of it."""
     renderer = ProjectorRenderer(SIZE)
@@ -155,10 +179,7 @@ def test_a_roll_repaints_a_small_part_of_the_screen(tmp_path):
             wanted = s.wanted()
             if wanted == ("d6", "d6"):
                 s.handle(Roll.of(DiceRolled.of(("d6", rng.randint(1, 6)), ("d6", rng.randint(1, 6)))))
-                before = renderer.full_redraws
-                renderer.render(s.frame)
-                assert renderer.full_redraws == before, "a roll repainted the whole screen"
-                shares.append(sum(r.w * r.h for r in renderer.dirty) / (SIZE[0] * SIZE[1]))
+                shares.append(repainted_share(renderer, s.frame, "a roll"))
             else:
                 act(s, rng, overlay=False)
                 renderer.render(s.frame)
@@ -183,17 +204,7 @@ def test_a_card_move_repaints_a_small_part_of_the_screen(tmp_path):
         s = Session(journal, dice=DiceSource(seed=4))
         s.start("stormfury", {"players": 4})
         renderer.render(s.frame)
-        shares = []
-        for _ in range(1000):
-            if s.current is not None and s.current.prompt().done:
-                break
-            old = s.frame.state
-            table.act(s, overlay=False)
-            before = renderer.full_redraws
-            renderer.render(s.frame)
-            if card_move(old, s.frame.state):
-                assert renderer.full_redraws == before, "a card move repainted the whole screen"
-                shares.append(sum(r.w * r.h for r in renderer.dirty) / (SIZE[0] * SIZE[1]))
+        shares = move_shares(s, table, renderer, 1000, card_move, "a card move")
         assert len(shares) > 10
         assert max(shares) < 0.2 and sorted(shares)[len(shares) // 2] < 0.08, sorted(shares)
 
@@ -300,17 +311,7 @@ def test_an_industry_build_repaints_a_small_part_of_the_screen(tmp_path, board):
         s = Session(journal, dice=DiceSource(seed=4))
         s.start("industry", {"players": 3, "map": board})
         renderer.render(s.frame)
-        shares = []
-        for _ in range(600):
-            if s.current is not None and s.current.prompt().done:
-                break
-            old = s.frame.state
-            table.act(s, overlay=False)
-            before = renderer.full_redraws
-            renderer.render(s.frame)
-            if industry_build(old, s.frame.state):
-                assert renderer.full_redraws == before, "an entry repainted the whole screen"
-                shares.append(sum(r.w * r.h for r in renderer.dirty) / (SIZE[0] * SIZE[1]))
+        shares = move_shares(s, table, renderer, 600, industry_build, "an entry")
         assert len(shares) > 10
         assert max(shares) < 0.1 and sorted(shares)[len(shares) // 2] < 0.03, sorted(shares)
 
