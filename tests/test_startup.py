@@ -196,3 +196,43 @@ def test_every_other_command_runs_with_the_collector_on(tmp_path, monkeypatch):
     assert gc.isenabled()
     assert main(["games", "--journal", str(tmp_path / "j.sqlite")]) == 0
     assert seen == [True] and gc.isenabled()
+
+
+def _distribution(site: Path, name: str, entry_points: str) -> None:
+    """An installed distribution in ``site``: its dist-info with METADATA and entry_points.txt, as pip leaves it."""
+    info = site / f"{name}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(entry_points)
+
+
+def test_a_game_installed_by_entry_point_is_listed_and_other_groups_are_never_loaded(tmp_path, monkeypatch):
+    """The registry reads only the distributions that declare the ``companion.games`` group (the start parses
+    no other's entry points): a game declared there is listed, the first on the path winning a key, and an
+    entry point of any other group, even one naming a GameSpec, is never loaded."""
+    from companion.games import registry
+
+    first, later = tmp_path / "first", tmp_path / "later"
+    first.mkdir()
+    later.mkdir()
+    (first / "plugin_games.py").write_text(
+        "from companion.games.registry import GameSpec\n"
+        "SPEC = GameSpec(key='plugin', title='Plugin storms', engine='plugin_games:load', order=900)\n"
+        "LATER = GameSpec(key='plugin', title='Shadowed', engine='plugin_games:load', order=900)\n"
+        "OTHER = GameSpec(key='other', title='Other group', engine='plugin_games:load')\n")
+    (first / "not_a_game.py").write_text("raise RuntimeError('loaded an entry point of another group')\n")
+    _distribution(first, "plugin_games", "[companion.games]\nplugin = plugin_games:SPEC\n\n"
+                                         "[console_scripts]\nplugin = not_a_game:main\n")
+    _distribution(first, "other_tools", "[companion.tools]\nother = plugin_games:OTHER\nbroken = not_a_game:x\n")
+    _distribution(later, "shadowed_games", "[companion.games]\nplugin = plugin_games:LATER\n")
+    monkeypatch.syspath_prepend(str(later))
+    monkeypatch.syspath_prepend(str(first))
+    monkeypatch.setattr(registry, "_found", None)
+    try:
+        known = registry.specs()
+        assert known["plugin"].title == "Plugin storms"  # the first distribution on the path declaring the key
+        assert "other" not in known and "not_a_game" not in sys.modules
+        assert list(known)[-1] == "plugin" and {"kansas", "stormfury"} <= set(known)  # built-ins still found
+        assert registry.spec("plugin") is known["plugin"]
+    finally:
+        sys.modules.pop("plugin_games", None)
