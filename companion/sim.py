@@ -49,7 +49,7 @@ class InboxDriver:
         self.inbox.put(Hold(button))
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # one per box, never compared or printed
 class Table:
     """A running box: its queue, session and loop, how a script touches it, and what to close."""
 

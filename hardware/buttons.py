@@ -26,7 +26,7 @@ from gpiozero import DigitalInputDevice
 from companion.inputs import Hold, Press
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # compared, never printed (each generated method costs the start)
 class ButtonPins:
     """BCM pin of each button (button to GND, internal pull-up). Avoids I2C (2, 3), SPI0 (7-11)
     and the OLED's SPI DC/RST (24, 25), so either OLED wiring fits beside them."""

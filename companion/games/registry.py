@@ -24,7 +24,7 @@ from companion.errors import CompanionError
 ENTRY_POINT_GROUP = "companion.games"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # compared, never printed (each generated method costs the start)
 class GameSpec:
     """What a game package declares about itself.
 
