@@ -236,3 +236,21 @@ def test_a_game_installed_by_entry_point_is_listed_and_other_groups_are_never_lo
         assert registry.spec("plugin") is known["plugin"]
     finally:
         sys.modules.pop("plugin_games", None)
+
+
+def test_the_service_benchmark_starts_the_box_from_a_plain_install_as_the_pi_does(tmp_path):
+    """The benchmark's timed processes run the project pip-installed (not editable) into a venv of their own,
+    offline: its modules and compiled bytecode in that venv's site-packages, the maps in its share/, the console
+    script systemd starts; no editable finder in the process (install_box checks the imports themselves)."""
+    from benchmarks.bench_service import _child_env, install_box
+
+    python = install_box(tmp_path)
+    venv = python.parent.parent
+    script = venv / "bin" / "companion"
+    assert script.read_text().splitlines()[0] == f"#!{python}"
+    purelib = next(venv.glob("lib/python3*/site-packages"))
+    assert (purelib / "companion" / "__pycache__").is_dir() and (purelib / "companion" / "fonts").is_dir()
+    assert (venv / "share" / "storm-companion" / "maps" / "kansas.toml").is_file()
+    done = subprocess.run([str(script), "--version"], cwd=tmp_path, env=_child_env(), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("companion ")
