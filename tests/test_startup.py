@@ -254,3 +254,68 @@ def test_the_service_benchmark_starts_the_box_from_a_plain_install_as_the_pi_doe
     done = subprocess.run([str(script), "--version"], cwd=tmp_path, env=_child_env(), capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.startswith("companion ")
+
+
+@pytest.fixture
+def no_pin_factory():
+    """No default pin factory chosen; whatever a test makes the default is closed and unset after it."""
+    from gpiozero import Device
+
+    previous = Device.pin_factory
+    Device.pin_factory = None
+    try:
+        yield Device
+    finally:
+        if Device.pin_factory is not None and Device.pin_factory is not previous:
+            Device.pin_factory.close()
+        Device.pin_factory = previous
+
+
+@pytest.mark.parametrize("name", ["mock", "Mock"])
+def test_a_pin_factory_gpiozero_names_is_made_without_scanning_entry_points(no_pin_factory, monkeypatch, name):
+    """GPIOZERO_PIN_FACTORY naming one of gpiozero's own factories (its name's case as gpiozero allows) makes
+    that factory the default without gpiozero's scan of every distribution's entry points; the box's buttons
+    then run on it as they did when gpiozero chose it."""
+    import queue
+
+    import gpiozero.devices
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.inputs import Press
+    from hardware.buttons import Buttons, choose_named_pin_factory
+
+    def scanned(**_: object) -> None:
+        raise AssertionError("gpiozero scanned the entry points")
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", name)
+    monkeypatch.setattr(gpiozero.devices, "entry_points", scanned)
+    choose_named_pin_factory()
+    factory = no_pin_factory.pin_factory
+    assert isinstance(factory, MockFactory)
+    events: queue.Queue[object] = queue.Queue()
+    with Buttons(events=events, bounce_ms=0, hold_names=()) as buttons:
+        assert buttons.buttons["OK"].pin_factory is factory
+        factory.pin(26).drive_low()
+        assert events.get_nowait() == Press("OK")
+    choose_named_pin_factory()  # a default is chosen already: left alone
+    assert no_pin_factory.pin_factory is factory
+
+
+def test_a_pin_factory_name_gpiozero_does_not_ship_is_left_to_its_lookup(no_pin_factory, monkeypatch, tmp_path):
+    """Any other name is gpiozero's to find (its entry points): an unknown one is refused by gpiozero as before,
+    and the box starts without its buttons, saying why."""
+    from gpiozero.exc import BadPinFactory
+
+    from companion.journal import Journal
+    from companion.sim import build_table
+    from hardware.buttons import Buttons, choose_named_pin_factory
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    choose_named_pin_factory()
+    assert no_pin_factory.pin_factory is None
+    with pytest.raises(BadPinFactory, match="no-such-factory"):
+        Buttons()
+    with Journal(tmp_path / "j.sqlite") as journal, \
+            build_table(journal, sim=False, headless=True, config=None, views=[]) as table:
+        assert table.parts["buttons"] == "absent"
+        assert "buttons: not available" in " ".join(table.session.notices)
