@@ -16,7 +16,8 @@
   it (``install_box``): systemd/install.sh runs a plain, non-editable ``pip install`` into a venv, so the box
   imports its modules from site-packages with the bytecode pip compiled. The dev venv's ``pip install -e .``
   instead puts setuptools' editable finder in ``site`` (its .pth imports the finder, pathlib and urllib with
-  it: about 20 ms of every start here, a cost the Pi never pays), so the processes run from a wheel of this
+  it: 20 ms of a bare interpreter's start here; the box imports most of those anyway, so for the box it is
+  under 0.5 % of the instructions to READY, but the Pi pays none of it), so the processes run from a wheel of this
   checkout installed, once per benchmark run, into a throwaway venv whose dependencies are the dev venv's
   site-packages named by a plain path line in a .pth (no editable finder, no network). The box: its own projector path
   on a console (``open_projector``, driver fbdev: a 1920x1080 XRGB8888 framebuffer that is a regular file
