@@ -242,8 +242,11 @@ def test_the_service_benchmark_starts_the_box_from_a_plain_install_as_the_pi_doe
     """The benchmark's timed processes run the project pip-installed (not editable) into a venv of their own,
     offline: its modules and compiled bytecode in that venv's site-packages, the maps in its share/, the console
     script systemd starts; no editable finder in the process (install_box checks the imports themselves)."""
-    from benchmarks.bench_service import _child_env, install_box
+    before = os.environ.get("SDL_FRAMEBUFFER_ACCELERATION")
+    from benchmarks.bench_service import _child_env, install_box  # sets SDL's variable for its own renderer
 
+    if before is None:
+        os.environ.pop("SDL_FRAMEBUFFER_ACCELERATION", None)  # not for the tests after this one
     python = install_box(tmp_path)
     venv = python.parent.parent
     script = venv / "bin" / "companion"
