@@ -12,8 +12,14 @@
   driver. With the risk overlay off and on. Between samples, untimed, the loop gets the quiet turn a
   table gives it between rolls (a turn with no input): the work a frame leaves for later, a due snapshot
   of the state and the garbage collection, runs there on the box (companion.session.collector).
-- Start-up, memory, idle CPU: real ``companion run`` processes, the project's bytecode compiled first (as
-  ``pip install .`` leaves it on the Pi). The box: its own projector path
+- Start-up, memory, idle CPU: real ``companion run`` processes of the project installed as the Pi installs
+  it (``install_box``): systemd/install.sh runs a plain, non-editable ``pip install`` into a venv, so the box
+  imports its modules from site-packages with the bytecode pip compiled. The dev venv's ``pip install -e .``
+  instead puts setuptools' editable finder in ``site`` (its .pth imports the finder, pathlib and urllib with
+  it: 20 ms of a bare interpreter's start here; the box imports most of those anyway, so for the box it is
+  under 0.5 % of the instructions to READY, but the Pi pays none of it), so the processes run from a wheel of this
+  checkout installed, once per benchmark run, into a throwaway venv whose dependencies are the dev venv's
+  site-packages named by a plain path line in a .pth (no editable finder, no network). The box: its own projector path
   on a console (``open_projector``, driver fbdev: a 1920x1080 XRGB8888 framebuffer that is a regular file
   here, with its sysfs folder; no SDL display, no GL), and once more through SDL's offscreen driver with
   its default EGL presentation, for a memory row beside it (KMSDRM's GL stack; no target), the OLED on
@@ -51,6 +57,8 @@ IDLE_SECONDS = 4.0
 STARTS = int(os.environ.get("BENCH_STARTS", "7"))
 """Processes started per kind for the start-up row: one start on a shared machine is one draw of its load."""
 STALL = 10.0
+ONLY_PROCESSES = os.environ.get("BENCH_SERVICE") == "processes"
+"""Only the process rows (start-up, memory, idle CPU), not the in-process latency: for timing start-up changes."""
 
 os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
 """The offscreen driver's software framebuffer: its default streams the picture through Mesa's software
@@ -289,23 +297,25 @@ def _framebuffer(tmp: str) -> tuple[Path, Path]:
     return device, sysfs
 
 
-def process_rows(case: str) -> list[Row]:
-    """Start-up to READY, resident memory and idle CPU of one ``companion run`` process.
+def process_rows(case: str, python: Path) -> list[Row]:
+    """Start-up to READY, resident memory and idle CPU of one ``companion run`` process of the box installed
+    for ``python`` (:func:`install_box`).
 
     ``case``: "box, tower connected", "box, tower unplugged" or "simulated table". The box draws on the
     framebuffer output (its path on a console); "box, tower unplugged" also starts the box once on the
     EGL path for an untargeted memory row beside it."""
     rows = []
-    ready_ms, rss, idle = _process(case, FBDEV_PROJECTOR)
+    ready_ms, rss, idle = _process(case, FBDEV_PROJECTOR, python)
     if case != "box, tower connected":  # start-up once per kind of process
         limit = 300.0 if case.startswith("box") else 400.0
-        starts = sorted([ready_ms] + [_process(case, FBDEV_PROJECTOR, idle=False)[0] for _ in range(STARTS - 1)])
+        starts = sorted([ready_ms] + [_process(case, FBDEV_PROJECTOR, python, idle=False)[0]
+                                      for _ in range(STARTS - 1)])
         name = f"start-up to READY ({'box, 1080p' if case.startswith('box') else case})"
         rows.append(Row(AREA, f"{name}, median of {STARTS}", starts[len(starts) // 2], "ms", most=limit))
         rows.append(Row(AREA, f"{name}, slowest of {STARTS}", starts[-1], "ms"))
     if case == "box, tower unplugged":
         rows.append(Row(AREA, "resident memory (box, projector at 1080p, fbdev)", rss, "MB", most=80.0))
-        _, egl_rss, _ = _process(case, EGL_PROJECTOR, idle=False)
+        _, egl_rss, _ = _process(case, EGL_PROJECTOR, python, idle=False)
         rows.append(Row(AREA, "resident memory (box, projector at 1080p, through EGL as KMSDRM)", egl_rss, "MB",
                         "comparison, no target"))
     if idle:
@@ -316,9 +326,11 @@ def process_rows(case: str) -> list[Row]:
     return rows
 
 
-def _process(case: str, projector: str, idle: bool = True) -> tuple[float, float, list[tuple[float, float]]]:
-    """One ``companion run`` process: milliseconds to READY, peak VmRSS in MB, and (a box, ``idle``) the
-    idle CPU on the loop's idle tick and asleep."""
+def _process(case: str, projector: str, python: Path, idle: bool = True
+             ) -> tuple[float, float, list[tuple[float, float]]]:
+    """One ``companion run`` process of ``python``'s install, started in its own temporary folder (so neither
+    ``-c`` nor ``-m`` puts this checkout on its path): milliseconds to READY, peak VmRSS in MB, and (a box,
+    ``idle``) the idle CPU on the loop's idle tick and asleep."""
     from firmware_bridge.virtual import VirtualTower
 
     with tempfile.TemporaryDirectory(prefix="bench-service-") as tmp:
@@ -326,9 +338,7 @@ def _process(case: str, projector: str, idle: bool = True) -> tuple[float, float
         sock_path = os.path.join(tmp, "notify")
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         sock.bind(sock_path)
-        env = {**os.environ, "NOTIFY_SOCKET": sock_path, "SDL_VIDEODRIVER": "offscreen",
-               "SDL_AUDIODRIVER": "dummy", "GPIOZERO_PIN_FACTORY": "mock", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-        env.pop("SDL_FRAMEBUFFER_ACCELERATION", None)  # the process sets what the box sets, nothing more
+        env = {**_child_env(), "NOTIFY_SOCKET": sock_path}
         journal = ["--journal", os.path.join(tmp, "j.sqlite")]
         driver = "fbdev" if projector == FBDEV_PROJECTOR else "offscreen"
         if case == "simulated table":
@@ -345,7 +355,7 @@ def _process(case: str, projector: str, idle: bool = True) -> tuple[float, float
             (devices / "gpiochip0").touch()
             command = ["-c", BOX_MAIN.format(devices=str(devices)), "run", "--config", str(config), *journal]
         start = time.perf_counter()
-        child = subprocess.Popen([sys.executable, *command], env=env, stdout=subprocess.DEVNULL,
+        child = subprocess.Popen([python, *command], cwd=tmp, env=env, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE)
         idled: list[tuple[float, float]] = []
         try:
@@ -373,6 +383,15 @@ def _process(case: str, projector: str, idle: bool = True) -> tuple[float, float
             if tower is not None:
                 tower.close()
     return ready_ms, rss, idled
+
+
+def _child_env() -> dict[str, str]:
+    """A timed process's environment: SDL's offscreen driver and no audio, the buttons on gpiozero's MockFactory."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "offscreen", "SDL_AUDIODRIVER": "dummy", "GPIOZERO_PIN_FACTORY": "mock",
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    env.pop("SDL_FRAMEBUFFER_ACCELERATION", None)  # the process sets what the box sets, nothing more
+    env.pop("PYTHONPATH", None)  # the install's own path, nothing of this checkout
+    return env
 
 
 def _idle(pid: int) -> tuple[float, float]:
@@ -446,6 +465,8 @@ def _quiet(seconds: float) -> None:
 def run() -> list[Row]:
     rows: list[Row] = []
     for overlay, limit in ((False, 4.0), (True, 6.0)):
+        if ONLY_PROCESSES:
+            break
         tower_ms, button_ms, facts = game_latency(ROLLS, overlay)
         how = "overlay on" if overlay else "overlay off"
         print(f"service, {how}: journal on {facts['fs']}, {facts['games']} game(s), {facts['events']} events",
@@ -460,18 +481,65 @@ def run() -> list[Row]:
             rows.append(Row(AREA, "I2C wire per roll p99, 400 kHz (computed)", wire_ms(p99, 400), "ms"))
             rows.append(Row(AREA, "I2C wire, a whole frame, 100 / 400 kHz (computed)", wire_ms(1030, 100), "ms",
                             f"{wire_ms(1030, 400):.1f} at 400"))
-    compile_bytecode()
-    for case in ("box, tower unplugged", "box, tower connected", "simulated table"):
-        rows += process_rows(case)
+    with tempfile.TemporaryDirectory(prefix="bench-install-") as tmp:
+        box = install_box(Path(tmp))
+        for case in ("box, tower unplugged", "box, tower connected", "simulated table"):
+            rows += process_rows(case, box)
     return rows
 
 
-def compile_bytecode() -> None:
-    """The project's bytecode written once, as ``pip install .`` does on the Pi, before a process is timed:
-    an environment with PYTHONDONTWRITEBYTECODE set (as some build machines are) would otherwise have every
-    timed start compile about 70 modules from source (100-170 ms), a cost the box never pays."""
-    import compileall
+INSTALLED = ("companion", "firmware_bridge", "hardware", "maps", "pyproject.toml", "README.md")
+"""What a wheel of the project is built from (the package folders, the maps its data files name, the metadata)."""
 
+
+def install_box(into: Path) -> Path:
+    """The project installed in ``into`` as systemd/install.sh installs it on the Pi, and that venv's python.
+
+    A non-editable ``pip install`` of a copy of this checkout (a copy: setuptools builds in the source folder,
+    and a build/ left there by an older checkout would ship its deleted modules) into a fresh venv: the
+    modules in its site-packages with the bytecode pip compiled (pip compiles whatever PYTHONDONTWRITEBYTECODE
+    says), the maps in its share/, the ``companion`` console script in its bin/. Offline: no index, no
+    dependencies fetched, the build with the dev venv's own setuptools (the ``[test]`` extra); the dependencies
+    are the dev venv's site-packages, named by a plain path line in a .pth, so their .pth files (the editable
+    finder's among them) are not run. Raises RuntimeError when the box would not import from the install."""
+    import shutil
+    import site
+    import venv
+    from importlib.metadata import version
+
+    setuptools = version("setuptools")
+    if int(setuptools.split(".")[0]) < 77:
+        raise RuntimeError(f"the benchmark builds the project offline with this venv's setuptools, {setuptools} "
+                           "here; pyproject.toml needs >= 77 (`pip install -e '.[test]'` brings it)")
     root = Path(__file__).resolve().parent.parent
-    for package in ("companion", "firmware_bridge", "hardware"):
-        compileall.compile_dir(str(root / package), quiet=1)
+    source = into / "src"
+    for name in INSTALLED:
+        if (root / name).is_dir():
+            shutil.copytree(root / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy2(root / name, source / name)
+    venv.EnvBuilder(symlinks=True, with_pip=False).create(into / "venv")
+    python = into / "venv" / "bin" / "python"
+    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], cwd=into,
+                             capture_output=True, text=True, check=True).stdout.strip()
+    Path(purelib, "dev-venv.pth").write_text("".join(f"{path}\n" for path in site.getsitepackages()))
+    done = subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                           "--no-build-isolation", "--ignore-installed", str(source)],
+                          cwd=into, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"pip install of the box failed: {done.stderr.strip()[-500:]}")
+    where = subprocess.run([python, "-c", IMPORTED_FROM], cwd=into, env=_child_env(), capture_output=True,
+                           text=True, check=True).stdout.split()
+    if not all(path.startswith(purelib) for path in where[:-1]) or where[-1] != "False":
+        raise RuntimeError(f"the installed box imports {where} (wanted {purelib}, no editable finder)")
+    return python
+
+
+IMPORTED_FROM = """\
+import sys
+import companion.cli, companion.commands.run, hardware.buttons, firmware_bridge.link
+print(companion.cli.__file__, companion.commands.run.__file__, hardware.buttons.__file__,
+      firmware_bridge.link.__file__, any("editable" in name for name in sys.modules))
+"""
+"""Where a process started as the timed ones are imports the box's modules from, and whether an editable finder
+was loaded."""

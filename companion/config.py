@@ -5,6 +5,9 @@ default file means "all defaults", so a fresh install runs before anyone edits a
 missing file named explicitly is an error (a typo in a path must not silently mean defaults).
 Each section is a frozen dataclass read by one small function, so a section can follow the
 settings of the part it feeds (hardware.buttons.ButtonPins, hardware.oled.OledSettings, ...).
+The sections are compared (a configuration read back equals the one written) but never printed
+(``companion config show`` writes TOML), so they have no generated ``__repr__``: each generated
+method is compiled when the class is made, and this module is part of every start of the box.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from companion.games import game_keys
 DEFAULT_PATH = Path("/etc/companion/config.toml")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class GameConfig:
     """Which game the box starts with and for how many players."""
 
@@ -29,7 +32,7 @@ class GameConfig:
     players: int = 4
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class TowerConfig:
     """The dice tower on USB serial; ``port`` empty means: find it by ``usb_id``."""
 
@@ -39,7 +42,7 @@ class TowerConfig:
     usb_id: str = "2E8A:0005"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ButtonsConfig:
     """BCM pin of each button (button to GND, internal pull-up), debounce and hold times."""
 
@@ -55,7 +58,7 @@ class ButtonsConfig:
     hold_s: float = 1.5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class OledConfig:
     """How the OLED is wired (I2C bus 1 at 0x3C by default)."""
 
@@ -68,7 +71,7 @@ class OledConfig:
     contrast: int = 255
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ProjectorConfig:
     """The map on the projector (HDMI). ``driver``: "fbdev" writes the Linux framebuffer (no OpenGL: the
     box's memory budget), "kmsdrm" SDL without a desktop (OpenGL ES), "auto" fbdev on a console when
@@ -88,14 +91,14 @@ class ProjectorConfig:
     [frame x, frame y, projector x, projector y] pairs for every game."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class JournalConfig:
     """Where every event is written before it is shown."""
 
     path: str = "/var/lib/companion/journal.sqlite3"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class DiceConfig:
     """Smart dice over Bluetooth LE (GoDice, Pixels): which were paired, and how rolls are taken."""
 
@@ -106,7 +109,7 @@ class DiceConfig:
     pixels: str = "connect"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Config:
     """The whole configuration: one field per TOML section."""
 

@@ -113,7 +113,7 @@ class Board(Protocol):
         ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # its repr would be the whole map: never printed
 class HexBoard:
     """A hex grid: each hex's terrain and the names of the hexes that have one."""
 
@@ -133,7 +133,7 @@ class HexBoard:
         return f"{nearest.distance(place)} from {self.names[nearest]}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # its repr would be the whole map: never printed
 class SquareBoard:
     """An open square grid: the cells laid so far (each with what stands on it) and where a new one may go.
 
@@ -182,7 +182,7 @@ class Site:
     kind: str = "town"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # its repr would be the whole map: never printed
 class GraphBoard:
     """Named locations with positions, joined by links, each link with its kind ("rail", "sea", ...)."""
 

@@ -49,7 +49,7 @@ class InboxDriver:
         self.inbox.put(Hold(button))
 
 
-@dataclass
+@dataclass(eq=False, repr=False)  # one per box, never compared or printed
 class Table:
     """A running box: its queue, session and loop, how a script touches it, and what to close."""
 
@@ -272,7 +272,7 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
     try:
         from gpiozero.exc import GPIOZeroError
 
-        from hardware.buttons import ButtonPins, Buttons
+        from hardware.buttons import ButtonPins, Buttons, choose_named_pin_factory
     except ImportError as exc:
         table.session.notice(f"buttons: not installed ({exc.name})")
         return
@@ -292,6 +292,8 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
+            if factory is None:
+                choose_named_pin_factory()
             buttons = Buttons(pins, table.inbox, hold_names=("BACK", "ROLL", "RIGHT"), pin_factory=factory, **extra)
         except (GPIOZeroError, OSError) as exc:
             buttons = None

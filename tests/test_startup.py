@@ -196,3 +196,129 @@ def test_every_other_command_runs_with_the_collector_on(tmp_path, monkeypatch):
     assert gc.isenabled()
     assert main(["games", "--journal", str(tmp_path / "j.sqlite")]) == 0
     assert seen == [True] and gc.isenabled()
+
+
+def _distribution(site: Path, name: str, entry_points: str) -> None:
+    """An installed distribution in ``site``: its dist-info with METADATA and entry_points.txt, as pip leaves it."""
+    info = site / f"{name}-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(entry_points)
+
+
+def test_a_game_installed_by_entry_point_is_listed_and_other_groups_are_never_loaded(tmp_path, monkeypatch):
+    """The registry reads only the distributions that declare the ``companion.games`` group (the start parses
+    no other's entry points): a game declared there is listed, the first on the path winning a key, and an
+    entry point of any other group, even one naming a GameSpec, is never loaded."""
+    from companion.games import registry
+
+    first, later = tmp_path / "first", tmp_path / "later"
+    first.mkdir()
+    later.mkdir()
+    (first / "plugin_games.py").write_text(
+        "from companion.games.registry import GameSpec\n"
+        "SPEC = GameSpec(key='plugin', title='Plugin storms', engine='plugin_games:load', order=900)\n"
+        "LATER = GameSpec(key='plugin', title='Shadowed', engine='plugin_games:load', order=900)\n"
+        "OTHER = GameSpec(key='other', title='Other group', engine='plugin_games:load')\n")
+    (first / "not_a_game.py").write_text("raise RuntimeError('loaded an entry point of another group')\n")
+    _distribution(first, "plugin_games", "[companion.games]\nplugin = plugin_games:SPEC\n\n"
+                                         "[console_scripts]\nplugin = not_a_game:main\n")
+    _distribution(first, "other_tools", "[companion.tools]\nother = plugin_games:OTHER\nbroken = not_a_game:x\n")
+    _distribution(later, "shadowed_games", "[companion.games]\nplugin = plugin_games:LATER\n")
+    monkeypatch.syspath_prepend(str(later))
+    monkeypatch.syspath_prepend(str(first))
+    monkeypatch.setattr(registry, "_found", None)
+    try:
+        known = registry.specs()
+        assert known["plugin"].title == "Plugin storms"  # the first distribution on the path declaring the key
+        assert "other" not in known and "not_a_game" not in sys.modules
+        assert list(known)[-1] == "plugin" and {"kansas", "stormfury"} <= set(known)  # built-ins still found
+        assert registry.spec("plugin") is known["plugin"]
+    finally:
+        sys.modules.pop("plugin_games", None)
+
+
+def test_the_service_benchmark_starts_the_box_from_a_plain_install_as_the_pi_does(tmp_path):
+    """The benchmark's timed processes run the project pip-installed (not editable) into a venv of their own,
+    offline: its modules and compiled bytecode in that venv's site-packages, the maps in its share/, the console
+    script systemd starts; no editable finder in the process (install_box checks the imports themselves)."""
+    before = os.environ.get("SDL_FRAMEBUFFER_ACCELERATION")
+    from benchmarks.bench_service import _child_env, install_box  # sets SDL's variable for its own renderer
+
+    if before is None:
+        os.environ.pop("SDL_FRAMEBUFFER_ACCELERATION", None)  # not for the tests after this one
+    python = install_box(tmp_path)
+    venv = python.parent.parent
+    script = venv / "bin" / "companion"
+    assert script.read_text().splitlines()[0] == f"#!{python}"
+    purelib = next(venv.glob("lib/python3*/site-packages"))
+    assert (purelib / "companion" / "__pycache__").is_dir() and (purelib / "companion" / "fonts").is_dir()
+    assert (venv / "share" / "storm-companion" / "maps" / "kansas.toml").is_file()
+    done = subprocess.run([str(script), "--version"], cwd=tmp_path, env=_child_env(), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("companion ")
+
+
+@pytest.fixture
+def no_pin_factory():
+    """No default pin factory chosen; whatever a test makes the default is closed and unset after it."""
+    from gpiozero import Device
+
+    previous = Device.pin_factory
+    Device.pin_factory = None
+    try:
+        yield Device
+    finally:
+        if Device.pin_factory is not None and Device.pin_factory is not previous:
+            Device.pin_factory.close()
+        Device.pin_factory = previous
+
+
+@pytest.mark.parametrize("name", ["mock", "Mock"])
+def test_a_pin_factory_gpiozero_names_is_made_without_scanning_entry_points(no_pin_factory, monkeypatch, name):
+    """GPIOZERO_PIN_FACTORY naming one of gpiozero's own factories (its name's case as gpiozero allows) makes
+    that factory the default without gpiozero's scan of every distribution's entry points; the box's buttons
+    then run on it as they did when gpiozero chose it."""
+    import queue
+
+    import gpiozero.devices
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.inputs import Press
+    from hardware.buttons import Buttons, choose_named_pin_factory
+
+    def scanned(**_: object) -> None:
+        raise AssertionError("gpiozero scanned the entry points")
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", name)
+    monkeypatch.setattr(gpiozero.devices, "entry_points", scanned)
+    choose_named_pin_factory()
+    factory = no_pin_factory.pin_factory
+    assert isinstance(factory, MockFactory)
+    events: queue.Queue[object] = queue.Queue()
+    with Buttons(events=events, bounce_ms=0, hold_names=()) as buttons:
+        assert buttons.buttons["OK"].pin_factory is factory
+        factory.pin(26).drive_low()
+        assert events.get_nowait() == Press("OK")
+    choose_named_pin_factory()  # a default is chosen already: left alone
+    assert no_pin_factory.pin_factory is factory
+
+
+def test_a_pin_factory_name_gpiozero_does_not_ship_is_left_to_its_lookup(no_pin_factory, monkeypatch, tmp_path):
+    """Any other name is gpiozero's to find (its entry points): an unknown one is refused by gpiozero as before,
+    and the box starts without its buttons, saying why."""
+    from gpiozero.exc import BadPinFactory
+
+    from companion.journal import Journal
+    from companion.sim import build_table
+    from hardware.buttons import Buttons, choose_named_pin_factory
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    choose_named_pin_factory()
+    assert no_pin_factory.pin_factory is None
+    with pytest.raises(BadPinFactory, match="no-such-factory"):
+        Buttons()
+    with Journal(tmp_path / "j.sqlite") as journal, \
+            build_table(journal, sim=False, headless=True, config=None, views=[]) as table:
+        assert table.parts["buttons"] == "absent"
+        assert "buttons: not available" in " ".join(table.session.notices)

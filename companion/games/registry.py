@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from importlib.metadata import entry_points
+from importlib.metadata import distributions
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from companion.errors import CompanionError
 ENTRY_POINT_GROUP = "companion.games"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)  # compared, never printed (each generated method costs the start)
 class GameSpec:
     """What a game package declares about itself.
 
@@ -65,11 +65,25 @@ def _discover() -> dict[str, GameSpec]:
         spec = getattr(importlib.import_module(f"companion.games.{info.name}"), "SPEC", None)
         if isinstance(spec, GameSpec):
             found[spec.key] = spec
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        spec = point.load()
-        if isinstance(spec, GameSpec):
-            found.setdefault(spec.key, spec)
+    for spec in _installed_specs():
+        found.setdefault(spec.key, spec)
     return found
+
+
+def _installed_specs() -> Iterator[GameSpec]:
+    """The specs installed distributions declare in the ``companion.games`` entry point group, in path order.
+
+    Only a distribution whose entry_points.txt has the group's section is parsed: ``entry_points(group=...)``
+    parses the file of every installed distribution (3-4 ms of each start of the box here, some thirty
+    distributions of which none declares a game), where reading them is under a millisecond."""
+    for dist in distributions():
+        text = dist.read_text("entry_points.txt")
+        if not text or f"[{ENTRY_POINT_GROUP}]" not in text:
+            continue
+        for point in dist.entry_points.select(group=ENTRY_POINT_GROUP):
+            spec = point.load()
+            if isinstance(spec, GameSpec):
+                yield spec
 
 
 def specs() -> dict[str, GameSpec]:
