@@ -272,7 +272,7 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
     try:
         from gpiozero.exc import GPIOZeroError
 
-        from hardware.buttons import ButtonPins, Buttons, choose_named_pin_factory
+        from hardware.buttons import ButtonPins, Buttons
     except ImportError as exc:
         table.session.notice(f"buttons: not installed ({exc.name})")
         return
@@ -292,8 +292,6 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            if factory is None:
-                choose_named_pin_factory()
             buttons = Buttons(pins, table.inbox, hold_names=("BACK", "ROLL", "RIGHT"), pin_factory=factory, **extra)
         except (GPIOZeroError, OSError) as exc:
             buttons = None

@@ -14,8 +14,6 @@ accepted release edge, so a box nobody touches runs no thread for its buttons at
 
 from __future__ import annotations
 
-import importlib
-import os
 import queue
 import threading
 import time
@@ -23,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
-from gpiozero import Device, DigitalInputDevice
+from gpiozero import DigitalInputDevice
 
 from companion.inputs import Hold, Press
 
@@ -47,33 +45,6 @@ class ButtonPins:
 
 
 BUTTON_NAMES = tuple(name for name, _ in ButtonPins().items())
-
-
-PIN_FACTORIES = {
-    "lgpio": "gpiozero.pins.lgpio:LGPIOFactory",
-    "rpigpio": "gpiozero.pins.rpigpio:RPiGPIOFactory",
-    "pigpio": "gpiozero.pins.pigpio:PiGPIOFactory",
-    "native": "gpiozero.pins.native:NativeFactory",
-    "mock": "gpiozero.pins.mock:MockFactory",
-}
-"""gpiozero's own pin factories, by the names its ``gpiozero_pin_factories`` entry points give them."""
-
-
-def choose_named_pin_factory() -> None:
-    """Make the pin factory ``GPIOZERO_PIN_FACTORY`` names gpiozero's default, as gpiozero would at the first
-    device, when the name is one of gpiozero's own factories and no default is chosen yet.
-
-    For a name, gpiozero scans the entry points of every installed distribution (3-5 ms of a start here); its
-    own factories are found by their module instead. Unset (the Pi's service), gpiozero imports lgpio by name
-    and scans nothing; any other name is left to gpiozero's lookup. What the factory raises, gpiozero raised."""
-    name = os.environ.get("GPIOZERO_PIN_FACTORY")
-    if name is None or Device.pin_factory is not None:
-        return
-    reference = PIN_FACTORIES.get(name) or PIN_FACTORIES.get(name.lower())
-    if reference is None:
-        return
-    module, _, factory = reference.partition(":")
-    Device.pin_factory = getattr(importlib.import_module(module), factory)()
 
 
 class Buttons:
