@@ -179,7 +179,7 @@ class KansasGame:
             return replace(state, tornadoes=(*state.tornadoes, Tornado(t.number + 1, forecast_line=line)),
                            recent=(*done, self._hit_line(t.markers)))
         hit = self._hit_line([h for tor in state.tornadoes for h in tor.markers])
-        return replace(state, phase="actions", history=(*state.history, (state.turn, state.tornadoes)),
+        return replace(state, phase="actions", history=state.history.plus(state.turn, state.tornadoes),
                        recent=(*done, f"All {state.count} done. {hit}" if state.count > 1 else hit))
 
     def _hit_line(self, hexes: Iterable[Hex]) -> str:
