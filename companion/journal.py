@@ -901,7 +901,10 @@ class Journal:
             return None
         last = max(open_games, key=lambda g: (g.updated, g.id))
         self.check_snapshots(last.id)  # the game a start resumes: its history is read for the check from now on
-        (stored,) = self._db.execute("SELECT COUNT(*) FROM entries WHERE game_id=?", (last.id,)).fetchone()
+        # Its rows are numbered 0..n-1 (appends number them so, salvage keeps only such games): the count is the
+        # index's last entry plus one, one seek, where COUNT(*) walked every entry (0.5-1 ms at 10,000).
+        (stored,) = self._db.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM entries WHERE game_id=?",
+                                     (last.id,)).fetchone()
         return replace(last, entries=last.entries + stored)
 
     def entries(self, game_id: int) -> list[Entry]:
@@ -923,7 +926,7 @@ class Journal:
     # -- snapshots (companion.journal_snapshots) -------------------------------------------------------
 
     def snapshot_point(self, game_id: int, version: str, at_most: int | None = None, *, one_after: bool = False,
-                       fold: Callable[[int, Any, list[Any]], Any] | None = None) -> Point | None:
+                       fold: Callable[[Point], Any] | None = None) -> Point | None:
         """The newest stored state of the game that holds, with at most ``at_most`` live events: made by
         this engine version, its payload whole, its digest equal to the one of the history rows it summarises
         (recomputed from them now), and none of its events taken back since. None: replay every event.
@@ -933,9 +936,10 @@ class Journal:
         before the last one: the first undo after a resume is then in memory, not a second load. The newest is
         still used when no older one holds.
 
-        ``fold(live, state, tail)`` is called with a candidate's state while its history is still being checked
-        (the replay of the events after it then costs no time of its own); its result is the Point's
-        ``folded``, and is thrown away with the state when the check fails. What it raises is raised only for a
+        ``fold(point)`` is called with a candidate (its ``folded`` still None) while its history is still being
+        checked (the replay of the events after it, and whatever else the caller builds from it, then cost no
+        time of their own); its result is the Point's ``folded``, and is thrown away with the state when the
+        check fails. What it raises is raised only for a
         snapshot that held (the same error the full replay would meet)."""
         if not self._has_snapshot_table():
             return None
@@ -1012,7 +1016,7 @@ class Journal:
 
     def _try_snapshot(self, game_id: int, check: HistoryCheck | None, live: int, entry_idx: int, digest: str,
                       tag: str, checksum: str, version: str, spare: bool = False,
-                      fold: Callable[[int, Any, list[Any]], Any] | None = None) -> Point | object | None:
+                      fold: Callable[[Point], Any] | None = None) -> Point | object | None:
         """The snapshot as a Point when it holds, else None; with ``spare``, :data:`_LAST` (nothing read or
         unpickled) when no live event follows it (see :meth:`snapshot_point`)."""
         if tag != version:
@@ -1037,16 +1041,16 @@ class Journal:
         except Exception as exc:  # whatever unpickling raises, the answer is a full replay
             self._logged.ignored(self.path, game_id, live, f"its payload does not read: {reason(exc)}")
             return None
-        folded, failed = None, None
+        point, failed = Point(live, entry_idx, state, last, chain, tail), None
         if fold is not None:
             try:
-                folded = fold(live, state, tail)  # meanwhile the history is read and hashed on the check's thread
+                point = replace(point, folded=fold(point))  # meanwhile the check's thread reads and hashes the history
             except Exception as exc:  # kept until the check says whose error it is
                 failed = exc
         if self._written_here(game_id, live, entry_idx, digest):
             if failed is not None:
                 raise failed
-            return Point(live, entry_idx, state, last, chain, tail, folded)
+            return point
         try:
             history = check.digest_at(entry_idx) if check is not None else None
         except sqlite3.Error as exc:  # the rows could not be read to check it: not trusted, the replay says more
@@ -1062,7 +1066,7 @@ class Journal:
             for _idx, payload in rows:
                 history.add(payload)
             self._history[game_id] = history
-        return Point(live, entry_idx, state, last, chain, tail, folded)
+        return point
 
     def _has_snapshot_table(self) -> bool:
         if not self._snapshot_table:  # looked up until found: a table made by this process's own flush is known

@@ -143,6 +143,10 @@ class TurnHistory(Sequence[Turn]):
         return f"TurnHistory({self._count} turns)"
 
 
+NO_TURNS = TurnHistory()
+"""The history of a game before its first tornado phase ends."""
+
+
 def _turn_line(turn: int, tornadoes: tuple[Tornado, ...]) -> str:
     """One turn as canonical JSON: [turn, [[number, ns, we, q, r, forecast line, [[d6, d6, total, direction,
     q, r, rerolled], ...]], ...]] (q and r null for a tornado that never started)."""
@@ -187,7 +191,7 @@ class KansasState:
     """This turn's Emergency Response, if taken."""
     new_cities: frozenset[Hex] = frozenset()
     """Town hexes the table turned into New Cities (their markers count as city markers)."""
-    history: TurnHistory = TurnHistory()
+    history: TurnHistory = NO_TURNS
     """(turn, its tornadoes) for every finished tornado phase, as compact text (see :class:`TurnHistory`)."""
     recent: tuple[str, ...] = ()
     """Short lines about the last event, for the OLED recap."""
