@@ -7,13 +7,34 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, overload
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar, overload
 
 from companion.hexgrid import Hex
 
 LINES: dict[str, str] = {"ns": "north-south", "we": "west-east"}
 """The two start-grid lines, by the short names used in events."""
+
+T = TypeVar("T")
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def evolve(value: T, **changes: Any) -> T:
+    """``dataclasses.replace`` for this module's frozen dataclasses, about four times cheaper: the fields copied
+    as they are, the changed ones set, with no ``__init__`` run (none of these classes checks anything there).
+    ``replace`` walked every field and called the constructor: two fifths of a Kansas event's replay, which a
+    resume does for up to :data:`~companion.journal_snapshots.SNAPSHOT_EVERY` events. A name that is not a field
+    is a TypeError, as with ``replace``."""
+    kind = type(value)
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = frozenset(f.name for f in fields(kind))  # type: ignore[arg-type]
+    if not changes.keys() <= names:
+        raise TypeError(f"{kind.__name__} has no field {', '.join(sorted(changes.keys() - names))}")
+    new = object.__new__(kind)
+    new.__dict__.update(value.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 @dataclass(frozen=True)
