@@ -970,11 +970,8 @@ class Journal:
     def check_snapshots(self, game_id: int) -> None:
         """Start checking the game's snapshots against its history now, on a thread of its own: the scan then
         runs while the caller loads the game's engine, and :meth:`snapshot_point` finds it under way. Nothing for
-        a read-only journal (only the owner keeps a check) or a game without snapshots.
-
-        Returns once the scan is inside SQLite (a few tenths of a millisecond): a thread only started may not get
-        the GIL back from a caller that runs Python until the interpreter's switch interval (5 ms) forces it, and
-        then the whole scan came after the caller's work instead of beside it (measured: 4 ms of a resume)."""
+        a read-only journal (only the owner keeps a check) or a game without snapshots. Returns once the scan is
+        inside SQLite (see :class:`HistoryCheck`; not waiting for that cost a resume 4 ms)."""
         if self.readonly or not self._has_snapshot_table():
             return
         seed = self._seed(game_id)
@@ -994,8 +991,7 @@ class Journal:
         it are the owner's (the lock), written once and never changed, so they are not read again."""
         return (game_id, live, entry_idx, digest) in self._verified and game_id in self._history
 
-    def _check_for(self, game_id: int, seed: HistoryDigest, bounds: list[int], *,
-                   wait: bool = True) -> HistoryCheck | None:
+    def _check_for(self, game_id: int, seed: HistoryDigest, bounds: list[int]) -> HistoryCheck | None:
         """The check of the history at these boundaries: started now (one scan for all of them), or the one an
         earlier load of this open journal made when it covers them (the rows before a boundary are the owner's,
         written once; a read-only journal, owning nothing, checks anew each time)."""
@@ -1009,7 +1005,7 @@ class Journal:
             before = [item for item in known.known() if item[0] <= min(bounds)]
             start = before[-1] if before else start
             bounds = sorted({*bounds, *known.bounds})
-        check = HistoryCheck(self._reader, game_id, bounds, start, wait=wait)
+        check = HistoryCheck(self._reader, game_id, bounds, start)
         if not self.readonly:
             self._checks[game_id] = check
         return check

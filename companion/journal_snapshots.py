@@ -56,13 +56,14 @@ log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 25
 """Live events between two stored states: a load replays at most this many less one. A replayed Kansas event
-costs about 0.1-0.25 ms (the engine names the hexes it touches), so an undo right after a resume, which lands
-one event before the newest snapshot, replays up to 24 of them: a few ms. A snapshot of a 10,000-event Kansas
-game pickles to about 200 KB in about 15 ms, stored after the roll that reached it is shown (once in 25 rolls);
-in a game of ordinary length the state is a few KB."""
+costs about 0.02-0.05 ms, so an undo right after a resume, which lands one event before the newest snapshot,
+replays up to 24 of them: about a millisecond. A snapshot of a 10,000-event Kansas game pickles to about 110 KB
+(its 320 past tornado phases as one text, :class:`companion.games.kansas.state.TurnHistory`) in about 0.2 ms and
+unpickles in under 0.1 ms (it was 200 KB of objects: 15 ms to pack, 6.5 ms to unpickle); it is stored after the
+roll that reached it is shown (once in 25 rolls). In a game of ordinary length the state is a few KB."""
 KEEP = 8
 """Snapshots kept per game, the newest: undo reaches back this many times :data:`SNAPSHOT_EVERY` events before
-it pays a full replay; older ones only take room (a state of a long game is some hundred KB)."""
+it pays a full replay; older ones only take room (a state of a long game is about 110 KB)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS snapshots (
@@ -529,11 +530,12 @@ class HistoryCheck:
     events after it; the caller uses that state only once :meth:`digest_at` gave the digest it names."""
 
     def __init__(self, connect: Callable[[], sqlite3.Connection], game_id: int, bounds: Iterable[int],
-                 start: tuple[int, HistoryDigest], *, wait: bool = True) -> None:
+                 start: tuple[int, HistoryDigest]) -> None:
         """``connect`` opens the thread's own connection to the journal (a sqlite3 connection must not serve two
-        threads at once, and the loading thread reads the snapshot meanwhile). ``wait``: return only once the
-        scan is inside SQLite, for a caller about to unpickle (which holds the GIL throughout); a caller that
-        goes on to load an engine (files read, the GIL let go often) need not wait."""
+        threads at once, and the loading thread reads the snapshot meanwhile). Returns once the scan is inside
+        SQLite: a thread only started may not get the GIL from a caller running Python (loading an engine,
+        unpickling, replaying) until the interpreter's switch interval (5 ms) forces it, and its scan then came
+        after the caller's work instead of beside it."""
         self.bounds = sorted({b for b in bounds if b >= start[0]})
         self._digests: dict[int, HistoryDigest] = {start[0]: start[1]}
         self._error: BaseException | None = None
@@ -541,8 +543,7 @@ class HistoryCheck:
         self._thread = threading.Thread(target=self._run, args=(connect, game_id, start, scanning),
                                         name="journal-snapshot-check", daemon=True)
         self._thread.start()
-        if wait:
-            scanning.wait()
+        scanning.wait()
 
     def _run(self, connect: Callable[[], sqlite3.Connection], game_id: int, start: tuple[int, HistoryDigest],
              scanning: threading.Event) -> None:
