@@ -256,14 +256,6 @@ class LiveEvents(Sequence[Any]):
                               base_chain=self._base_chain, chains=self._chains[:-1], prefix=self._prefix)
         return LiveEvents() if self._base == 0 else None
 
-    def truncated(self, count: int) -> LiveEvents:
-        """The first ``count`` events, ``count`` at least :attr:`base`."""
-        keep = count - self._base
-        if keep < 0:
-            raise ValueError("truncated below the events only the journal holds")
-        return LiveEvents(self._items[:keep], base=self._base, base_last=self._base_last,
-                          base_chain=self._base_chain, chains=self._chains[:keep], prefix=self._prefix)
-
     def __len__(self) -> int:
         return self._base + len(self._items)
 
