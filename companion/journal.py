@@ -939,8 +939,8 @@ class Journal:
         ``fold(point)`` is called with a candidate (its ``folded`` still None) while its history is still being
         checked (the replay of the events after it, and whatever else the caller builds from it, then cost no
         time of their own); its result is the Point's ``folded``, and is thrown away with the state when the
-        check fails. What it raises is raised only for a
-        snapshot that held (the same error the full replay would meet)."""
+        check fails. What it raises is raised only for a snapshot that held (the same error the full replay would
+        meet)."""
         if not self._has_snapshot_table():
             return None
         seed = self._seed(game_id)
