@@ -539,3 +539,68 @@ def test_a_history_that_cannot_be_read_for_the_check_means_the_full_replay(tmp_p
     with run.journal:
         assert run.live.base == 0 and run.state == replay(run.game, {"players": 4}, events)
     assert any("could not be read" in r.getMessage() for r in caplog.records)
+
+
+def test_a_start_checks_the_history_once_from_the_moment_it_knows_the_game(tmp_path, every, monkeypatch):
+    """The check the start begins on finding the game to resume is the one the resume uses: one reader, one scan
+    (the session asks for it again while the engine loads)."""
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 2)
+    readers = []
+    reader = Journal._reader
+
+    def counted(self: Journal) -> sqlite3.Connection:
+        readers.append(1)
+        return reader(self)
+
+    monkeypatch.setattr(Journal, "_reader", counted)
+    with Journal(path) as journal:
+        record = journal.last_unfinished()
+        assert record is not None and record.id == game_id and len(readers) == 1  # under way already
+        assert record.entries == len(events) == journal.games()[0].entries
+        session = Session(journal)
+        session.start()
+        run = session.current
+        assert run is not None and run.live.base == 3 * EVERY and len(readers) == 1
+        assert run.state == replay(run.game, {"players": 4}, events)
+
+
+def test_a_start_still_refuses_a_snapshot_over_an_edited_history(tmp_path, every, caplog):
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY + 5)
+    edit_entry(path, game_id, 3, lambda text: text.replace('"source": "seed"', '"source": "typed"'))
+    caplog.set_level(logging.WARNING)
+    with Journal(path) as journal:
+        session = Session(journal)
+        session.start()
+        run = session.current
+        assert run is not None and run.live.base == 0  # the full replay, from the rows as they are now
+        live = [x.event for x in journal.events(game_id)]
+        assert live[3] != events[3] and run.state == replay(run.game, {"players": 4}, live)
+    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    assert said and all("the events it summarises have changed" in line for line in said)
+
+
+@pytest.mark.parametrize("primary_key", [True, False])
+def test_one_statement_gives_the_digest_at_every_boundary(primary_key):
+    """Each boundary's digest equals the rows below it hashed one by one, empty stretches between boundaries
+    included, through the index or (a table without it) the sorted form; ``scanning`` is called once."""
+    from companion.journal_snapshots import HistoryDigest, rows_digests
+
+    db = sqlite3.connect(":memory:")
+    key = ", PRIMARY KEY (game_id, idx)" if primary_key else ""
+    db.execute(f"CREATE TABLE entries (game_id INTEGER, idx INTEGER, kind TEXT, event TEXT, accepted_at TEXT{key})")
+    texts = [f'{{"n": {n}, "text": "é{n}"}}' for n in range(50)]
+    for n in [*range(49, 24, -1), *range(25)]:
+        db.execute("INSERT INTO entries VALUES (7, ?, 'event', ?, '')", (n, texts[n]))
+        db.execute("INSERT INTO entries VALUES (8, ?, 'event', 'other', '')", (n,))
+    bounds = [10, 10, 23, 40, 50]
+    calls: list[int] = []
+    got = rows_digests(db, HistoryDigest("kansas", "{}"), 7, bounds, lambda: calls.append(1), start=4)
+    assert len(calls) == 1
+    for bound, digest in zip(bounds, got, strict=True):
+        expected = HistoryDigest("kansas", "{}")
+        for text in texts[4:bound]:
+            expected.add(text)
+        assert digest.hexdigest() == expected.hexdigest(), bound
+    assert rows_digests(db, HistoryDigest("kansas", "{}"), 7, [], lambda: calls.append(1)) == [] and len(calls) == 2

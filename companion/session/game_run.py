@@ -25,7 +25,7 @@ from companion.errors import CompanionError
 from companion.games.base import Game, replay
 from companion.inputs import RollRef
 from companion.journal import Entry, GameRecord, Journal, LiveEvent
-from companion.journal_snapshots import SNAPSHOT_EVERY, LiveEvents, engine_version, prefix_from
+from companion.journal_snapshots import SNAPSHOT_EVERY, LiveEvents, Point, engine_version, prefix_from
 
 STATE_CACHE = 64
 """States kept in memory by live count: undo and re-roll within these many events cost no replay at all."""
@@ -145,24 +145,26 @@ class GameRun:
         all (a resume) starts, where it can, from a snapshot some event follows: the states replayed after it are
         remembered, so an undo right after the resume, the table's first press after a wrong roll and a power
         cut, costs no second load."""
-        def fold(live: int, state: Any, tail: list[LiveEvent]) -> list[Any]:
-            """The states after each event of the tail that is wanted (run while the journal checks the snapshot)."""
-            states = []
-            for item in tail[:(len(tail) if count is None else count - live)]:
+        def fold(point: Point) -> tuple[list[Any], LiveEvents]:
+            """The states after each wanted event of the tail, and the live list up to the last of them (its
+            running digest): made while the journal checks the snapshot, so none of it waits for the check."""
+            wanted = point.tail[:(len(point.tail) if count is None else count - point.live)]
+            states, state = [], point.state
+            for item in wanted:
                 state = self.game.apply(state, item.event)
                 states.append(state)
-            return states
+            live = LiveEvents(wanted, base=point.live, base_last=point.last, base_chain=point.chain,
+                              prefix=prefix_from(lambda: self.journal.events(self.game_id)))
+            return states, live
 
         point = self.journal.snapshot_point(self.game_id, self.version, count, one_after=count is None, fold=fold)
         if point is not None:
-            full = LiveEvents(point.tail, base=point.live, base_last=point.last, base_chain=point.chain,
-                              prefix=prefix_from(lambda: self.journal.events(self.game_id)))
-            wanted = len(full) if count is None else count
+            states, live = point.folded
             state = point.state
             self._remember(point.live, state)
-            for n, state in enumerate(point.folded, start=point.live + 1):
+            for n, state in enumerate(states, start=point.live + 1):
                 self._remember(n, state)
-            return full.truncated(wanted), state
+            return live, state
         events = self.journal.events(self.game_id)
         events = events if count is None else events[:count]
         state = replay(self.game, self.options, [x.event for x in events])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +17,7 @@ from companion.dice import Choice, Event, Prompt, take_dice
 from companion.errors import RuleError
 from companion.games.base import Option, SetupQuestion
 from companion.games.kansas.data import Board
-from companion.games.kansas.state import LINES, Emergency, KansasState, Move, Tornado
+from companion.games.kansas.state import LINES, Emergency, KansasState, Move, Tornado, evolve
 from companion.hexgrid import Hex
 
 if TYPE_CHECKING:  # the risk module (and numpy with it) loads at the first risk question, not with the engine
@@ -80,12 +79,12 @@ class KansasGame:
         count = self.outbreak(state.players, state.turn)
         if count == 0:
             why = "last turn" if state.turn == self.board.turns(state.players) else "no outbreak"
-            return replace(state, phase="actions", count=0, tornadoes=(), forecast=None, emergency=None, forecaster=0,
+            return evolve(state, phase="actions", count=0, tornadoes=(), forecast=None, emergency=None, forecaster=0,
                            recent=(*state.recent, f"Turn {state.turn}: no tornadoes ({why})"))
-        base = replace(state, count=count, tornadoes=(Tornado(1),), forecast=None, emergency=None)
+        base = evolve(state, count=count, tornadoes=(Tornado(1),), forecast=None, emergency=None)
         if state.forecaster:
-            return replace(base, phase="forecast")
-        return replace(base, phase="tornado")
+            return evolve(base, phase="forecast")
+        return evolve(base, phase="tornado")
 
     # -- the fold ---------------------------------------------------------------------------
     def apply(self, state: KansasState, event: Event) -> KansasState:
@@ -128,7 +127,7 @@ class KansasGame:
     def _line(self, state: KansasState, line: str, value: int) -> KansasState:
         t = state.current
         assert t is not None
-        t = replace(t, ns=value) if line == "ns" else replace(t, we=value)
+        t = evolve(t, ns=value) if line == "ns" else evolve(t, we=value)
         if t.ns is not None and t.we is not None:
             return self._start(state, t)
         said = f"{LINES[line].capitalize()} line {value}"
@@ -137,7 +136,7 @@ class KansasGame:
     def _start(self, state: KansasState, t: Tornado) -> KansasState:
         assert t.ns is not None and t.we is not None
         start = self.board.grid[t.ns, t.we]
-        t = replace(t, start=start)
+        t = evolve(t, start=start)
         state = self._with_current(state, t, (f"Start: {self.board.name_of(start)}", f"N-S {t.ns}, W-E {t.we}"))
         return self._finish_if_done(self._add_markers(state, (start,)))
 
@@ -149,22 +148,22 @@ class KansasGame:
         to = t.position.neighbour(direction)
         if to not in self.board.terrain:
             move = Move(dice, total, direction, to, rerolled=True)
-            return self._with_current(state, replace(t, moves=(*t.moves, move)),
+            return self._with_current(state, evolve(t, moves=(*t.moves, move)),
                                       (f"{dice[0]}+{dice[1]}={total} {direction}: off the map", "Roll again"))
         move = Move(dice, total, direction, to)
-        t = replace(t, moves=(*t.moves, move))
+        t = evolve(t, moves=(*t.moves, move))
         state = self._with_current(state, t, (f"Marker on {self.board.name_of(to)}",
                                               f"{dice[0]}+{dice[1]}={total} {direction}"))
         return self._finish_if_done(self._add_markers(state, (to,)))
 
     def _with_current(self, state: KansasState, t: Tornado, recent: tuple[str, ...]) -> KansasState:
-        return replace(state, tornadoes=(*state.tornadoes[:-1], t), recent=recent)
+        return evolve(state, tornadoes=(*state.tornadoes[:-1], t), recent=recent)
 
     @staticmethod
     def _add_markers(state: KansasState, hexes: tuple[Hex, ...]) -> KansasState:
         counts = Counter(dict(state.markers))
         counts.update(hexes)
-        return replace(state, markers=tuple(sorted((h, n) for h, n in counts.items() if n > 0)))
+        return evolve(state, markers=tuple(sorted((h, n) for h, n in counts.items() if n > 0)))
 
     def _finish_if_done(self, state: KansasState) -> KansasState:
         t = state.current
@@ -176,10 +175,10 @@ class KansasGame:
         done = (*placed, f"Start: {self.board.name_of(t.start)}", f"Path: {path}")
         if t.number < state.count:
             line = state.forecast[1] if state.forecast and state.forecast[0] == t.number + 1 else ""
-            return replace(state, tornadoes=(*state.tornadoes, Tornado(t.number + 1, forecast_line=line)),
+            return evolve(state, tornadoes=(*state.tornadoes, Tornado(t.number + 1, forecast_line=line)),
                            recent=(*done, self._hit_line(t.markers)))
         hit = self._hit_line([h for tor in state.tornadoes for h in tor.markers])
-        return replace(state, phase="actions", history=(*state.history, (state.turn, state.tornadoes)),
+        return evolve(state, phase="actions", history=state.history.plus(state.turn, state.tornadoes),
                        recent=(*done, f"All {state.count} done. {hit}" if state.count > 1 else hit))
 
     def _hit_line(self, hexes: Iterable[Hex]) -> str:
@@ -191,14 +190,14 @@ class KansasGame:
     def _forecast(self, state: KansasState, event: Choice) -> KansasState:
         who = state.forecaster
         if event.action == "no_forecast":
-            return replace(state, phase="tornado", forecaster=0, recent=(f"Player {who} does not forecast",))
+            return evolve(state, phase="tornado", forecaster=0, recent=(f"Player {who} does not forecast",))
         number, line = event.args.get("tornado", 1), event.args.get("line")
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= state.count:
             raise RuleError(f"tornado: this turn has tornadoes 1..{state.count}, got {number!r}")
         if not isinstance(line, str) or line not in LINES:
             raise RuleError(f"line: expected ns (north-south) or we (west-east), got {line!r}")
         tornadoes = (Tornado(1, forecast_line=line if number == 1 else ""),)
-        return replace(state, phase="tornado", forecaster=0, forecast=(number, line, 0), tornadoes=tornadoes,
+        return evolve(state, phase="tornado", forecaster=0, forecast=(number, line, 0), tornadoes=tornadoes,
                        recent=(f"Player {who} forecasts tornado {number}", f"fixing the {LINES[line]} line"))
 
     def _forecast_at(self, state: KansasState, event: Choice) -> KansasState:
@@ -208,21 +207,21 @@ class KansasGame:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 8:
             raise RuleError(f"value: a grid line is 1..8, got {value!r}")
         number, line, _ = state.forecast
-        state = replace(state, forecast=(number, line, value))
-        return self._start(state, replace(t, ns=value) if line == "ns" else replace(t, we=value))
+        state = evolve(state, forecast=(number, line, value))
+        return self._start(state, evolve(t, ns=value) if line == "ns" else evolve(t, we=value))
 
     # -- after the tornadoes ---------------------------------------------------------------------
     def _action(self, state: KansasState, event: Choice) -> KansasState:
         a = event.args
         if event.action == "end_turn":
             if state.turn >= self.board.turns(state.players):
-                return replace(state, phase="over", recent=self.final_lines(state))
-            return self._begin_turn(replace(state, turn=state.turn + 1, recent=(f"Turn {state.turn + 1}",)))
+                return evolve(state, phase="over", recent=self.final_lines(state))
+            return self._begin_turn(evolve(state, turn=state.turn + 1, recent=(f"Turn {state.turn + 1}",)))
         if event.action == "emergency":
             player = self._player_number(state.players, a.get("player"))
             if state.emergency is not None:
                 raise RuleError(f"player {state.emergency.player} already took the Emergency Response this turn")
-            return replace(state, emergency=Emergency(player), forecaster=player,
+            return evolve(state, emergency=Emergency(player), forecaster=player,
                            recent=(f"Player {player}: Emergency Response", "3 free removals, forecast next turn"))
         h = self._hex(a)
         if event.action == "new_city":
@@ -231,7 +230,7 @@ class KansasGame:
                 raise RuleError(f"{self.board.name_of(h)} is not a town")
             if h in state.new_cities:
                 raise RuleError(f"{place.name} is already a New City")
-            return replace(state, new_cities=state.new_cities | {h}, recent=(f"{place.name} is a New City",))
+            return evolve(state, new_cities=state.new_cities | {h}, recent=(f"{place.name} is a New City",))
         here = state.markers_at(h)
         if here == 0:
             raise RuleError(f"no damage marker on {self.board.name_of(h)}")
@@ -252,7 +251,7 @@ class KansasGame:
                 raise RuleError(f"player {e.player} used all {EMERGENCY_REMOVALS} free removals")
             if city and e.city_used:
                 raise RuleError("only one of the free removals may come from a city")
-            state = replace(state, emergency=Emergency(e.player, e.left - 1, e.city_used or city))
+            state = evolve(state, emergency=Emergency(e.player, e.left - 1, e.city_used or city))
             kept = (f"kept by player {e.player}",) if city else (f"{e.left - 1} free left",)
             return self._take(state, h, 1, e.player if city else 0,
                               (f"Free removal: {self.board.name_of(h)}", *kept))
@@ -268,11 +267,11 @@ class KansasGame:
 
     def _take(self, state: KansasState, h: Hex, n: int, keeper: int, recent: tuple[str, ...]) -> KansasState:
         markers = tuple((x, c - n if x == h else c) for x, c in state.markers)
-        state = replace(state, markers=tuple(m for m in markers if m[1] > 0), recent=recent)
+        state = evolve(state, markers=tuple(m for m in markers if m[1] > 0), recent=recent)
         if keeper:
             kept = dict(state.kept)
             kept[keeper] = kept.get(keeper, 0) + n
-            state = replace(state, kept=tuple(sorted(kept.items())))
+            state = evolve(state, kept=tuple(sorted(kept.items())))
         return state
 
     @staticmethod

@@ -5,12 +5,36 @@ Views (OLED, projector) and the session read these fields; ``apply`` returns a n
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar, overload
 
 from companion.hexgrid import Hex
 
 LINES: dict[str, str] = {"ns": "north-south", "we": "west-east"}
 """The two start-grid lines, by the short names used in events."""
+
+T = TypeVar("T")
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def evolve(value: T, **changes: Any) -> T:
+    """``dataclasses.replace`` for this module's frozen dataclasses, about four times cheaper: the fields copied
+    as they are, the changed ones set, with no ``__init__`` run (none of these classes checks anything there).
+    ``replace`` walked every field and called the constructor: two fifths of a Kansas event's replay, which a
+    resume does for up to :data:`~companion.journal_snapshots.SNAPSHOT_EVERY` events. A name that is not a field
+    is a TypeError, as with ``replace``."""
+    kind = type(value)
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = frozenset(f.name for f in fields(kind))  # type: ignore[arg-type]
+    if not changes.keys() <= names:
+        raise TypeError(f"{kind.__name__} has no field {', '.join(sorted(changes.keys() - names))}")
+    new = object.__new__(kind)
+    new.__dict__.update(value.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 @dataclass(frozen=True)
@@ -76,6 +100,91 @@ class Emergency:
     city_used: bool = False
 
 
+Turn = tuple[int, tuple[Tornado, ...]]
+"""One finished tornado phase: the turn and its tornadoes."""
+
+
+class TurnHistory(Sequence[Turn]):
+    """Every finished tornado phase of a game, kept as compact text and read back only when asked.
+
+    A long game's state carried each past tornado as objects (376 turns: about 5,000 tornadoes, moves and hexes),
+    all of them pickled into every snapshot and built again by every resume, although no rule and no screen
+    reads them (only a test or a tool looking back does). Here each turn is one line of canonical JSON, appended
+    when its phase ends; a snapshot pickles the text as one string and a resume builds nothing from it. Equal
+    histories have equal text (canonical: sorted nothing, fixed separators, the same field order), so comparing
+    two states compares text. Immutable, like the state: :meth:`plus` returns a new history."""
+
+    __slots__ = ("_count", "_text", "_value")
+
+    def __init__(self, text: str = "", count: int | None = None) -> None:
+        self._text = text
+        self._count = text.count("\n") if count is None else count
+        self._value: tuple[Turn, ...] | None = None
+
+    def plus(self, turn: int, tornadoes: tuple[Tornado, ...]) -> TurnHistory:
+        """This history and one more finished tornado phase."""
+        return TurnHistory(self._text + _turn_line(turn, tornadoes) + "\n", self._count + 1)
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        """The phases as the engine's objects (built from the text once, when first asked)."""
+        if self._value is None:
+            self._value = tuple(_turn_from(json.loads(line)) for line in self._text.splitlines())
+        return self._value
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Turn: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Turn, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Turn | tuple[Turn, ...]:
+        return self.turns[index]
+
+    def __iter__(self) -> Iterator[Turn]:
+        return iter(self.turns)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TurnHistory):
+            return self._count == other._count and self._text == other._text
+        if isinstance(other, tuple | list):
+            return len(other) == self._count and self.turns == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._text)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (TurnHistory, (self._text, self._count))
+
+    def __repr__(self) -> str:
+        return f"TurnHistory({self._count} turns)"
+
+
+NO_TURNS = TurnHistory()
+"""The history of a game before its first tornado phase ends."""
+
+
+def _turn_line(turn: int, tornadoes: tuple[Tornado, ...]) -> str:
+    """One turn as canonical JSON: [turn, [[number, ns, we, q, r, forecast line, [[d6, d6, total, direction,
+    q, r, rerolled], ...]], ...]] (q and r null for a tornado that never started)."""
+    return json.dumps([turn, [[t.number, t.ns, t.we, *(t.start if t.start is not None else (None, None)),
+                               t.forecast_line,
+                               [[*m.dice, m.total, m.direction, *m.to, m.rerolled] for m in t.moves]]
+                              for t in tornadoes]], separators=(",", ":"))
+
+
+def _turn_from(data: list[Any]) -> Turn:
+    turn, tornadoes = data
+    return turn, tuple(Tornado(number, ns, we, Hex(q, r) if q is not None else None,
+                               tuple(Move((d1, d2), total, direction, Hex(mq, mr), rerolled)
+                                     for d1, d2, total, direction, mq, mr, rerolled in moves), line)
+                       for number, ns, we, q, r, line, moves in tornadoes)
+
+
 @dataclass(frozen=True)
 class KansasState:
     """The whole game between two events."""
@@ -103,8 +212,8 @@ class KansasState:
     """This turn's Emergency Response, if taken."""
     new_cities: frozenset[Hex] = frozenset()
     """Town hexes the table turned into New Cities (their markers count as city markers)."""
-    history: tuple[tuple[int, tuple[Tornado, ...]], ...] = ()
-    """(turn, its tornadoes) for every finished tornado phase."""
+    history: TurnHistory = NO_TURNS
+    """(turn, its tornadoes) for every finished tornado phase, as compact text (see :class:`TurnHistory`)."""
     recent: tuple[str, ...] = ()
     """Short lines about the last event, for the OLED recap."""
 
