@@ -90,3 +90,13 @@ def test_evolve_is_replace_without_the_constructor(long_game):
     with pytest.raises(TypeError, match="KansasState has no field tunr"):
         evolve(state, tunr=3)
     assert evolve(Tornado(1), ns=4) == Tornado(1, ns=4)
+
+
+def test_evolve_carries_only_the_fields_over(long_game):
+    """Something kept on a state beside its fields (a value worked out once from them) belongs to that state;
+    the evolved one works it out again from its own fields."""
+    states, _ = played(long_game, 2)
+    state = states[len(states) // 3]
+    object.__setattr__(state, "worked_out", ("from", state.turn))
+    new = evolve(state, turn=state.turn + 1)
+    assert "worked_out" not in vars(new) and vars(new).keys() == {f.name for f in dataclasses.fields(state)}

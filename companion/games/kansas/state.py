@@ -32,8 +32,8 @@ def evolve(value: T, **changes: Any) -> T:
     if not changes.keys() <= names:
         raise TypeError(f"{kind.__name__} has no field {', '.join(sorted(changes.keys() - names))}")
     new = object.__new__(kind)
-    new.__dict__.update(value.__dict__)
-    new.__dict__.update(changes)
+    old = value.__dict__
+    new.__dict__.update({name: old[name] for name in names}, **changes)  # fields only: nothing cached carries over
     return new
 
 
