@@ -50,7 +50,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from companion.dice import Event, event_from_dict, event_to_dict
@@ -61,7 +61,6 @@ from companion.journal_recovery import read as read_recovery
 from companion.journal_recovery import recovery_path
 from companion.journal_recovery import to_lines as recovery_lines
 from companion.journal_recovery import write as write_recovery
-from companion.journal_salvage import ENTRY_KINDS, Salvage, salvage
 from companion.journal_snapshots import (
     KEEP,
     HistoryCheck,
@@ -78,11 +77,16 @@ from companion.journal_snapshots import (
 from companion.journal_snapshots import SCHEMA as SNAPSHOT_SCHEMA
 from companion.journal_writer import WriteBehind
 
+if TYPE_CHECKING:  # salvage is imported only when a damaged journal is met
+    from companion.journal_salvage import Salvage
+
 log = logging.getLogger(__name__)
 
 _LAST = object()
 """What :meth:`Journal._try_snapshot` says of a snapshot it was asked to spare: no live event follows it."""
 
+ENTRY_KINDS = ("event", "undo", "reroll")
+"""What a journal row records: an event, an undo, a re-roll (salvage reads back only rows of these kinds)."""
 SCHEMA_VERSION = 1
 FORMAT = "storm-companion-game"
 """The ``format`` field of an export's header line."""
@@ -459,6 +463,8 @@ class Journal:
         db = self._open_writable(existed=False)
         saved = ""
         if why.startswith(DAMAGED):
+            from companion.journal_salvage import salvage
+
             self.salvaged = salvage(aside)
             self._adopt(db, self.salvaged)
             saved = f"; {self.salvaged.summary()}"

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ENTRY_KINDS = ("event", "undo", "reroll")
+from companion.journal import ENTRY_KINDS
+
 PAGE_SIZES = (4096, 1024, 2048, 8192, 16384, 32768, 65536, 512)
 MAX_GAME_ID = 1_000_000
 """Game ids are counted from 1; a number above this in a row is taken for noise, not a game."""

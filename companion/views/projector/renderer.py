@@ -13,19 +13,20 @@ Three layers, each brought up to date only as far as its input changed:
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pygame
 
 from companion.games.base import HasRiskMap
 from companion.views.projector import palette, text
-from companion.views.projector.board import MapData, label_pieces, paint_board, paint_place
 from companion.views.projector.cursor import cursor_box, paint_cursor
 from companion.views.projector.layout import DEFAULT_SIZE, Layout, Rect
-from companion.views.projector.overlay import legend_rect, paint_legend, risk_pieces
-from companion.views.projector.painters import GamePainter, PaintsPieces, painter_for
 from companion.views.projector.pieces import Piece, damage, identities, paint_all, rect_of, repaint
 from companion.views.projector.status import status_pieces
+
+if TYPE_CHECKING:  # a game's board, painter and overlay are imported with its first frame: the box's start shows none
+    from companion.views.projector.board import MapData
+    from companion.views.projector.painters import GamePainter
 
 SHADE_ALPHA = 150
 """How far the terrain steps back under the risk overlay, so the heat reads alone."""
@@ -35,6 +36,8 @@ class _Board:
     """One game's painter, the board its state shows, its layout and static surfaces at one resolution."""
 
     def __init__(self, game: Any, painter: GamePainter, data: MapData, size: tuple[int, int]) -> None:
+        from companion.views.projector.board import label_pieces, paint_board, paint_place
+
         self.game = game
         self.painter = painter
         self.data = data
@@ -57,6 +60,8 @@ class _Board:
         if not overlay:
             return self.surface
         if self._shaded is None:
+            from companion.views.projector.overlay import paint_legend
+
             self._shaded = self.surface.copy()
             shade = pygame.Surface(self.surface.get_size(), pygame.SRCALPHA)
             shade.fill((*palette.BACKGROUND, SHADE_ALPHA))
@@ -68,6 +73,8 @@ class _Board:
 
 def side_inner(layout: Layout, overlay: bool) -> Rect:
     """The side panel's writing area: inside its margin, above the risk legend when that is shown."""
+    from companion.views.projector.overlay import legend_rect
+
     side = layout.side
     pad = max(6, side.w // 20)
     bottom = legend_rect(layout).y - pad if overlay else side.y + side.h - pad
@@ -86,8 +93,9 @@ class ProjectorRenderer:
         self.full_redraws = 0
         self.partial_updates = 0
         self._board: _Board | None = None
-        self._scratch = pygame.Surface(self.size)
-        """Where damaged rectangles are repainted whole before being copied to the surface."""
+        self._scratch: Any = None
+        """Where damaged rectangles are repainted whole before being copied to the surface (made with the first
+        repaint: a start's first frame is painted whole, and a 1080p surface is 8 MB to clear)."""
         self._map_key: tuple[Any, Any, bool] | None = None
         self._map_pieces: list[Piece] = []
         """The pieces of the game's state (everything but the cursor and the status strip)."""
@@ -109,6 +117,8 @@ class ProjectorRenderer:
     def board_for(self, game: Any, state: Any = None) -> _Board:
         """The board layer for ``game`` in ``state``: kept while the painter's map data stays the same
         (a printed board: the whole game; a square grid: until a tile is laid)."""
+        from companion.views.projector.painters import painter_for
+
         same_game = self._board is not None and self._board.game is game
         painter = self._board.painter if self._board is not None and same_game else painter_for(game)
         data = painter.map_data(state)
@@ -140,6 +150,8 @@ class ProjectorRenderer:
             paint_all(self.surface, base, pieces)
             self.full_redraws += 1
         elif rects:
+            if self._scratch is None:
+                self._scratch = pygame.Surface(self.size)
             repaint(self.surface, base, pieces, rects, self._scratch)
             self.partial_updates += 1
         self._drawn = (board, overlay, pieces, shown)
@@ -160,6 +172,9 @@ class ProjectorRenderer:
         """Everything the map layer shows over the board for ``state``, in drawing order: the risk heat
         and the places again above it (overlay), the game's marks, the names and the side panel's lines
         (its background, and the legend under the overlay, are part of the board's base)."""
+        from companion.views.projector.overlay import risk_pieces
+        from companion.views.projector.painters import PaintsPieces
+
         layout, game, painter = board.layout, board.game, board.painter
         pieces: list[Piece] = []
         if overlay:
