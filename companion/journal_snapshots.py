@@ -175,10 +175,10 @@ class HistoryDigest:
         self._hash.update(payload.encode())
         self._hash.update(b"\n")
 
-    def add_joined(self, joined: bytes | str | None) -> None:
-        """Rows joined by newlines (SQLite's group_concat), the same as :meth:`add` for each of them."""
+    def add_joined(self, joined: bytes | None) -> None:
+        """Rows joined by newlines (SQLite's group_concat, as UTF-8 bytes), the same as :meth:`add` for each."""
         if joined:
-            self._hash.update(joined.encode() if isinstance(joined, str) else joined)
+            self._hash.update(joined)
             self._hash.update(b"\n")
 
     def copy(self) -> HistoryDigest:
