@@ -16,7 +16,7 @@ import pygame
 from companion.places import Place
 from companion.views.projector import palette, text
 from companion.views.projector.layout import Layout, Rect
-from companion.views.projector.pieces import Piece, keep, rect_of
+from companion.views.projector.pieces import KeptPieces, Piece, keep, rect_of
 
 FILL_SCALE = 0.94
 """The heat fill leaves the area edges visible, so the grid still reads under the overlay."""
@@ -32,9 +32,7 @@ def risk_pieces(layout: Layout, risk: Mapping[Place, float], outlines: dict[Any,
     ``outlines`` keeps, per layout, each place's outline and rectangle, and the pieces made so far (a place
     shown again in the same colour is the same piece, compared with the last frame's at no cost)."""
     outlines = {} if outlines is None else outlines
-    kept: dict[Any, Piece] = outlines.setdefault(KEPT, {})
-    if len(kept) > MAX_KEPT:
-        kept.clear()
+    kept: dict[Any, Piece] = keep(outlines, KEPT, KeptPieces, MAX_KEPT).at(layout)
     pieces: list[Piece] = []
     for place, p in risk.items():
         if p > 0 and layout.holds(place):
