@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol
@@ -199,6 +199,10 @@ class TornadoChain:
         self._home = self._no_return([DIRECTIONS[d] for d in directions], stay <= 0)
         """``_home[k][h]``: a walk from h does not stand on h again in its next k positions."""
         self._from_grid: dict[tuple[int | None, int | None], Risk] = {}
+        self._later: dict[int, tuple[Any, Any]] = {}
+        """``later`` -> the factor and the addend :func:`combine` applies for that many whole tornadoes."""
+        self.played: dict[tuple[Any, ...], Risk] = {}
+        """The risks of the game's situations asked lately (see :func:`state_risk`), at most ``PLAYED``."""
 
     def _no_return(self, moves: list[tuple[int, int]], stuck: Any) -> list[Any]:
         """P(no return to h within k moves), k = 0..moves, for every h.
@@ -419,14 +423,26 @@ def combine(risks: Iterable[Risk]) -> Risk:
     return Risk({h: 1.0 - m for h, m in missed_d.items()}, expected_d)
 
 
+PLAYED = 256
+"""How many situations' risks a chain keeps (a tornado's place and moves left, the tornadoes after it): a
+few MB at most. Past it the store starts again."""
+
+
 def phase_risk(chain: TornadoChain, count: int) -> Risk:
     """A whole tornado phase of ``count`` tornadoes, nothing rolled yet, no forecast."""
-    return combine([chain.from_grid()] * count)
+    return _played(chain, ("phase", count), lambda: combine([chain.from_grid()] * count))
 
 
 def state_risk(game: RiskSource, state: KansasState) -> Risk:
     """What is still to come: the rest of the tornado being rolled and the tornadoes after it; between
-    phases, the next turn's phase. A forecast line whose place is not chosen yet counts every place alike."""
+    phases, the next turn's phase. A forecast line whose place is not chosen yet counts every place alike.
+
+    The overlay asks this on every roll, so what a roll changes is all that is worked out: the risk of a
+    situation (the tornado's place and moves left, or its lines known, and how many whole tornadoes
+    follow) is kept on the chain (bounded, ``PLAYED``), so a state seen again (a re-rolled move, an undo,
+    the same hex reached again) costs a lookup and its dict is built once; a new one walks only the
+    tornado in flight, and the whole tornadoes after it are one product with figures kept per count
+    (:func:`_then`, the arithmetic of :func:`combine`, so the figures are the same to the bit)."""
     chain = game.chain
     if state.phase == "over":
         return Risk({}, {})
@@ -441,10 +457,47 @@ def state_risk(game: RiskSource, state: KansasState) -> Risk:
     later = state.count - t.number
     if t.start is None:
         now = chain.from_grid(t.ns, t.we)
-    else:
-        assert t.position is not None
-        now = chain.tornado({t.position: 1.0}, game.board.moves_per_tornado - t.moves_made, count_start=False)
-    return combine([now] + [chain.from_grid()] * later)
+        if now is chain.from_grid():  # no line known: the same risk as the tornadoes after it
+            return phase_risk(chain, 1 + later)
+        return _played(chain, ("lines", t.ns, t.we, later), lambda: _then(chain, now, later))
+    assert t.position is not None
+    moves = game.board.moves_per_tornado - t.moves_made
+    at = t.position
+    return _played(chain, ("at", at, moves, later),
+                   lambda: _then(chain, chain.tornado({at: 1.0}, moves, count_start=False), later))
+
+
+def _played(chain: TornadoChain, key: tuple[Any, ...], make: Callable[[], Risk]) -> Risk:
+    """``chain.played[key]``, made the first time (the store starts again past ``PLAYED`` entries)."""
+    kept = chain.played
+    risk = kept.get(key)
+    if risk is None:
+        if len(kept) >= PLAYED:
+            kept.clear()
+        risk = kept[key] = make()
+    return risk
+
+
+def _then(chain: TornadoChain, now: Risk, later: int) -> Risk:
+    """``combine([now] + [chain.from_grid()] * later)`` for a ``now`` that is not the whole grid's risk,
+    with the same operations on the same figures: combine starts from ones and zeros, so its first
+    product and sum are ``1 - p`` and ``e`` themselves, and the whole tornadoes' factor
+    ``(1 - p) ** later`` and addend ``later * e`` are kept per ``later``."""
+    v = _arrays(now)
+    missed = 1.0 - v.p
+    expected = v.e.copy()
+    p_keys, e_keys = v.p_keys, v.e_keys
+    if later:
+        f = _arrays(chain.from_grid())
+        then = chain._later.get(later)
+        if then is None:
+            then = chain._later[later] = ((1.0 - f.p) ** later if later > 1 else 1.0 - f.p,
+                                          later * f.e if later > 1 else f.e)
+        missed *= then[0]
+        expected += then[1]
+        p_keys = p_keys | f.p_keys
+        e_keys = e_keys | f.e_keys
+    return Vectors(v.hexes, v.index, 1.0 - missed, p_keys, expected, e_keys).risk()
 
 
 def forecast_options(game: RiskSource, state: KansasState) -> list[ForecastOption]:
