@@ -279,3 +279,26 @@ def test_the_situations_kept_stay_bounded(game, monkeypatch):
         sizes.append(len(game.chain.played))
     assert max(sizes) == 5 and min(sizes[20:]) < 5  # full, then started again
     game.chain.played.clear()
+
+
+def test_every_start_looked_up_in_the_tables_is_its_walk_to_the_bit():
+    game = load()
+    chain = game.chain
+    walked = {(h, k): chain.rest(h, k) for h in chain.hexes for k in range(chain.moves + 1)}  # no tables yet
+    assert chain._rests is None
+    game.risk_map(game.new_game({"players": 4}))  # the overlay's first question makes them
+    assert chain._rests is not None
+    for (h, k), before in walked.items():
+        looked_up = chain.rest(h, k)
+        assert looked_up.vectors is not None and before.vectors is not None
+        for a, b in zip(astuple_of(looked_up.vectors), astuple_of(before.vectors), strict=True):
+            assert a.tobytes() == b.tobytes(), (h, k)
+        assert looked_up == chain.tornado({h: 1.0}, k, count_start=False)
+    kept = chain.rest(chain.hexes[0], 2).vectors
+    assert kept is not None
+    with pytest.raises(ValueError):  # the tables' rows are handed out read-only: no risk can change them
+        kept.p[0] = 0.5
+
+
+def astuple_of(v) -> tuple:
+    return (v.p, v.p_keys, v.e, v.e_keys)

@@ -37,6 +37,10 @@ class RiskSource(Protocol):
 
     def outbreak(self, players: int, turn: int) -> int: ...
 
+REST_TABLES = 250_000
+"""At most hexes x hexes x moves figures in a chain's tables of every start's walk (Kansas: 102,400;
+about 18 bytes each)."""
+
 SUM_CHANCES: dict[int, float] = {s: (6 - abs(s - 7)) / 36 for s in range(2, 13)}
 """Chance of each 2D6 sum."""
 
@@ -203,6 +207,8 @@ class TornadoChain:
         """``later`` -> the factor and the addend :func:`combine` applies for that many whole tornadoes."""
         self.played: dict[tuple[Any, ...], Risk] = {}
         """The risks of the game's situations asked lately (see :func:`state_risk`), at most ``PLAYED``."""
+        self._rests: list[tuple[Any, Any, Any, Any]] | None = None
+        """``_rests[k]``: every start's walk of ``k`` moves (see :meth:`prepare_rests`), once made."""
 
     def _no_return(self, moves: list[tuple[int, int]], stuck: Any) -> list[Any]:
         """P(no return to h within k moves), k = 0..moves, for every h.
@@ -252,6 +258,54 @@ class TornadoChain:
             visits += here
             hit += here * home[moves - i][:, None]  # on h after i moves, and not again after
         return np.minimum(hit, 1.0), visits
+
+    def prepare_rests(self) -> None:
+        """Work out, once, the rest of a tornado from every hex with every number of moves left (the
+        start's marker already down), so that :meth:`rest` looks a roll's risk up instead of walking it.
+
+        Why: the overlay asks for the risk of a tornado in flight on every roll, and a walk of a few
+        moves costs some twenty numpy calls, 0.2 ms on the box's loop (its caches cold from drawing
+        the frame), for every new place. All starts at once are the columns of the identity pushed
+        through the chain, sharing each move's push among the numbers of moves left: about a
+        millisecond here, once, asked by the overlay's first frame (which draws the whole screen
+        anyway). Each column gets exactly the arithmetic a walk from its start alone gets (columns never
+        mix; the visits added in the same order), so a figure looked up is the walked one to the bit
+        (the tests compare every start and number of moves). Kept: two float and two bool arrays of
+        hexes x hexes per number of moves (1.8 MB on Kansas); a board whose tables would pass
+        ``REST_TABLES`` figures keeps walking instead."""
+        if self._rests is not None or len(self.hexes) ** 2 * self.moves > REST_TABLES:
+            return
+        n = len(self.hexes)
+        starts = np.eye(n)
+        home = self._home
+        heres, visits, total = [], [], np.zeros_like(starts)
+        here = starts
+        for _ in range(self.moves):
+            here = self._push(here)
+            heres.append(here)
+            total += here  # the visits after i moves, added in the order a walk adds them
+            visits.append(total.copy())
+        tables = []
+        for k in range(self.moves + 1):
+            hit = np.zeros_like(starts)
+            for i in range(1, k + 1):
+                hit += heres[i - 1] * home[k - i][:, None]
+            seen = visits[k - 1] if k else np.zeros_like(starts)
+            rows = (np.minimum(hit, 1.0).T.copy(), ((starts > 0) | (seen > 0)).T.copy(), seen.T.copy(),
+                    (seen != 0).T.copy())
+            for a in rows:
+                a.flags.writeable = False  # rows of these are handed out in risks
+            tables.append(rows)
+        self._rests = tables
+
+    def rest(self, at: Hex, moves: int) -> Risk:
+        """The rest of a tornado standing on ``at`` with ``moves`` to go, its marker there already down:
+        ``tornado({at: 1.0}, moves, count_start=False)``, looked up once :meth:`prepare_rests` has run."""
+        tables, i = self._rests, self.index.get(at)
+        if tables is None or i is None or not 0 <= moves < len(tables):
+            return self.tornado({at: 1.0}, moves, count_start=False)
+        hit, reach, total, nonzero = tables[moves]
+        return Vectors(self.hexes, self.index, hit[i], reach[i], total[i], nonzero[i]).risk()
 
     @cached_property
     def step(self) -> Any:
@@ -440,8 +494,9 @@ def state_risk(game: RiskSource, state: KansasState) -> Risk:
     The overlay asks this on every roll, so what a roll changes is all that is worked out: the risk of a
     situation (the tornado's place and moves left, or its lines known, and how many whole tornadoes
     follow) is kept on the chain (bounded, ``PLAYED``), so a state seen again (a re-rolled move, an undo,
-    the same hex reached again) costs a lookup and its dict is built once; a new one walks only the
-    tornado in flight, and the whole tornadoes after it are one product with figures kept per count
+    the same hex reached again) costs a lookup and its dict is built once; a new one looks the tornado
+    in flight up (:meth:`TornadoChain.rest`; walked when the tables are not made), and the whole
+    tornadoes after it are one product with figures kept per count
     (:func:`_then`, the arithmetic of :func:`combine`, so the figures are the same to the bit)."""
     chain = game.chain
     if state.phase == "over":
@@ -463,8 +518,7 @@ def state_risk(game: RiskSource, state: KansasState) -> Risk:
     assert t.position is not None
     moves = game.board.moves_per_tornado - t.moves_made
     at = t.position
-    return _played(chain, ("at", at, moves, later),
-                   lambda: _then(chain, chain.tornado({at: 1.0}, moves, count_start=False), later))
+    return _played(chain, ("at", at, moves, later), lambda: _then(chain, chain.rest(at, moves), later))
 
 
 def _played(chain: TornadoChain, key: tuple[Any, ...], make: Callable[[], Risk]) -> Risk:
