@@ -260,9 +260,10 @@ def test_every_state_of_whole_games_has_the_risk_worked_out_as_before_to_the_bit
         assert bits(fast.p_hit) == bits(before.p_hit) and bits(fast.expected) == bits(before.expected)
         assert game.risk_map(state) == before.p_hit
         t = state.current
-        kinds[state.phase, t is not None and t.start is not None, t is not None and t.ns is not None] += 1
-    # the walks in flight, a line known, the phases between: every path of state_risk was compared
-    assert {("tornado", True, True), ("tornado", False, False), ("actions", False, False)} <= set(kinds)
+        kinds[state.phase, t is not None and t.start is not None, t is not None and (t.ns, t.we) != (None, None)] += 1
+    # the walks in flight, a line known, none known, the phases between: every path of state_risk compared
+    assert {("tornado", True, True), ("tornado", False, True), ("tornado", False, False), ("actions", False, False),
+            ("forecast", False, False), ("over", False, False)} <= set(kinds)
     assert len(game.chain.played) <= PLAYED
 
 

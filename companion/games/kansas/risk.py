@@ -204,7 +204,8 @@ class TornadoChain:
         """``_home[k][h]``: a walk from h does not stand on h again in its next k positions."""
         self._from_grid: dict[tuple[int | None, int | None], Risk] = {}
         self._later: dict[int, tuple[Any, Any]] = {}
-        """``later`` -> the factor and the addend :func:`combine` applies for that many whole tornadoes."""
+        """``later`` -> the factor and the addend :func:`combine` applies for that many whole tornadoes
+        (one entry per count of tornadoes still to come in a phase: a handful)."""
         self.played: dict[tuple[Any, ...], Risk] = {}
         """The risks of the game's situations asked lately (see :func:`state_risk`), at most ``PLAYED``."""
         self._rests: list[tuple[Any, Any, Any, Any]] | None = None
