@@ -369,7 +369,7 @@ class KansasGame:
 
         The risk module is imported here, not with the engine: it brings numpy (about 150 ms), which a
         resumed game needs only once someone asks for the overlay. The overlay asks on every roll, so its
-        first question has the chain make its tables of every start's walk (once, about a millisecond,
+        first question has the chain make its tables of every start's walk (once, a few milliseconds,
         in the overlay's first frame, which draws the whole screen anyway): a roll then looks the
         tornado in flight up. A one-off question (``companion risk``) does not pay for them."""
         from companion.games.kansas.risk import state_risk

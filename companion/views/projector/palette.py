@@ -114,7 +114,7 @@ def heat_exact(p: float) -> Colour:
 
 
 _HEAT_TABLE: list[tuple[list[float], list[Colour]]] = []
-"""The table :func:`heat` reads, made at its first call (about 2 ms here, once; 519 steps, a fixed size)."""
+"""The table :func:`heat` reads, made at its first call (2-3 ms here, once; 519 steps, a fixed size)."""
 
 
 def heat_table() -> tuple[list[float], list[Colour]]:
