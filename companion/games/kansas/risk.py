@@ -271,10 +271,9 @@ class TornadoChain:
         (the more in a fresh process), once, asked by the overlay's first frame (which draws the whole
         screen anyway, about 30 ms at 1080p). Each column gets exactly the arithmetic a walk from its
         start alone gets (columns never mix; the visits added in the same order), so a figure looked up
-        is the walked one to the bit
-        (the tests compare every start and number of moves). Kept: two float and two bool arrays of
-        hexes x hexes per number of moves (1.8 MB on Kansas); a board whose tables would pass
-        ``REST_TABLES`` figures keeps walking instead."""
+        is the walked one to the bit (the tests compare every start and number of moves). Kept: two
+        float and two bool arrays of hexes x hexes per number of moves (1.8 MB on Kansas); a board
+        whose tables would pass ``REST_TABLES`` figures keeps walking instead."""
         if self._rests is not None or len(self.hexes) ** 2 * self.moves > REST_TABLES:
             return
         n = len(self.hexes)
