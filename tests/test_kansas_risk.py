@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import math
 import random
+import struct
 from collections import Counter
 
 import pytest
 
+from benchmarks.bench_journal import long_kansas_maps, scripted_events
 from companion.dice import Choice, DiceRolled
 from companion.games.kansas import KansasGame, load
-from companion.games.kansas.risk import forecast_lines, forecast_options, phase_risk, state_risk
+from companion.games.kansas.risk import PLAYED, Risk, combine, forecast_lines, forecast_options, phase_risk, state_risk
 from companion.hexgrid import Hex
 
 
@@ -215,3 +217,89 @@ def test_a_forecast_line_and_a_tornado_in_flight_equal_every_walk_enumerated(gam
     same(risk.p_hit, hit)
     same(risk.expected, markers)
     assert 0 < risk.p_hit[here] < 1  # it can come back: the last-visit sum must count that once
+
+
+def risk_as_before(game: KansasGame, state) -> Risk:
+    """``state_risk`` as it was written before the situations' risks were kept: every figure combined
+    afresh from the whole-tornado risks and the walk of the tornado in flight."""
+    chain = game.chain
+    if state.phase == "over":
+        return Risk({}, {})
+    if state.phase in ("actions", "forecast"):
+        if state.phase == "actions" and state.turn >= game.board.turns(state.players):
+            return Risk({}, {})
+        count = state.count if state.phase == "forecast" else game.outbreak(state.players, state.turn + 1)
+        return combine([chain.from_grid()] * count)
+    t = state.current
+    later = state.count - t.number
+    if t.start is None:
+        now = chain.from_grid(t.ns, t.we)
+    else:
+        now = chain.tornado({t.position: 1.0}, game.board.moves_per_tornado - t.moves_made, count_start=False)
+    return combine([now] + [chain.from_grid()] * later)
+
+
+def bits(values: dict[Hex, float]) -> dict[Hex, bytes]:
+    return {h: struct.pack("<d", p) for h, p in values.items()}
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 1), (5, 2), (6, 3), (4, 4)])
+def test_every_state_of_whole_games_has_the_risk_worked_out_as_before_to_the_bit(tmp_path, players, seed):
+    game = load(long_kansas_maps(tmp_path, copies=2)) if seed == 4 else load()  # 16 turns: more to keep
+    state = game.new_game({"players": players})
+    states = [state]
+    for event in scripted_events(game, {"players": players}, 100_000, seed):
+        state = game.apply(state, event)
+        states.append(state)
+    assert state.phase == "over"
+    kinds = Counter()
+    rng = random.Random(seed)
+    order = states + rng.sample(states, len(states))  # each state asked again, after others, in another order
+    for state in order:
+        fast, before = state_risk(game, state), risk_as_before(game, state)
+        assert bits(fast.p_hit) == bits(before.p_hit) and bits(fast.expected) == bits(before.expected)
+        assert game.risk_map(state) == before.p_hit
+        t = state.current
+        kinds[state.phase, t is not None and t.start is not None, t is not None and (t.ns, t.we) != (None, None)] += 1
+    # the walks in flight, a line known, none known, the phases between: every path of state_risk compared
+    assert {("tornado", True, True), ("tornado", False, True), ("tornado", False, False), ("actions", False, False),
+            ("forecast", False, False), ("over", False, False)} <= set(kinds)
+    assert len(game.chain.played) <= PLAYED
+
+
+def test_the_situations_kept_stay_bounded(game, monkeypatch):
+    from companion.games.kansas import risk
+
+    monkeypatch.setattr(risk, "PLAYED", 5)
+    game.chain.played.clear()
+    state = game.new_game({"players": 4})
+    sizes = []
+    for event in scripted_events(game, {"players": 4}, 120, 7):
+        state = game.apply(state, event)
+        assert state_risk(game, state) == risk_as_before(game, state)
+        sizes.append(len(game.chain.played))
+    assert max(sizes) == 5 and min(sizes[20:]) < 5  # full, then started again
+    game.chain.played.clear()
+
+
+def test_every_start_looked_up_in_the_tables_is_its_walk_to_the_bit():
+    game = load()
+    chain = game.chain
+    walked = {(h, k): chain.rest(h, k) for h in chain.hexes for k in range(chain.moves + 1)}  # no tables yet
+    assert chain._rests is None
+    game.risk_map(game.new_game({"players": 4}))  # the overlay's first question makes them
+    assert chain._rests is not None
+    for (h, k), before in walked.items():
+        looked_up = chain.rest(h, k)
+        assert looked_up.vectors is not None and before.vectors is not None
+        for a, b in zip(astuple_of(looked_up.vectors), astuple_of(before.vectors), strict=True):
+            assert a.tobytes() == b.tobytes(), (h, k)
+        assert looked_up == chain.tornado({h: 1.0}, k, count_start=False)
+    kept = chain.rest(chain.hexes[0], 2).vectors
+    assert kept is not None
+    with pytest.raises(ValueError):  # the tables' rows are handed out read-only: no risk can change them
+        kept.p[0] = 0.5
+
+
+def astuple_of(v) -> tuple:
+    return (v.p, v.p_keys, v.e, v.e_keys)

@@ -368,9 +368,13 @@ class KansasGame:
         """P(at least one more marker) per hex for what is left of this tornado phase, or the next one.
 
         The risk module is imported here, not with the engine: it brings numpy (about 150 ms), which a
-        resumed game needs only once someone asks for the overlay."""
+        resumed game needs only once someone asks for the overlay. The overlay asks on every roll, so its
+        first question has the chain make its tables of every start's walk (once, a few milliseconds,
+        in the overlay's first frame, which draws the whole screen anyway): a roll then looks the
+        tornado in flight up. A one-off question (``companion risk``) does not pay for them."""
         from companion.games.kansas.risk import state_risk
 
+        self.chain.prepare_rests()
         return state_risk(self, state).p_hit
 
     # -- the decisions open now, for the buttons and the projector's cursor --------------------

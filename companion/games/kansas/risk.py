@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol
@@ -36,6 +36,10 @@ class RiskSource(Protocol):
     def chain(self) -> TornadoChain: ...
 
     def outbreak(self, players: int, turn: int) -> int: ...
+
+REST_TABLES = 250_000
+"""At most hexes x hexes x moves figures in a chain's tables of every start's walk (Kansas: 102,400;
+about 18 bytes each)."""
 
 SUM_CHANCES: dict[int, float] = {s: (6 - abs(s - 7)) / 36 for s in range(2, 13)}
 """Chance of each 2D6 sum."""
@@ -199,6 +203,13 @@ class TornadoChain:
         self._home = self._no_return([DIRECTIONS[d] for d in directions], stay <= 0)
         """``_home[k][h]``: a walk from h does not stand on h again in its next k positions."""
         self._from_grid: dict[tuple[int | None, int | None], Risk] = {}
+        self._later: dict[int, tuple[Any, Any]] = {}
+        """``later`` -> the factor and the addend :func:`combine` applies for that many whole tornadoes
+        (one entry per count of tornadoes still to come in a phase: a handful)."""
+        self.played: dict[tuple[Any, ...], Risk] = {}
+        """The risks of the game's situations asked lately (see :func:`state_risk`), at most ``PLAYED``."""
+        self._rests: list[tuple[Any, Any, Any, Any]] | None = None
+        """``_rests[k]``: every start's walk of ``k`` moves (see :meth:`prepare_rests`), once made."""
 
     def _no_return(self, moves: list[tuple[int, int]], stuck: Any) -> list[Any]:
         """P(no return to h within k moves), k = 0..moves, for every h.
@@ -248,6 +259,54 @@ class TornadoChain:
             visits += here
             hit += here * home[moves - i][:, None]  # on h after i moves, and not again after
         return np.minimum(hit, 1.0), visits
+
+    def prepare_rests(self) -> None:
+        """Work out, once, the rest of a tornado from every hex with every number of moves left (the
+        start's marker already down), so that :meth:`rest` looks a roll's risk up instead of walking it.
+
+        Why: the overlay asks for the risk of a tornado in flight on every roll, and a walk of a few
+        moves costs some twenty numpy calls, 0.2 ms on the box's loop (its caches cold from drawing
+        the frame), for every new place. All starts at once are the columns of the identity pushed
+        through the chain, sharing each move's push among the numbers of moves left: 2 to 5 ms here
+        (the more in a fresh process), once, asked by the overlay's first frame (which draws the whole
+        screen anyway, about 30 ms at 1080p). Each column gets exactly the arithmetic a walk from its
+        start alone gets (columns never mix; the visits added in the same order), so a figure looked up
+        is the walked one to the bit (the tests compare every start and number of moves). Kept: two
+        float and two bool arrays of hexes x hexes per number of moves (1.8 MB on Kansas); a board
+        whose tables would pass ``REST_TABLES`` figures keeps walking instead."""
+        if self._rests is not None or len(self.hexes) ** 2 * self.moves > REST_TABLES:
+            return
+        n = len(self.hexes)
+        starts = np.eye(n)
+        home = self._home
+        heres, visits, total = [], [], np.zeros_like(starts)
+        here = starts
+        for _ in range(self.moves):
+            here = self._push(here)
+            heres.append(here)
+            total += here  # the visits after i moves, added in the order a walk adds them
+            visits.append(total.copy())
+        tables = []
+        for k in range(self.moves + 1):
+            hit = np.zeros_like(starts)
+            for i in range(1, k + 1):
+                hit += heres[i - 1] * home[k - i][:, None]
+            seen = visits[k - 1] if k else np.zeros_like(starts)
+            rows = (np.minimum(hit, 1.0).T.copy(), ((starts > 0) | (seen > 0)).T.copy(), seen.T.copy(),
+                    (seen != 0).T.copy())
+            for a in rows:
+                a.flags.writeable = False  # rows of these are handed out in risks
+            tables.append(rows)
+        self._rests = tables
+
+    def rest(self, at: Hex, moves: int) -> Risk:
+        """The rest of a tornado standing on ``at`` with ``moves`` to go, its marker there already down:
+        ``tornado({at: 1.0}, moves, count_start=False)``, looked up once :meth:`prepare_rests` has run."""
+        tables, i = self._rests, self.index.get(at)
+        if tables is None or i is None or not 0 <= moves < len(tables):
+            return self.tornado({at: 1.0}, moves, count_start=False)
+        hit, reach, total, nonzero = tables[moves]
+        return Vectors(self.hexes, self.index, hit[i], reach[i], total[i], nonzero[i]).risk()
 
     @cached_property
     def step(self) -> Any:
@@ -419,14 +478,27 @@ def combine(risks: Iterable[Risk]) -> Risk:
     return Risk({h: 1.0 - m for h, m in missed_d.items()}, expected_d)
 
 
+PLAYED = 256
+"""How many situations' risks a chain keeps (a tornado's place and moves left, the tornadoes after it): a
+few MB at most. Past it the store starts again."""
+
+
 def phase_risk(chain: TornadoChain, count: int) -> Risk:
     """A whole tornado phase of ``count`` tornadoes, nothing rolled yet, no forecast."""
-    return combine([chain.from_grid()] * count)
+    return _played(chain, ("phase", count), lambda: combine([chain.from_grid()] * count))
 
 
 def state_risk(game: RiskSource, state: KansasState) -> Risk:
     """What is still to come: the rest of the tornado being rolled and the tornadoes after it; between
-    phases, the next turn's phase. A forecast line whose place is not chosen yet counts every place alike."""
+    phases, the next turn's phase. A forecast line whose place is not chosen yet counts every place alike.
+
+    The overlay asks this on every roll, so what a roll changes is all that is worked out: the risk of a
+    situation (the tornado's place and moves left, or its lines known, and how many whole tornadoes
+    follow) is kept on the chain (bounded, ``PLAYED``), so a state seen again (a re-rolled move, an undo,
+    the same hex reached again) costs a lookup and its dict is built once; a new one looks the tornado
+    in flight up (:meth:`TornadoChain.rest`; walked when the tables are not made), and the whole
+    tornadoes after it are one product with figures kept per count
+    (:func:`_then`, the arithmetic of :func:`combine`, so the figures are the same to the bit)."""
     chain = game.chain
     if state.phase == "over":
         return Risk({}, {})
@@ -441,10 +513,46 @@ def state_risk(game: RiskSource, state: KansasState) -> Risk:
     later = state.count - t.number
     if t.start is None:
         now = chain.from_grid(t.ns, t.we)
-    else:
-        assert t.position is not None
-        now = chain.tornado({t.position: 1.0}, game.board.moves_per_tornado - t.moves_made, count_start=False)
-    return combine([now] + [chain.from_grid()] * later)
+        if now is chain.from_grid():  # no line known: the same risk as the tornadoes after it
+            return phase_risk(chain, 1 + later)
+        return _played(chain, ("lines", t.ns, t.we, later), lambda: _then(chain, now, later))
+    assert t.position is not None
+    moves = game.board.moves_per_tornado - t.moves_made
+    at = t.position
+    return _played(chain, ("at", at, moves, later), lambda: _then(chain, chain.rest(at, moves), later))
+
+
+def _played(chain: TornadoChain, key: tuple[Any, ...], make: Callable[[], Risk]) -> Risk:
+    """``chain.played[key]``, made the first time (the store starts again past ``PLAYED`` entries)."""
+    kept = chain.played
+    risk = kept.get(key)
+    if risk is None:
+        if len(kept) >= PLAYED:
+            kept.clear()
+        risk = kept[key] = make()
+    return risk
+
+
+def _then(chain: TornadoChain, now: Risk, later: int) -> Risk:
+    """``combine([now] + [chain.from_grid()] * later)`` for a ``now`` that is not the whole grid's risk,
+    with the same operations on the same figures: combine starts from ones and zeros, so its first
+    product and sum are ``1 - p`` and ``e`` themselves, and the whole tornadoes' factor
+    ``(1 - p) ** later`` and addend ``later * e`` are kept per ``later``."""
+    v = _arrays(now)
+    missed = 1.0 - v.p
+    expected = v.e.copy()
+    p_keys, e_keys = v.p_keys, v.e_keys
+    if later:
+        f = _arrays(chain.from_grid())
+        then = chain._later.get(later)
+        if then is None:
+            then = chain._later[later] = ((1.0 - f.p) ** later if later > 1 else 1.0 - f.p,
+                                          later * f.e if later > 1 else f.e)
+        missed *= then[0]
+        expected += then[1]
+        p_keys = p_keys | f.p_keys
+        e_keys = e_keys | f.e_keys
+    return Vectors(v.hexes, v.index, 1.0 - missed, p_keys, expected, e_keys).risk()
 
 
 def forecast_options(game: RiskSource, state: KansasState) -> list[ForecastOption]:

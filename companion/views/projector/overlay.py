@@ -8,6 +8,7 @@ whole board; a place the board does not have is left out.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,14 +31,26 @@ MAX_KEPT = 4000
 def risk_pieces(layout: Layout, risk: Mapping[Place, float], outlines: dict[Any, Any] | None = None) -> list[Piece]:
     """Each place's heat as a piece keyed by its colour: a roll repaints only places whose colour moved.
     ``outlines`` keeps, per layout, each place's outline and rectangle, and the pieces made so far (a place
-    shown again in the same colour is the same piece, compared with the last frame's at no cost)."""
+    shown again in the same colour is the same piece, compared with the last frame's at no cost).
+
+    This runs for every place on every roll with the overlay on, so a place costs its colour (one
+    bisection in :func:`palette.heat_table`, the colour ``palette.heat`` gives, NaN aside, which ``p > 0``
+    leaves out) and one dictionary lookup; whether the board holds the place is asked only when its
+    piece is made (a kept piece is of a place the board holds)."""
     outlines = {} if outlines is None else outlines
     kept: dict[Any, Piece] = keep(outlines, KEPT, KeptPieces, MAX_KEPT).at(layout)
+    breaks, colours = palette.heat_table()
+    find = kept.get
     pieces: list[Piece] = []
     for place, p in risk.items():
-        if p > 0 and layout.holds(place):
-            colour = palette.heat(p)
-            pieces.append(keep(kept, (place, colour), _heat_piece, layout, place, colour, outlines))
+        if p > 0:
+            key = (place, colours[bisect_right(breaks, p)])
+            piece = find(key)
+            if piece is None:
+                if not layout.holds(place):
+                    continue
+                piece = kept[key] = _heat_piece(layout, place, key[1], outlines)
+            pieces.append(piece)
     return pieces
 
 

@@ -7,6 +7,8 @@ Okabe-Ito set. Meaning never rests on colour alone: damage also has a shape, pat
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
 from itertools import pairwise
 
 Colour = tuple[int, int, int]
@@ -91,7 +93,17 @@ CIVIDIS: tuple[tuple[float, Colour], ...] = (
 
 
 def heat(p: float) -> Colour:
-    """Colour of probability ``p`` (clamped to 0..1) on the cividis ramp."""
+    """Colour of probability ``p`` (clamped to 0..1) on the cividis ramp: the colour :func:`heat_exact`
+    works out, looked up in :func:`heat_table` (one bisection instead of the ramp's arithmetic: the
+    overlay colours every place on every roll)."""
+    if p != p:  # NaN: the ramp's clamp makes it 0
+        p = 0.0
+    breaks, colours = heat_table()
+    return colours[bisect_right(breaks, p)]
+
+
+def heat_exact(p: float) -> Colour:
+    """The cividis ramp worked out: linear between the stops, each channel rounded (half to even)."""
     p = min(1.0, max(0.0, p))
     for (p0, c0), (p1, c1) in pairwise(CIVIDIS):
         if p <= p1:
@@ -99,6 +111,72 @@ def heat(p: float) -> Colour:
             return (round(c0[0] + (c1[0] - c0[0]) * t), round(c0[1] + (c1[1] - c0[1]) * t),
                     round(c0[2] + (c1[2] - c0[2]) * t))
     return CIVIDIS[-1][1]
+
+
+_HEAT_TABLE: list[tuple[list[float], list[Colour]]] = []
+"""The table :func:`heat` reads, made at its first call (2-3 ms here, once; 519 steps, a fixed size)."""
+
+
+def heat_table() -> tuple[list[float], list[Colour]]:
+    """``heat(p)`` is ``colours[bisect_right(breaks, p)]`` for any ``p`` but NaN: for a caller that colours
+    many places at once (the overlay), without a call per place."""
+    return _HEAT_TABLE[0] if _HEAT_TABLE else _heat_table()
+
+
+def _heat_table() -> tuple[list[float], list[Colour]]:
+    """Every probability at which :func:`heat_exact` changes colour (``breaks``, ascending) and the colour
+    from each on (``colours[i + 1]`` from ``breaks[i]``; ``colours[0]`` below the first, 0 and under).
+
+    Why this is the same colour for every float, not an approximation: between two stops each channel is
+    ``round(c0 + d * ((p - p0) / w))``, and every operation in it (a subtraction, a division by a positive
+    constant, a product by a constant, an addition, a rounding) is monotone in IEEE arithmetic, so each
+    channel is a step function of ``p`` there. Each of its steps is found exactly: from the step's place
+    on the real line, ``nextafter`` moves to the first float where the channel as computed has changed.
+    With every step of every channel and every stop listed, the colour is constant between two
+    consecutive entries, and each entry's colour comes from ``heat_exact`` itself. Above 1 the last
+    colour holds, as the clamp gives; below 0 the first. The tests check every entry and the floats
+    either side of it against ``heat_exact``, and random floats."""
+    if _HEAT_TABLE:
+        return _HEAT_TABLE[0]
+    places: set[float] = set()
+    for j, ((p0, c0), (p1, c1)) in enumerate(pairwise(CIVIDIS)):
+        first = p0 if j == 0 else math.nextafter(p0, math.inf)  # a stop belongs to the segment below it
+        places.add(first)
+        for k in range(3):
+            places.update(_channel_steps(c0[k], c1[k] - c0[k], p0, p1 - p0, first, p1))
+    breaks: list[float] = []
+    colours: list[Colour] = [heat_exact(0.0)]
+    for p in sorted(x for x in places if x > 0.0):
+        colour = heat_exact(p)
+        if colour != colours[-1]:
+            breaks.append(p)
+            colours.append(colour)
+    _HEAT_TABLE.append((breaks, colours))
+    return breaks, colours
+
+
+def _channel_steps(c0: int, d: int, p0: float, width: float, first: float, last: float) -> list[float]:
+    """The first float of each step of ``round(c0 + d * ((p - p0) / width))`` for ``p`` in first..last."""
+    if d == 0:
+        return []
+
+    def channel(p: float) -> int:
+        return round(c0 + d * ((p - p0) / width))
+
+    sign = 1 if d > 0 else -1
+    out = []
+    for value in range(channel(first), channel(last), sign):
+        def past(p: float, value: int = value) -> bool:
+            return (channel(p) - value) * sign > 0
+
+        # where the channel crosses value +- 1/2 on the real line: the float wanted is a few ulps away
+        p = min(last, max(first, p0 + (value + sign / 2 - c0) / d * width))
+        while p > first and past(math.nextafter(p, -math.inf)):
+            p = math.nextafter(p, -math.inf)
+        while not past(p):
+            p = math.nextafter(p, math.inf)
+        out.append(p)
+    return out
 
 
 def category_colour(category: int) -> Colour:
