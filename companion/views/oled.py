@@ -14,13 +14,26 @@ reading pixels.
 
 from __future__ import annotations
 
-import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion.views.oled_fonts import BIG, BODY, SMALL, fit_label, fit_words, fits, font, text_width, wrap
+from companion.views.oled_fonts import (
+    BIG,
+    BODY,
+    SMALL,
+    advance,
+    fit_label,
+    fit_words,
+    fits,
+    font,
+    side_by_side,
+    text_width,
+    wrap,
+)
 from companion.views.panel import Menu, Panel
 
 __all__ = [
@@ -29,6 +42,7 @@ __all__ = [
     "Screen",
     "Text",
     "die_boxes",
+    "draw",
     "fit",
     "layout",
     "oled_lines",
@@ -325,27 +339,175 @@ def oled_lines(panel: Panel) -> list[str]:
     return [t.text for t in texts]
 
 
+SCREEN_BYTES = WIDTH * HEIGHT // 8
+
+
 def render(panel: Panel) -> Image.Image:
-    """The whole OLED screen for ``panel``: a new 128x64 mode "1" image, no side effects."""
+    """The whole OLED screen for ``panel``: a new 128x64 mode "1" image, no side effects.
+
+    The screen is put together as one integer of 128 x 64 bits (a row of pixels is 128 bits, the top row
+    highest, as Pillow packs a mode "1" image): each shape and each run of text is a kept pair of masks,
+    the pixels it clears and the pixels it lights (:func:`_text_effect`), applied in the order they are
+    drawn. A roll's panel is a handful of runs nearly all drawn on the panel before (the tower's tag,
+    whose turn, the request), so a screen costs a few integer operations and one ``Image.frombytes``
+    instead of an image, a drawing context and a bitmap stamp per run: the OLED's drawing shares the
+    loop's thread (and the GIL) with the projector's frame. The masks are made by Pillow's own drawing,
+    so the pixels are those of :func:`draw`, which tests compare with this byte for byte.
+    """
+    screen = layout(panel)
+    lit = 0
+    for box in screen.boxes:
+        lit |= _shape_mask("box", box)
+    for tri in screen.triangles:
+        lit |= _shape_mask("polygon", tuple(tri))
+    for dot in screen.dots:
+        lit |= _shape_mask("ellipse", dot)
+    for t in screen.texts:
+        cleared, lights, shift = _text_effect(t)
+        if cleared:
+            lit &= ~(cleared << shift)
+        lit |= lights << shift
+    return Image.frombytes("1", (WIDTH, HEIGHT), lit.to_bytes(SCREEN_BYTES, "big"))
+
+
+def draw(panel: Panel) -> Image.Image:
+    """The screen for ``panel`` drawn with Pillow, shape by shape and run by run, nothing kept between
+    screens but the text tiles: what :func:`render` must equal pixel for pixel (tests)."""
     image = Image.new("1", (WIDTH, HEIGHT), 0)
-    draw = ImageDraw.Draw(image)
+    drawing = ImageDraw.Draw(image)
     screen = layout(panel)
     for box in screen.boxes:
-        draw.rectangle(box, outline=1)
+        drawing.rectangle(box, outline=1)
     for tri in screen.triangles:
-        draw.polygon(tri, fill=1)
+        drawing.polygon(tri, fill=1)
     for dot in screen.dots:
-        draw.ellipse(dot, fill=1)
+        drawing.ellipse(dot, fill=1)
     for t in screen.texts:
-        if t.bar is not None:
-            if t.outlined:
-                draw.rectangle(t.bar, outline=1, fill=0)
-            else:
-                draw.rectangle(t.bar, fill=1)
-        left, top, tile = text_tile(t.text, t.size)
-        if tile is not None:
-            draw.bitmap((t.x + left, t.y + top), tile, fill=0 if t.inverted else 1)
+        _draw_text(drawing, t, 0)
     return image
+
+
+def _draw_text(drawing: ImageDraw.ImageDraw, t: Text, dy: int) -> None:
+    """One run as the screen draws it (its bar first), ``dy`` rows up from where it sits on the screen."""
+    if t.bar is not None:
+        x0, y0, x1, y1 = t.bar
+        if t.outlined:
+            drawing.rectangle((x0, y0 - dy, x1, y1 - dy), outline=1, fill=0)
+        else:
+            drawing.rectangle((x0, y0 - dy, x1, y1 - dy), fill=1)
+    left, top, tile = text_tile(t.text, t.size)
+    if tile is not None:
+        drawing.bitmap((t.x + left, t.y + top - dy), tile, fill=0 if t.inverted else 1)
+
+
+@lru_cache(maxsize=512)
+def _text_effect(t: Text) -> tuple[int, int, int]:
+    """What drawing ``t`` does to a screen, as (pixels cleared, pixels lit, shift) over the band of rows it
+    touches: the screen's bits become ``(bits & ~(cleared << shift)) | (lit << shift)``.
+
+    Its bar (lit, or cleared and outlined) then its glyphs, which set their pixels in the run's ink: each
+    step sets or clears the pixels it touches whatever was under them, so steps fold into one pair of
+    masks. The glyphs are their characters' masks side by side (:func:`_run_mask`); a run that is not
+    monospaced or reaches past the screen's edge is drawn by Pillow instead (:func:`_band_effect`).
+    A screen's runs recur from one roll to the next; 512 runs, at most a few hundred bytes each, hold those
+    of the last few dozen screens (a game's header, requests, menus and recent results) while a long game's
+    stream of new result lines keeps the store bounded."""
+    glyphs = _run_mask(t.text, t.size, t.x, t.y)
+    if glyphs is None:
+        _left, top, tile = text_tile(t.text, t.size)
+        rows = [t.y + top, t.y + top + tile.size[1]] if tile is not None else []
+        if t.bar is not None:
+            rows += [t.bar[1], t.bar[3] + 1]
+        y0, y1 = max(0, min(rows, default=0)), min(HEIGHT, max(rows, default=0))
+        if y1 <= y0:
+            return 0, 0, 0
+        return _band_effect(lambda drawing: _draw_text(drawing, t, y0), y0, y1)
+    cleared, lit = _bar_effect(t.bar, t.outlined) if t.bar is not None else (0, 0)
+    if t.inverted:  # then the glyphs clear their pixels: cleared | glyphs, lit & ~glyphs
+        cleared, lit = cleared | glyphs, lit & ~glyphs
+    else:
+        lit |= glyphs
+    touched = cleared | lit
+    shift = ((touched & -touched).bit_length() - 1) // WIDTH * WIDTH if touched else 0
+    return cleared >> shift, lit >> shift, shift
+
+
+def _run_mask(text: str, size: int, x: int, y: int) -> int | None:
+    """The pixels a monospaced run at (x, y) lights, as the screen's bits: each character's glyph mask
+    shifted to its place (its tile as ``text_tile`` makes it, so the same pixels as Pillow's ``draw.text``).
+    None when the run is not set side by side or a glyph would reach past the screen (Pillow clips it)."""
+    if not side_by_side(text, size):
+        return None
+    step = int(advance(size))
+    mask = 0
+    for i, ch in enumerate(text):
+        glyph = _glyph(ch, size)
+        if glyph is None:
+            continue
+        left, top, w, h, bits = glyph
+        gx, gy = x + i * step + left, y + top
+        if gx < 0 or gx + w > WIDTH or gy < 0 or gy + h > HEIGHT:
+            return None
+        shift = (HEIGHT - gy - h) * WIDTH - gx
+        mask |= bits << shift if shift >= 0 else bits >> -shift
+    return mask
+
+
+@lru_cache(maxsize=1024)
+def _glyph(ch: str, size: int) -> tuple[int, int, int, int, int] | None:
+    """One character's tile (:func:`text_tile`) as (left, top, width, height, bits): its rows as rows of
+    the screen's width with the glyph at the left edge. None for a character with no ink (a space).
+    1024 covers Spleen's characters the screens use at all three sizes."""
+    left, top, tile = text_tile(ch, size)
+    if tile is None:
+        return None
+    w, h = tile.size
+    band = Image.new("1", (WIDTH, h), 0)
+    band.paste(tile, (0, 0))
+    return left, top, w, h, int.from_bytes(band.tobytes(), "big")
+
+
+@lru_cache(maxsize=64)
+def _bar_effect(bar: tuple[int, int, int, int], outlined: bool) -> tuple[int, int]:
+    """(cleared, lit) of a text's bar as the screen's bits, drawn by Pillow: a lit bar, or an outlined one
+    (cleared inside its frame). Kept: the screens have a few bars (the header's tags, the menu's selection,
+    the footer) at a few places."""
+    def paint(drawing: ImageDraw.ImageDraw) -> None:
+        if outlined:
+            drawing.rectangle(bar, outline=1, fill=0)
+        else:
+            drawing.rectangle(bar, fill=1)
+
+    cleared, lit, shift = _band_effect(paint, 0, HEIGHT)
+    return cleared << shift, lit << shift
+
+
+@lru_cache(maxsize=64)
+def _shape_mask(kind: str, shape: tuple[Any, ...]) -> int:
+    """The pixels a die's frame, a re-roll corner or the rolling dot lights, as the screen's bits (drawn
+    by Pillow on a dark screen). Kept: the few dozen shapes of the dice screens recur at every roll."""
+    def paint(drawing: ImageDraw.ImageDraw) -> None:
+        if kind == "box":
+            drawing.rectangle(shape, outline=1)
+        elif kind == "polygon":
+            drawing.polygon(shape, fill=1)
+        else:
+            drawing.ellipse(shape, fill=1)
+
+    _cleared, lights, shift = _band_effect(paint, 0, HEIGHT)
+    return lights << shift
+
+
+def _band_effect(paint: Callable[[ImageDraw.ImageDraw], None], y0: int, y1: int) -> tuple[int, int, int]:
+    """(cleared, lit, shift) of ``paint`` over the screen's rows ``y0`` to ``y1`` (drawn ``y0`` rows up)."""
+    size = (WIDTH, y1 - y0)
+    dark, bright = Image.new("1", size, 0), Image.new("1", size, 1)
+    paint(ImageDraw.Draw(dark))
+    paint(ImageDraw.Draw(bright))
+    band = (1 << WIDTH * size[1]) - 1
+    lit = int.from_bytes(dark.tobytes(), "big")
+    cleared = band & ~int.from_bytes(bright.tobytes(), "big")
+    return cleared, lit, (HEIGHT - y1) * WIDTH
 
 
 @lru_cache(maxsize=1024)
@@ -353,14 +515,13 @@ def text_tile(text: str, size: int) -> tuple[int, int, Image.Image | None]:
     """``text`` in Spleen at ``size`` as a mask tile and where it sits from the text's origin.
 
     FreeType lays out and rasterises a run of text each time it is drawn, about a quarter of a millisecond
-    a run and most of a panel's drawing; a panel is a dozen runs, nearly all of them seen on the panel
-    before ("tower", "D8", the request). So each run is made once and then stamped with
-    ``ImageDraw.bitmap``: the same pixels, set where the glyphs are, in whichever ink. A run is made of its
-    characters' own tiles side by side when Spleen sets them so (one fixed advance each, nothing shaped
-    across them), else drawn whole by Pillow's ``ImageDraw.text``; either way tests/test_oled_screens.py
-    compares the result with ``draw.text`` pixel for pixel.
+    a run; so each run is made once and then stamped with ``ImageDraw.bitmap``: the same pixels, set where
+    the glyphs are, in whichever ink. A run is made of its characters' own tiles side by side when Spleen
+    sets them so (one fixed advance each, nothing shaped across them), else drawn whole by Pillow's
+    ``ImageDraw.text``; either way tests/test_oled_screens.py compares the result with ``draw.text`` pixel
+    for pixel. 1024 runs of a few hundred bytes each: the screens' own words many times over.
     """
-    if len(text) > 1 and _side_by_side(text, size):
+    if len(text) > 1 and side_by_side(text, size):
         return _composed(text, size)
     left, top, right, bottom = (int(edge) for edge in font(size).getbbox(text))  # whole pixels for a bitmap font
     if right <= left or bottom <= top:
@@ -370,29 +531,10 @@ def text_tile(text: str, size: int) -> tuple[int, int, Image.Image | None]:
     return left, top, tile
 
 
-def _side_by_side(text: str, size: int) -> bool:
-    """Whether ``text`` is its characters set one fixed advance apart, left to right: Spleen is a monospaced
-    bitmap font, so this holds for a run of printable characters of one advance that combine with nothing and
-    are read left to right (a combining mark, a control, a right-to-left letter is left to ``draw.text``)."""
-    return all(_simple(ch, size) for ch in set(text))
-
-
-@lru_cache(maxsize=2048)
-def _simple(ch: str, size: int) -> bool:
-    return (ch.isprintable() and not unicodedata.combining(ch)
-            and unicodedata.bidirectional(ch) not in ("R", "AL", "AN")
-            and font(size).getlength(ch) == _advance(size))
-
-
-@lru_cache(maxsize=8)
-def _advance(size: int) -> float:
-    return font(size).getlength("0")
-
-
 def _composed(text: str, size: int) -> tuple[int, int, Image.Image | None]:
     """The run's tile from its characters' tiles, each at its advance."""
-    advance = int(_advance(size))
-    placed = [(i * advance + left, top, tile) for i, ch in enumerate(text)
+    step = int(advance(size))
+    placed = [(i * step + left, top, tile) for i, ch in enumerate(text)
               for left, top, tile in (text_tile(ch, size),) if tile is not None]
     if not placed:
         return 0, 0, None
