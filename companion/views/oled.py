@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -72,9 +72,11 @@ TOWER_WORDS = {
 WARN_STATES = ("away", "mismatch", "waiting")
 
 
-@dataclass(frozen=True)
-class Text:
-    """One run of text on the screen; ``inverted`` draws it dark on a lit bar (``bar`` = x0, y0, x1, y1)."""
+class Text(NamedTuple):
+    """One run of text on the screen; ``inverted`` draws it dark on a lit bar (``bar`` = x0, y0, x1, y1).
+
+    A named tuple rather than a frozen dataclass: every run of every screen is looked up in the drawn runs'
+    store (:func:`_text_effect`), and a tuple hashes and compares in C."""
 
     text: str
     x: int
@@ -113,6 +115,19 @@ def sources_word(sources: tuple[tuple[str, str], ...]) -> tuple[str, bool]:
 
 
 def _header(screen: Screen, left: str, tower: str, sources: tuple[tuple[str, str], ...] = ()) -> None:
+    texts, dots = _header_parts(left, tower, sources)
+    screen.texts += texts
+    screen.dots += dots
+
+
+@lru_cache(maxsize=128)
+def _header_parts(left: str, tower: str, sources: tuple[tuple[str, str], ...]
+                  ) -> tuple[tuple[Text, ...], tuple[tuple[int, int, int, int], ...]]:
+    """The header's runs and the rolling dot. Kept: the header is the same for most rolls in a row (whose
+    turn or which tornado, and the tower), and laying it out measures and fits every word; 128 headers hold
+    a game's turns and phases."""
+    texts: list[Text] = []
+    dots: list[tuple[int, int, int, int]] = []
     right_w = 0
     tags: list[tuple[str, bool]] = []
     extra, warn = sources_word(sources)
@@ -125,18 +140,19 @@ def _header(screen: Screen, left: str, tower: str, sources: tuple[tuple[str, str
         w = text_width(tag, SMALL) + 4
         x1 = WIDTH - 1 - right_w
         x0 = x1 - w + 1
-        screen.texts.append(Text(tag, x0 + 2, 0, SMALL, inverted=not outlined, bar=(x0, 0, x1, HEADER_H - 1),
-                                 outlined=outlined))
+        texts.append(Text(tag, x0 + 2, 0, SMALL, inverted=not outlined, bar=(x0, 0, x1, HEADER_H - 1),
+                          outlined=outlined))
         right_w += w + 1
     if tower == "rolling":
         x0 = WIDTH - right_w
-        screen.dots.append((x0 - 7, 3, x0 - 2, 8))
+        dots.append((x0 - 7, 3, x0 - 2, 8))
         right_w += 8
     if left:
         room = WIDTH - right_w - 1
         if not fits(left, SMALL, room) and ": " in left and fits(left.split(": ")[0], SMALL, room):
             left = left.split(": ")[0]  # "Aquatic: your turn" -> "Aquatic": who, the options say what
-        screen.texts.append(Text(fit(left, SMALL, room), 0, 0, SMALL))
+        texts.append(Text(fit(left, SMALL, room), 0, 0, SMALL))
+    return tuple(texts), tuple(dots)
 
 
 def footer_lines(message: str) -> list[str]:
@@ -145,11 +161,17 @@ def footer_lines(message: str) -> list[str]:
 
 
 def _footer(screen: Screen, message: str) -> None:
+    screen.texts += _footer_texts(message)
+
+
+@lru_cache(maxsize=64)
+def _footer_texts(message: str) -> tuple[Text, ...]:
+    """The message's runs on their lit strip. Kept: a refusal or a fault stays on screen over several
+    frames; 64 messages are more than a game says between two of the same."""
     lines = footer_lines(message)
     top = HEIGHT - FOOTER_H * len(lines)
-    for n, line in enumerate(lines):
-        screen.texts.append(Text(line, 2, top + n * FOOTER_H, SMALL, inverted=True,
-                                 bar=(0, top, WIDTH - 1, HEIGHT - 1) if n == 0 else None))
+    return tuple(Text(line, 2, top + n * FOOTER_H, SMALL, inverted=True,
+                      bar=(0, top, WIDTH - 1, HEIGHT - 1) if n == 0 else None) for n, line in enumerate(lines))
 
 
 def _body_bottom(panel: Panel) -> int:
@@ -167,13 +189,25 @@ def _lines(screen: Screen, lines: list[str], size: int, y: int, step: int | None
 def _small_lines(screen: Screen, lines: tuple[str, ...] | list[str], y: int, bottom: int) -> int:
     """As many whole result lines as fit between ``y`` and ``bottom``, each wrapped at words if it is long
     and there is room, else shortened at words."""
+    texts, y = _small_texts(tuple(lines), y, bottom)
+    screen.texts += texts
+    return y
+
+
+@lru_cache(maxsize=256)
+def _small_texts(lines: tuple[str, ...], y: int, bottom: int) -> tuple[tuple[Text, ...], int]:
+    """:func:`_small_lines`' runs and the row under them. Kept: the last result stays under the requests
+    that follow it, and each of its lines is wrapped word by word; 256 results hold a few games' recent
+    ones."""
+    texts: list[Text] = []
     for line in lines:
         room = (bottom - y) // SMALL
         if room <= 0:
             break
-        parts = wrap(line, SMALL, WIDTH, max_lines=min(room, 2))
-        y = _lines(screen, parts, SMALL, y)
-    return y
+        for part in wrap(line, SMALL, WIDTH, max_lines=min(room, 2)):
+            texts.append(Text(part, 0, y, SMALL))
+            y += SMALL
+    return tuple(texts), y
 
 
 # -- the screens of play ----------------------------------------------------------------------------
