@@ -379,14 +379,14 @@ SCREEN_BYTES = WIDTH * HEIGHT // 8
 def render(panel: Panel) -> Image.Image:
     """The whole OLED screen for ``panel``: a new 128x64 mode "1" image, no side effects.
 
-    The screen is put together as one integer of 128 x 64 bits (a row of pixels is 128 bits, the top row
-    highest, as Pillow packs a mode "1" image): each shape and each run of text is a kept pair of masks,
-    the pixels it clears and the pixels it lights (:func:`_text_effect`), applied in the order they are
-    drawn. A roll's panel is a handful of runs nearly all drawn on the panel before (the tower's tag,
-    whose turn, the request), so a screen costs a few integer operations and one ``Image.frombytes``
-    instead of an image, a drawing context and a bitmap stamp per run: the OLED's drawing shares the
-    loop's thread (and the GIL) with the projector's frame. The masks are made by Pillow's own drawing,
-    so the pixels are those of :func:`draw`, which tests compare with this byte for byte.
+    The screen is put together as one integer of 128 x 64 bits (:class:`ScreenImage`): each shape and each
+    run of text is a kept pair of masks, the pixels it clears and the pixels it lights
+    (:func:`_text_effect`), applied in the order they are drawn. A roll's panel is a handful of runs nearly
+    all drawn on the panel before (the tower's tag, whose turn, the request), so a screen costs a few
+    integer operations instead of an image, a drawing context and a bitmap stamp per run: the OLED's
+    drawing shares the loop's thread (and the GIL) with the projector's frame. The masks are made by
+    Pillow's own drawing, so the pixels are those of :func:`draw`, which tests compare with this byte for
+    byte.
     """
     screen = layout(panel)
     lit = 0
@@ -401,7 +401,49 @@ def render(panel: Panel) -> Image.Image:
         if cleared:
             lit &= ~(cleared << shift)
         lit |= lights << shift
-    return Image.frombytes("1", (WIDTH, HEIGHT), lit.to_bytes(SCREEN_BYTES, "big"))
+    return ScreenImage(lit)
+
+
+class ScreenImage(Image.Image):
+    """A screen as :func:`render` makes it: a mode "1" Pillow image whose pixels reach Pillow's storage only
+    when something reads them, as Pillow's own images opened from a file are decoded at their first load.
+
+    On the box nothing does: the OLED's driver takes the panel's memory, which the Display packs straight
+    from :meth:`screen_bits` (hardware/oled.py), so a roll's screen costs no Pillow call on the loop's
+    thread nor on the OLED's (a cold Pillow call costs tens of microseconds there, beside the projector's
+    frame). Anything else (luma's dummy device on the simulated table, a PNG, a test) reads it as any
+    image: Pillow calls ``load`` (or takes ``im``) first, which decodes it then.
+    """
+
+    def __init__(self, bits: int) -> None:
+        super().__init__()
+        self._mode = "1"
+        self._size = (WIDTH, HEIGHT)
+        self._bits = bits
+
+    def screen_bits(self) -> int | None:
+        """The screen's pixels as one integer, row by row from the top and each row left to right from its
+        highest bit (Pillow's packing of a mode "1" image); None once they are in Pillow's storage, where
+        they may since have been drawn on."""
+        return self._bits if self._im is None else None
+
+    def _decode(self) -> None:
+        if self._im is None:
+            self._im = Image.frombytes("1", self._size, self._bits.to_bytes(SCREEN_BYTES, "big")).im
+
+    @property
+    def im(self) -> Any:
+        """Pillow's storage of the pixels, decoded at the first use (Pillow reaches pixels through it)."""
+        self._decode()
+        return Image.Image.im.fget(self)  # type: ignore[attr-defined]
+
+    @im.setter
+    def im(self, im: Any) -> None:
+        self._im = im
+
+    def load(self) -> Any:
+        self._decode()
+        return super().load()
 
 
 def draw(panel: Panel) -> Image.Image:
