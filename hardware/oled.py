@@ -429,9 +429,9 @@ class Display:
         """The image to the panel: only the changed pages' changed columns on an SSD1306-family
         controller (its column and page address window), the driver's own ``display`` otherwise.
 
-        The panel's memory is packed by :func:`panel_memory` and compared with what was last written a
-        page at a time; in a changed page the first and last changed columns are found from the two pages
-        taken as integers (their xor's highest and lowest bits), not column by column."""
+        The panel's memory is packed by :func:`panel_memory` and compared with what was last written as
+        two integers: their xor's highest and lowest bits give the first and last changed pages, and in
+        each page between them its first and last changed columns (not found column by column)."""
         device = self.device
         if not _windowed(device) or image.mode != "1":
             device.display(image)
@@ -450,16 +450,19 @@ class Display:
             device.command(const.COLUMNADDR, start, start + width - 1, const.PAGEADDR, 0, pages - 1)
             device.data(list(memory))
         else:
-            for page in range(pages):
-                at = page * width
-                now = memory[at:at + width]
-                if now == sent[at:at + width]:
+            changed = int.from_bytes(memory, "big") ^ int.from_bytes(sent, "big")
+            page_bits = width * 8
+            page_mask = (1 << page_bits) - 1
+            top = pages - 1 - (changed.bit_length() - 1) // page_bits  # the first page is the highest bits
+            bottom = pages - 1 - ((changed & -changed).bit_length() - 1) // page_bits
+            for page in range(top, bottom + 1):
+                part = (changed >> (pages - 1 - page) * page_bits) & page_mask
+                if not part:
                     continue
-                changed = int.from_bytes(now, "big") ^ int.from_bytes(sent[at:at + width], "big")
-                first = width - 1 - (changed.bit_length() - 1) // 8  # the page's first column is its top byte
-                last = width - 1 - ((changed & -changed).bit_length() - 1) // 8
+                first = width - 1 - (part.bit_length() - 1) // 8  # a page's first column is its top byte
+                last = width - 1 - ((part & -part).bit_length() - 1) // 8
                 device.command(const.COLUMNADDR, start + first, start + last, const.PAGEADDR, page, page)
-                device.data(list(now[first:last + 1]))
+                device.data(list(memory[page * width + first:page * width + last + 1]))
         self._sent = memory
 
     def close(self) -> None:
