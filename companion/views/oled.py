@@ -40,9 +40,9 @@ __all__ = [
     "FOOTER_H",
     "HEADER_H",
     "Screen",
+    "ScreenImage",
     "Text",
     "die_boxes",
-    "draw",
     "fit",
     "layout",
     "oled_lines",
@@ -384,9 +384,9 @@ def render(panel: Panel) -> Image.Image:
     (:func:`_text_effect`), applied in the order they are drawn. A roll's panel is a handful of runs nearly
     all drawn on the panel before (the tower's tag, whose turn, the request), so a screen costs a few
     integer operations instead of an image, a drawing context and a bitmap stamp per run: the OLED's
-    drawing shares the loop's thread (and the GIL) with the projector's frame. The masks are made by
-    Pillow's own drawing, so the pixels are those of :func:`draw`, which tests compare with this byte for
-    byte.
+    drawing shares the loop's thread (and the GIL) with the projector's frame. The masks are made from
+    Pillow's own drawing (the glyph tiles, the bars and shapes), and tests/test_oled_played.py compares
+    every screen of whole played games with Pillow's ``draw.text`` run by run, byte for byte.
     """
     screen = layout(panel)
     lit = 0
@@ -446,25 +446,9 @@ class ScreenImage(Image.Image):
         return super().load()
 
 
-def draw(panel: Panel) -> Image.Image:
-    """The screen for ``panel`` drawn with Pillow, shape by shape and run by run, nothing kept between
-    screens but the text tiles: what :func:`render` must equal pixel for pixel (tests)."""
-    image = Image.new("1", (WIDTH, HEIGHT), 0)
-    drawing = ImageDraw.Draw(image)
-    screen = layout(panel)
-    for box in screen.boxes:
-        drawing.rectangle(box, outline=1)
-    for tri in screen.triangles:
-        drawing.polygon(tri, fill=1)
-    for dot in screen.dots:
-        drawing.ellipse(dot, fill=1)
-    for t in screen.texts:
-        _draw_text(drawing, t, 0)
-    return image
-
-
 def _draw_text(drawing: ImageDraw.ImageDraw, t: Text, dy: int) -> None:
-    """One run as the screen draws it (its bar first), ``dy`` rows up from where it sits on the screen."""
+    """One run drawn by Pillow as the screen has it (its bar first), ``dy`` rows up from where it sits on
+    the screen: for a run :func:`_run_mask` does not place."""
     if t.bar is not None:
         x0, y0, x1, y1 = t.bar
         if t.outlined:
