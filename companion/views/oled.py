@@ -519,12 +519,16 @@ def _glyph(ch: str, size: int) -> tuple[int, int, int, int, int] | None:
     the screen's width with the glyph at the left edge. None for a character with no ink (a space).
     1024 covers Spleen's characters the screens use at all three sizes."""
     left, top, tile = text_tile(ch, size)
-    if tile is None:
-        return None
+    if tile is None or tile.size[0] > WIDTH:  # (wider than the screen: never placed, see _run_mask)
+        return None if tile is None else (left, top, *tile.size, 0)
     w, h = tile.size
-    band = Image.new("1", (WIDTH, h), 0)
-    band.paste(tile, (0, 0))
-    return left, top, w, h, int.from_bytes(band.tobytes(), "big")
+    stride = (w + 7) // 8  # Pillow packs each row of the tile into whole bytes, leftmost pixel highest
+    packed = tile.tobytes()
+    bits = 0
+    for row in range(h):
+        line = int.from_bytes(packed[row * stride:(row + 1) * stride], "big") >> (stride * 8 - w)
+        bits = (bits << WIDTH) | (line << (WIDTH - w))
+    return left, top, w, h, bits
 
 
 @lru_cache(maxsize=64)
