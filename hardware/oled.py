@@ -30,6 +30,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -155,6 +156,74 @@ def controller_pages(image: Image.Image) -> list[bytes]:
     return [packed[page::per_column] for page in range(per_column)]
 
 
+def panel_memory(image: Image.Image) -> bytes:
+    """The SSD1306's memory for a mode "1" image: its pages (8 rows each) one after the other, a byte per
+    column with the page's top row in its lowest bit; the same bytes as :func:`controller_pages` joined.
+
+    The image's pixels are taken as one integer, row by row (from the screen's own :func:`screen_bits` when
+    it has them, else from one ``tobytes``), and their order is changed with a few whole-integer bit swaps
+    (:func:`_page_swaps`) in place of Pillow's transpose and its second pass over the pixels: on the OLED's
+    writer thread, beside the projector's frame, each Pillow call costs tens of microseconds. A size that
+    is not powers of two (a 96x16 or 64x48 panel) is packed by :func:`controller_pages`."""
+    width, height = image.size
+    swaps = _page_swaps(width, height)
+    if swaps is None:
+        return b"".join(controller_pages(image))
+    bits = screen_bits(image)
+    if bits is None:
+        bits = int.from_bytes(image.tobytes(), "big")
+    for distance, mask in swaps:
+        moved = ((bits >> distance) ^ bits) & mask
+        bits ^= moved | (moved << distance)
+    return bits.to_bytes(width * height // 8, "big").translate(_REVERSED)
+
+
+def screen_bits(image: Any) -> int | None:
+    """The pixels of an image that keeps them as one integer (companion.views.oled.ScreenImage: row by row
+    from the top, each row from its highest bit), None for any other image or once they may have changed."""
+    bits = getattr(image, "screen_bits", None)
+    return bits() if callable(bits) else None
+
+
+@lru_cache(maxsize=4)
+def _page_swaps(width: int, height: int) -> tuple[tuple[int, int], ...] | None:
+    """The bit swaps that turn an image's pixels, row by row (pixel y * width + x), into the SSD1306's
+    memory order (page, column, row in the page: (y // 8) * width * 8 + x * 8 + y % 8), as (distance,
+    mask) pairs: each exchanges two bits of the pixel's index, for every pixel at once. None unless both
+    sides are powers of two (then the index is its bits: the column's, then the row's).
+
+    The pixel index's low bits are the column's (c), then the row-in-page's (r), then the page's: moving
+    r under c is a rotation of the low bits, made of one exchange per bit out of place. Kept per panel
+    size (a box has one panel; 4 sizes bound it)."""
+    if width < 8 or height < 8 or width & (width - 1) or height & (height - 1):
+        return None
+    count = width * height
+    column_bits = width.bit_length() - 1
+    low = column_bits + 3  # the column's bits and the row-in-page's
+    target = [*range(3, low), 0, 1, 2]  # column bit n goes to n + 3, row-in-page bit m to m
+    where = list(range(low))  # where each original index bit is now
+    holder = list(range(low))  # which original index bit sits at each position
+    swaps: list[tuple[int, int]] = []
+    for original in range(low):
+        here, there = where[original], target[original]
+        if here == there:
+            continue
+        high, lo = max(here, there), min(here, there)
+        swaps.append(((1 << high) - (1 << lo), _swap_mask(high, lo, count)))
+        other = holder[there]
+        where[original], where[other] = there, here
+        holder[there], holder[here] = original, other
+    return tuple(swaps)
+
+
+def _swap_mask(high: int, low: int, count: int) -> int:
+    """The positions (of ``count`` bits) whose index has bit ``high`` clear and bit ``low`` set: the lower
+    of each pair that exchanging those two index bits swaps."""
+    ones = ((1 << (1 << low)) - 1) << (1 << low)  # bit ``low`` set, in one period of 2 ** (low + 1)
+    half = ones * (((1 << (1 << high)) - 1) // ((1 << (1 << (low + 1))) - 1))  # repeated up to 2 ** high
+    return half * (((1 << count) - 1) // ((1 << (1 << (high + 1))) - 1))  # repeated every 2 ** (high + 1)
+
+
 class Display:
     """Shows images on the OLED; never raises to the caller, and works on with no OLED at all.
 
@@ -176,8 +245,8 @@ class Display:
         self._lock = threading.Condition()
         self._queued: Image.Image | Callable[[], Image.Image] | None = None
         self._writer: threading.Thread | None = None
-        self._sent: Any = None
-        """The panel's memory as last written (pages x columns bytes), None when unknown: then the whole
+        self._sent: bytes | None = None
+        """The panel's memory as last written (:func:`panel_memory`), None when unknown: then the whole
         frame is sent (after an open, a failed write or with a device that is no SSD1306 family)."""
         self.on_written: Callable[[], None] | None = None
         """Called after each image reached the panel (on the writer thread when there is one)."""
@@ -358,30 +427,43 @@ class Display:
 
     def _write(self, image: Image.Image) -> None:
         """The image to the panel: only the changed pages' changed columns on an SSD1306-family
-        controller (its column and page address window), the driver's own ``display`` otherwise."""
+        controller (its column and page address window), the driver's own ``display`` otherwise.
+
+        The panel's memory is packed by :func:`panel_memory` and compared with what was last written as
+        two integers: their xor's highest and lowest bits give the first and last changed pages, and in
+        each page between them its first and last changed columns (not found column by column)."""
         device = self.device
         if not _windowed(device) or image.mode != "1":
             device.display(image)
             return
         assert image.size == device.size
-        pages = controller_pages(device.preprocess(image))
+        memory = panel_memory(device.preprocess(image))
+        sent = self._sent
+        if memory == sent:
+            return
+        self._sent = None  # unknown until the writes below went through
         start = getattr(device, "_colstart", 0)
         const = device._const
-        sent = self._sent
-        self._sent = None  # unknown until the writes below went through
         width = image.size[0]
-        if sent is None or len(sent) != len(pages):
-            device.command(const.COLUMNADDR, start, start + width - 1, const.PAGEADDR, 0, len(pages) - 1)
-            device.data(list(b"".join(pages)))
+        pages = len(memory) // width
+        if sent is None or len(sent) != len(memory):
+            device.command(const.COLUMNADDR, start, start + width - 1, const.PAGEADDR, 0, pages - 1)
+            device.data(list(memory))
         else:
-            for page, (now, before) in enumerate(zip(pages, sent, strict=True)):
-                if now == before:
+            changed = int.from_bytes(memory, "big") ^ int.from_bytes(sent, "big")
+            page_bits = width * 8
+            page_mask = (1 << page_bits) - 1
+            top = pages - 1 - (changed.bit_length() - 1) // page_bits  # the first page is the highest bits
+            bottom = pages - 1 - ((changed & -changed).bit_length() - 1) // page_bits
+            for page in range(top, bottom + 1):
+                part = (changed >> (pages - 1 - page) * page_bits) & page_mask
+                if not part:
                     continue
-                first = next(x for x in range(width) if now[x] != before[x])
-                last = next(x for x in range(width - 1, first - 1, -1) if now[x] != before[x])
+                first = width - 1 - (part.bit_length() - 1) // 8  # a page's first column is its top byte
+                last = width - 1 - ((part & -part).bit_length() - 1) // 8
                 device.command(const.COLUMNADDR, start + first, start + last, const.PAGEADDR, page, page)
-                device.data(list(now[first:last + 1]))
-        self._sent = pages
+                device.data(list(memory[page * width + first:page * width + last + 1]))
+        self._sent = memory
 
     def close(self) -> None:
         """Release the device (clears the panel unless settings.persist); later shows are dropped."""

@@ -6,9 +6,24 @@ from __future__ import annotations
 from importlib.resources import files
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw
 
-from companion.views.oled_fonts import BIG, BODY, SIZES, SMALL, fit_label, fit_words, fits, font, wrap
+from companion.views.oled_fonts import (
+    BIG,
+    BODY,
+    SIZES,
+    SMALL,
+    advance,
+    fit_label,
+    fit_words,
+    fits,
+    font,
+    side_by_side,
+    text_width,
+    wrap,
+)
 
 PAIRS = [("6", "8"), ("0", "8"), ("1", "7"), ("3", "8"), ("D", "0")]
 
@@ -54,3 +69,17 @@ def test_sibling_labels_keep_what_tells_them_apart():
     assert cut[0] != cut[1] and all(fits(c, SMALL, 124) for c in cut)
     assert cut[0].endswith("Houston") and cut[1].endswith("Christi")
     assert fit_label("End turn", labels, SMALL, 124) == "End turn"
+
+
+TEXT = st.characters(min_codepoint=32, max_codepoint=0x24F, exclude_categories=("Cc", "Cs")) | st.sampled_from(
+    ["…", "→", "·", "×", "—", "°", "fi", "\u0301", "\u05d0", "\u0627", "\u200b", "\u4e2d", "\u00a0"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(TEXT, max_size=30).map("".join), size=st.sampled_from([SMALL, BODY, BIG]))
+def test_a_counted_width_is_the_width_freetype_measures(text, size):
+    """A run of Spleen's monospaced characters is counted (length x advance), anything else measured: either
+    way the width FreeType's layout gives, which every wrap and fit of the screens rests on."""
+    assert text_width(text, size) == round(font(size).getlength(text))
+    if side_by_side(text, size):
+        assert text_width(text, size) == len(text) * advance(size)

@@ -14,19 +14,33 @@ reading pixels.
 
 from __future__ import annotations
 
-import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw
 
-from companion.views.oled_fonts import BIG, BODY, SMALL, fit_label, fit_words, fits, font, text_width, wrap
+from companion.views.oled_fonts import (
+    BIG,
+    BODY,
+    SMALL,
+    advance,
+    fit_label,
+    fit_words,
+    fits,
+    font,
+    side_by_side,
+    text_width,
+    wrap,
+)
 from companion.views.panel import Menu, Panel
 
 __all__ = [
     "FOOTER_H",
     "HEADER_H",
     "Screen",
+    "ScreenImage",
     "Text",
     "die_boxes",
     "fit",
@@ -58,9 +72,11 @@ TOWER_WORDS = {
 WARN_STATES = ("away", "mismatch", "waiting")
 
 
-@dataclass(frozen=True)
-class Text:
-    """One run of text on the screen; ``inverted`` draws it dark on a lit bar (``bar`` = x0, y0, x1, y1)."""
+class Text(NamedTuple):
+    """One run of text on the screen; ``inverted`` draws it dark on a lit bar (``bar`` = x0, y0, x1, y1).
+
+    A named tuple rather than a frozen dataclass: every run of every screen is looked up in the drawn runs'
+    store (:func:`_text_effect`), and a tuple hashes and compares in C."""
 
     text: str
     x: int
@@ -99,6 +115,19 @@ def sources_word(sources: tuple[tuple[str, str], ...]) -> tuple[str, bool]:
 
 
 def _header(screen: Screen, left: str, tower: str, sources: tuple[tuple[str, str], ...] = ()) -> None:
+    texts, dots = _header_parts(left, tower, sources)
+    screen.texts += texts
+    screen.dots += dots
+
+
+@lru_cache(maxsize=128)
+def _header_parts(left: str, tower: str, sources: tuple[tuple[str, str], ...]
+                  ) -> tuple[tuple[Text, ...], tuple[tuple[int, int, int, int], ...]]:
+    """The header's runs and the rolling dot. Kept: the header is the same for most rolls in a row (whose
+    turn or which tornado, and the tower), and laying it out measures and fits every word; 128 headers hold
+    a game's turns and phases."""
+    texts: list[Text] = []
+    dots: list[tuple[int, int, int, int]] = []
     right_w = 0
     tags: list[tuple[str, bool]] = []
     extra, warn = sources_word(sources)
@@ -111,18 +140,19 @@ def _header(screen: Screen, left: str, tower: str, sources: tuple[tuple[str, str
         w = text_width(tag, SMALL) + 4
         x1 = WIDTH - 1 - right_w
         x0 = x1 - w + 1
-        screen.texts.append(Text(tag, x0 + 2, 0, SMALL, inverted=not outlined, bar=(x0, 0, x1, HEADER_H - 1),
-                                 outlined=outlined))
+        texts.append(Text(tag, x0 + 2, 0, SMALL, inverted=not outlined, bar=(x0, 0, x1, HEADER_H - 1),
+                          outlined=outlined))
         right_w += w + 1
     if tower == "rolling":
         x0 = WIDTH - right_w
-        screen.dots.append((x0 - 7, 3, x0 - 2, 8))
+        dots.append((x0 - 7, 3, x0 - 2, 8))
         right_w += 8
     if left:
         room = WIDTH - right_w - 1
         if not fits(left, SMALL, room) and ": " in left and fits(left.split(": ")[0], SMALL, room):
             left = left.split(": ")[0]  # "Aquatic: your turn" -> "Aquatic": who, the options say what
-        screen.texts.append(Text(fit(left, SMALL, room), 0, 0, SMALL))
+        texts.append(Text(fit(left, SMALL, room), 0, 0, SMALL))
+    return tuple(texts), tuple(dots)
 
 
 def footer_lines(message: str) -> list[str]:
@@ -131,11 +161,17 @@ def footer_lines(message: str) -> list[str]:
 
 
 def _footer(screen: Screen, message: str) -> None:
+    screen.texts += _footer_texts(message)
+
+
+@lru_cache(maxsize=64)
+def _footer_texts(message: str) -> tuple[Text, ...]:
+    """The message's runs on their lit strip. Kept: a refusal or a fault stays on screen over several
+    frames; 64 messages are more than a game says between two of the same."""
     lines = footer_lines(message)
     top = HEIGHT - FOOTER_H * len(lines)
-    for n, line in enumerate(lines):
-        screen.texts.append(Text(line, 2, top + n * FOOTER_H, SMALL, inverted=True,
-                                 bar=(0, top, WIDTH - 1, HEIGHT - 1) if n == 0 else None))
+    return tuple(Text(line, 2, top + n * FOOTER_H, SMALL, inverted=True,
+                      bar=(0, top, WIDTH - 1, HEIGHT - 1) if n == 0 else None) for n, line in enumerate(lines))
 
 
 def _body_bottom(panel: Panel) -> int:
@@ -153,13 +189,25 @@ def _lines(screen: Screen, lines: list[str], size: int, y: int, step: int | None
 def _small_lines(screen: Screen, lines: tuple[str, ...] | list[str], y: int, bottom: int) -> int:
     """As many whole result lines as fit between ``y`` and ``bottom``, each wrapped at words if it is long
     and there is room, else shortened at words."""
+    texts, y = _small_texts(tuple(lines), y, bottom)
+    screen.texts += texts
+    return y
+
+
+@lru_cache(maxsize=256)
+def _small_texts(lines: tuple[str, ...], y: int, bottom: int) -> tuple[tuple[Text, ...], int]:
+    """:func:`_small_lines`' runs and the row under them. Kept: the last result stays under the requests
+    that follow it, and each of its lines is wrapped word by word; 256 results hold a few games' recent
+    ones."""
+    texts: list[Text] = []
     for line in lines:
         room = (bottom - y) // SMALL
         if room <= 0:
             break
-        parts = wrap(line, SMALL, WIDTH, max_lines=min(room, 2))
-        y = _lines(screen, parts, SMALL, y)
-    return y
+        for part in wrap(line, SMALL, WIDTH, max_lines=min(room, 2)):
+            texts.append(Text(part, 0, y, SMALL))
+            y += SMALL
+    return tuple(texts), y
 
 
 # -- the screens of play ----------------------------------------------------------------------------
@@ -325,27 +373,205 @@ def oled_lines(panel: Panel) -> list[str]:
     return [t.text for t in texts]
 
 
+SCREEN_BYTES = WIDTH * HEIGHT // 8
+
+
 def render(panel: Panel) -> Image.Image:
-    """The whole OLED screen for ``panel``: a new 128x64 mode "1" image, no side effects."""
-    image = Image.new("1", (WIDTH, HEIGHT), 0)
-    draw = ImageDraw.Draw(image)
+    """The whole OLED screen for ``panel``: a new 128x64 mode "1" image, no side effects.
+
+    The screen is put together as one integer of 128 x 64 bits (:class:`ScreenImage`): each shape and each
+    run of text is a kept pair of masks, the pixels it clears and the pixels it lights
+    (:func:`_text_effect`), applied in the order they are drawn. A roll's panel is a handful of runs nearly
+    all drawn on the panel before (the tower's tag, whose turn, the request), so a screen costs a few
+    integer operations instead of an image, a drawing context and a bitmap stamp per run: the OLED's
+    drawing shares the loop's thread (and the GIL) with the projector's frame. The masks are made from
+    Pillow's own drawing (the glyph tiles, the bars and shapes), and tests/test_oled_played.py compares
+    every screen of whole played games with Pillow's ``draw.text`` run by run, byte for byte.
+    """
     screen = layout(panel)
+    lit = 0
     for box in screen.boxes:
-        draw.rectangle(box, outline=1)
+        lit |= _shape_mask("box", box)
     for tri in screen.triangles:
-        draw.polygon(tri, fill=1)
+        lit |= _shape_mask("polygon", tuple(tri))
     for dot in screen.dots:
-        draw.ellipse(dot, fill=1)
+        lit |= _shape_mask("ellipse", dot)
     for t in screen.texts:
+        cleared, lights, shift = _text_effect(t)
+        if cleared:
+            lit &= ~(cleared << shift)
+        lit |= lights << shift
+    return ScreenImage(lit)
+
+
+class ScreenImage(Image.Image):
+    """A screen as :func:`render` makes it: a mode "1" Pillow image whose pixels reach Pillow's storage only
+    when something reads them, as Pillow's own images opened from a file are decoded at their first load.
+
+    On the box nothing does: the OLED's driver takes the panel's memory, which the Display packs straight
+    from :meth:`screen_bits` (hardware/oled.py), so a roll's screen costs no Pillow call on the loop's
+    thread nor on the OLED's (a cold Pillow call costs tens of microseconds there, beside the projector's
+    frame). Anything else (luma's dummy device on the simulated table, a PNG, a test) reads it as any
+    image: Pillow calls ``load`` (or takes ``im``) first, which decodes it then.
+    """
+
+    def __init__(self, bits: int) -> None:
+        super().__init__()
+        self._mode = "1"
+        self._size = (WIDTH, HEIGHT)
+        self._bits = bits
+
+    def screen_bits(self) -> int | None:
+        """The screen's pixels as one integer, row by row from the top and each row left to right from its
+        highest bit (Pillow's packing of a mode "1" image); None once they are in Pillow's storage, where
+        they may since have been drawn on."""
+        return self._bits if self._im is None else None
+
+    def _decode(self) -> None:
+        if self._im is None:
+            self._im = Image.frombytes("1", self._size, self._bits.to_bytes(SCREEN_BYTES, "big")).im
+
+    @property
+    def im(self) -> Any:
+        """Pillow's storage of the pixels, decoded at the first use (Pillow reaches pixels through it)."""
+        self._decode()
+        return Image.Image.im.fget(self)  # type: ignore[attr-defined]
+
+    @im.setter
+    def im(self, im: Any) -> None:
+        self._im = im
+
+    def load(self) -> Any:
+        self._decode()
+        return super().load()
+
+
+def _draw_text(drawing: ImageDraw.ImageDraw, t: Text, dy: int) -> None:
+    """One run drawn by Pillow as the screen has it (its bar first), ``dy`` rows up from where it sits on
+    the screen: for a run :func:`_run_mask` does not place."""
+    if t.bar is not None:
+        x0, y0, x1, y1 = t.bar
+        if t.outlined:
+            drawing.rectangle((x0, y0 - dy, x1, y1 - dy), outline=1, fill=0)
+        else:
+            drawing.rectangle((x0, y0 - dy, x1, y1 - dy), fill=1)
+    left, top, tile = text_tile(t.text, t.size)
+    if tile is not None:
+        drawing.bitmap((t.x + left, t.y + top - dy), tile, fill=0 if t.inverted else 1)
+
+
+@lru_cache(maxsize=512)
+def _text_effect(t: Text) -> tuple[int, int, int]:
+    """What drawing ``t`` does to a screen, as (pixels cleared, pixels lit, shift) over the band of rows it
+    touches: the screen's bits become ``(bits & ~(cleared << shift)) | (lit << shift)``.
+
+    Its bar (lit, or cleared and outlined) then its glyphs, which set their pixels in the run's ink: each
+    step sets or clears the pixels it touches whatever was under them, so steps fold into one pair of
+    masks. The glyphs are their characters' masks side by side (:func:`_run_mask`); a run that is not
+    monospaced or reaches past the screen's edge is drawn by Pillow instead (:func:`_band_effect`).
+    A screen's runs recur from one roll to the next; 512 runs, at most a few hundred bytes each, hold those
+    of the last few dozen screens (a game's header, requests, menus and recent results) while a long game's
+    stream of new result lines keeps the store bounded."""
+    glyphs = _run_mask(t.text, t.size, t.x, t.y)
+    if glyphs is None:
+        _left, top, tile = text_tile(t.text, t.size)
+        rows = [t.y + top, t.y + top + tile.size[1]] if tile is not None else []
         if t.bar is not None:
-            if t.outlined:
-                draw.rectangle(t.bar, outline=1, fill=0)
-            else:
-                draw.rectangle(t.bar, fill=1)
-        left, top, tile = text_tile(t.text, t.size)
-        if tile is not None:
-            draw.bitmap((t.x + left, t.y + top), tile, fill=0 if t.inverted else 1)
-    return image
+            rows += [t.bar[1], t.bar[3] + 1]
+        y0, y1 = max(0, min(rows, default=0)), min(HEIGHT, max(rows, default=0))
+        if y1 <= y0:
+            return 0, 0, 0
+        return _band_effect(lambda drawing: _draw_text(drawing, t, y0), y0, y1)
+    cleared, lit = _bar_effect(t.bar, t.outlined) if t.bar is not None else (0, 0)
+    if t.inverted:  # then the glyphs clear their pixels: cleared | glyphs, lit & ~glyphs
+        cleared, lit = cleared | glyphs, lit & ~glyphs
+    else:
+        lit |= glyphs
+    touched = cleared | lit
+    shift = ((touched & -touched).bit_length() - 1) // WIDTH * WIDTH if touched else 0
+    return cleared >> shift, lit >> shift, shift
+
+
+def _run_mask(text: str, size: int, x: int, y: int) -> int | None:
+    """The pixels a monospaced run at (x, y) lights, as the screen's bits: each character's glyph mask
+    shifted to its place (its tile as ``text_tile`` makes it, so the same pixels as Pillow's ``draw.text``).
+    None when the run is not set side by side or a glyph would reach past the screen (Pillow clips it)."""
+    if not side_by_side(text, size):
+        return None
+    step = int(advance(size))
+    mask = 0
+    for i, ch in enumerate(text):
+        glyph = _glyph(ch, size)
+        if glyph is None:
+            continue
+        left, top, w, h, bits = glyph
+        gx, gy = x + i * step + left, y + top
+        if gx < 0 or gx + w > WIDTH or gy < 0 or gy + h > HEIGHT:
+            return None
+        shift = (HEIGHT - gy - h) * WIDTH - gx
+        mask |= bits << shift if shift >= 0 else bits >> -shift
+    return mask
+
+
+@lru_cache(maxsize=1024)
+def _glyph(ch: str, size: int) -> tuple[int, int, int, int, int] | None:
+    """One character's tile (:func:`text_tile`) as (left, top, width, height, bits): its rows as rows of
+    the screen's width with the glyph at the left edge. None for a character with no ink (a space).
+    1024 covers Spleen's characters the screens use at all three sizes."""
+    left, top, tile = text_tile(ch, size)
+    if tile is None or tile.size[0] > WIDTH:  # (wider than the screen: never placed, see _run_mask)
+        return None if tile is None else (left, top, *tile.size, 0)
+    w, h = tile.size
+    stride = (w + 7) // 8  # Pillow packs each row of the tile into whole bytes, leftmost pixel highest
+    packed = tile.tobytes()
+    bits = 0
+    for row in range(h):
+        line = int.from_bytes(packed[row * stride:(row + 1) * stride], "big") >> (stride * 8 - w)
+        bits = (bits << WIDTH) | (line << (WIDTH - w))
+    return left, top, w, h, bits
+
+
+@lru_cache(maxsize=64)
+def _bar_effect(bar: tuple[int, int, int, int], outlined: bool) -> tuple[int, int]:
+    """(cleared, lit) of a text's bar as the screen's bits, drawn by Pillow: a lit bar, or an outlined one
+    (cleared inside its frame). Kept: the screens have a few bars (the header's tags, the menu's selection,
+    the footer) at a few places."""
+    def paint(drawing: ImageDraw.ImageDraw) -> None:
+        if outlined:
+            drawing.rectangle(bar, outline=1, fill=0)
+        else:
+            drawing.rectangle(bar, fill=1)
+
+    cleared, lit, shift = _band_effect(paint, 0, HEIGHT)
+    return cleared << shift, lit << shift
+
+
+@lru_cache(maxsize=64)
+def _shape_mask(kind: str, shape: tuple[Any, ...]) -> int:
+    """The pixels a die's frame, a re-roll corner or the rolling dot lights, as the screen's bits (drawn
+    by Pillow on a dark screen). Kept: the few dozen shapes of the dice screens recur at every roll."""
+    def paint(drawing: ImageDraw.ImageDraw) -> None:
+        if kind == "box":
+            drawing.rectangle(shape, outline=1)
+        elif kind == "polygon":
+            drawing.polygon(shape, fill=1)
+        else:
+            drawing.ellipse(shape, fill=1)
+
+    _cleared, lights, shift = _band_effect(paint, 0, HEIGHT)
+    return lights << shift
+
+
+def _band_effect(paint: Callable[[ImageDraw.ImageDraw], None], y0: int, y1: int) -> tuple[int, int, int]:
+    """(cleared, lit, shift) of ``paint`` over the screen's rows ``y0`` to ``y1`` (drawn ``y0`` rows up)."""
+    size = (WIDTH, y1 - y0)
+    dark, bright = Image.new("1", size, 0), Image.new("1", size, 1)
+    paint(ImageDraw.Draw(dark))
+    paint(ImageDraw.Draw(bright))
+    band = (1 << WIDTH * size[1]) - 1
+    lit = int.from_bytes(dark.tobytes(), "big")
+    cleared = band & ~int.from_bytes(bright.tobytes(), "big")
+    return cleared, lit, (HEIGHT - y1) * WIDTH
 
 
 @lru_cache(maxsize=1024)
@@ -353,14 +579,13 @@ def text_tile(text: str, size: int) -> tuple[int, int, Image.Image | None]:
     """``text`` in Spleen at ``size`` as a mask tile and where it sits from the text's origin.
 
     FreeType lays out and rasterises a run of text each time it is drawn, about a quarter of a millisecond
-    a run and most of a panel's drawing; a panel is a dozen runs, nearly all of them seen on the panel
-    before ("tower", "D8", the request). So each run is made once and then stamped with
-    ``ImageDraw.bitmap``: the same pixels, set where the glyphs are, in whichever ink. A run is made of its
-    characters' own tiles side by side when Spleen sets them so (one fixed advance each, nothing shaped
-    across them), else drawn whole by Pillow's ``ImageDraw.text``; either way tests/test_oled_screens.py
-    compares the result with ``draw.text`` pixel for pixel.
+    a run; so each run is made once and then stamped with ``ImageDraw.bitmap``: the same pixels, set where
+    the glyphs are, in whichever ink. A run is made of its characters' own tiles side by side when Spleen
+    sets them so (one fixed advance each, nothing shaped across them), else drawn whole by Pillow's
+    ``ImageDraw.text``; either way tests/test_oled_screens.py compares the result with ``draw.text`` pixel
+    for pixel. 1024 runs of a few hundred bytes each: the screens' own words many times over.
     """
-    if len(text) > 1 and _side_by_side(text, size):
+    if len(text) > 1 and side_by_side(text, size):
         return _composed(text, size)
     left, top, right, bottom = (int(edge) for edge in font(size).getbbox(text))  # whole pixels for a bitmap font
     if right <= left or bottom <= top:
@@ -370,29 +595,10 @@ def text_tile(text: str, size: int) -> tuple[int, int, Image.Image | None]:
     return left, top, tile
 
 
-def _side_by_side(text: str, size: int) -> bool:
-    """Whether ``text`` is its characters set one fixed advance apart, left to right: Spleen is a monospaced
-    bitmap font, so this holds for a run of printable characters of one advance that combine with nothing and
-    are read left to right (a combining mark, a control, a right-to-left letter is left to ``draw.text``)."""
-    return all(_simple(ch, size) for ch in set(text))
-
-
-@lru_cache(maxsize=2048)
-def _simple(ch: str, size: int) -> bool:
-    return (ch.isprintable() and not unicodedata.combining(ch)
-            and unicodedata.bidirectional(ch) not in ("R", "AL", "AN")
-            and font(size).getlength(ch) == _advance(size))
-
-
-@lru_cache(maxsize=8)
-def _advance(size: int) -> float:
-    return font(size).getlength("0")
-
-
 def _composed(text: str, size: int) -> tuple[int, int, Image.Image | None]:
     """The run's tile from its characters' tiles, each at its advance."""
-    advance = int(_advance(size))
-    placed = [(i * advance + left, top, tile) for i, ch in enumerate(text)
+    step = int(advance(size))
+    placed = [(i * step + left, top, tile) for i, ch in enumerate(text)
               for left, top, tile in (text_tile(ch, size),) if tile is not None]
     if not placed:
         return 0, 0, None

@@ -8,6 +8,7 @@ cut mid-word, and among sibling labels the words that tell them apart are kept.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib.resources import as_file, files
@@ -33,10 +34,50 @@ def font(size: int) -> ImageFont.FreeTypeFont:
         return ImageFont.truetype(str(path), size)
 
 
+@lru_cache(maxsize=8)
+def advance(size: int) -> float:
+    """The one advance of Spleen's characters at ``size`` (a monospaced font)."""
+    return font(size).getlength("0")
+
+
+@lru_cache(maxsize=2048)
+def monospaced(ch: str, size: int) -> bool:
+    """Whether Spleen sets ``ch`` one fixed advance wide and on its own: printable, combining with nothing,
+    read left to right (a combining mark, a control, a right-to-left letter is left to FreeType)."""
+    return (ch.isprintable() and not unicodedata.combining(ch)
+            and unicodedata.bidirectional(ch) not in ("R", "AL", "AN")
+            and font(size).getlength(ch) == advance(size))
+
+
+def side_by_side(text: str, size: int) -> bool:
+    """Whether ``text`` is its characters set one fixed advance apart, left to right, so that its width is
+    its length times the advance and its pixels its characters' own side by side (Spleen is a monospaced
+    bitmap font with nothing shaped across characters; tests/test_oled_glyphs.py checks both against
+    FreeType)."""
+    known = _MONOSPACED.setdefault(size, set())
+    if known.issuperset(text):
+        return True
+    chars = set(text)
+    if not all(monospaced(ch, size) for ch in chars):
+        return False
+    if len(known) < 4096:
+        known |= chars
+    return True
+
+
+_MONOSPACED: dict[int, set[str]] = {}
+"""Per size, the characters found monospaced so far: a run of them is checked in one set operation (each
+roll's new result line asks for the width of every line its wrap tries). At most 4096 a size, more than
+Spleen draws; past that, characters are asked of :func:`monospaced` one by one."""
+
+
 @lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> int:
     """Width in pixels. Kept once measured: laying out a panel asks for a few dozen widths (every word
-    wrap tries a line), nearly all asked before, and each FreeType measure costs tens of microseconds."""
+    wrap tries a line), nearly all asked before. A run of monospaced characters is counted, not measured:
+    a FreeType layout costs tens of microseconds, and each roll's new result line tries a few."""
+    if side_by_side(text, size):
+        return round(len(text) * advance(size))
     return round(font(size).getlength(text))
 
 
@@ -51,8 +92,9 @@ def _chars(text: str, size: int, width: int) -> str:
     return text + ELLIPSIS
 
 
+@lru_cache(maxsize=1024)
 def fit_words(text: str, size: int, width: int) -> str:
-    """``text`` if it fits, else its first whole words and an ellipsis."""
+    """``text`` if it fits, else its first whole words and an ellipsis. Kept once fitted, as :func:`wrap`."""
     if fits(text, size, width):
         return text
     words = text.split()
@@ -66,6 +108,14 @@ def fit_words(text: str, size: int, width: int) -> str:
 def wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
     """Greedy word wrap into at most ``max_lines`` lines; what does not fit ends the last line with an
     ellipsis at a word boundary."""
+    return list(_wrapped(text, size, width, max_lines))
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(text: str, size: int, width: int, max_lines: int) -> tuple[str, ...]:
+    """:func:`wrap`, kept: a panel wraps the same request, result lines and message on roll after roll (each
+    wrap tries every word's line), and a fresh list is handed out so no caller can change the kept one.
+    1024 wrappings are far more than the few dozen texts of the screens a game shows in a row."""
     words = text.split()
     lines: list[str] = []
     current = ""
@@ -82,7 +132,7 @@ def wrap(text: str, size: int, width: int, max_lines: int) -> list[str]:
     if current:
         lines.append(current)
     lines = lines[:max_lines]
-    return [fit_words(line, size, width) for line in lines]
+    return tuple(fit_words(line, size, width) for line in lines)
 
 
 def _cut(words: Sequence[str], head: int, tail: int) -> str:
@@ -96,6 +146,15 @@ def _cut(words: Sequence[str], head: int, tail: int) -> str:
 def fit_label(label: str, siblings: Sequence[str], size: int, width: int) -> str:
     """``label`` shortened at whole words to fit ``width``, keeping the words that tell it apart from its
     ``siblings`` (two dams of the same road at different cities keep the city: "Aquatic: dam…at Mobile")."""
+    if fits(label, size, width):
+        return label
+    return _fit_label(label, tuple(siblings), size, width)
+
+
+@lru_cache(maxsize=256)
+def _fit_label(label: str, siblings: tuple[str, ...], size: int, width: int) -> str:
+    """:func:`fit_label` of a label too wide, kept: a menu lays out the same items at each move of its cursor
+    and each label tries every cut of its words against every sibling. 256 covers the labels of a few menus."""
     if fits(label, size, width):
         return label
     words = label.split()
