@@ -75,7 +75,7 @@ from companion.journal_snapshots import (
     unpack,
 )
 from companion.journal_snapshots import SCHEMA as SNAPSHOT_SCHEMA
-from companion.journal_writer import WriteBehind
+from companion.journal_writer import Landing, WriteBehind
 
 if TYPE_CHECKING:  # salvage is imported only when a damaged journal is met
     from companion.journal_salvage import Salvage
@@ -581,6 +581,11 @@ class Journal:
     def writing(self) -> bool:
         """A write is finishing behind the caller (its COMMIT under way): not known to be on disk yet."""
         return self._behind is not None and self._behind.busy
+
+    @property
+    def landing(self) -> Landing | None:
+        """The write finishing behind the caller, to wait for on another thread (None when none is)."""
+        return self._behind.landing if self.writing and self._behind is not None else None
 
     def join(self) -> bool:
         """Wait for a write finishing behind the caller; True when every accepted entry is on disk."""

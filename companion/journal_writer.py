@@ -18,6 +18,30 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+TAKE_WAIT = 0.005
+"""The longest ``start`` waits for the writer thread to take its job: a thread the machine does not run
+soon is left to take it later, rather than holding up the loop."""
+
+
+class Landing:
+    """Whether one write handed to the writer thread reached the disk, for a part that may show what it
+    holds only then and waits on another thread than the loop's (the OLED's writer: docs/architecture.md,
+    "Write behind")."""
+
+    def __init__(self) -> None:
+        self._ended = threading.Event()
+        self._ok = False
+
+    def end(self, ok: bool) -> None:
+        self._ok = ok
+        self._ended.set()
+
+    def wait(self, timeout: float | None = None) -> bool | None:
+        """True once the write is on disk, False when it failed; None when ``timeout`` passed first."""
+        if not self._ended.wait(timeout):
+            return None
+        return self._ok
+
 
 class WriteBehind:
     """One daemon thread running one job at a time: :meth:`start` returns at once, :meth:`join` waits for
@@ -32,6 +56,8 @@ class WriteBehind:
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
         self._closed = False
+        self.landing: Landing | None = None
+        """The job started last: whether it reached its end without an error (None before the first)."""
 
     @property
     def busy(self) -> bool:
@@ -43,7 +69,13 @@ class WriteBehind:
         return self._thread is not None and threading.current_thread() is self._thread
 
     def start(self, job: Callable[[], object]) -> None:
-        """Run ``job`` on the thread; returns at once."""
+        """Run ``job`` on the thread; returns once the thread has taken it (at most ``TAKE_WAIT`` later).
+
+        Waiting for the thread to take the job is what starts the COMMIT now: the loop's wait hands the GIL
+        over, and SQLite gives it back as soon as the COMMIT waits for the disk. Returning at once instead
+        left the thread waiting for the GIL while the loop drew the frame, up to a switch interval per other
+        thread wanting it (the OLED's writer among them), so the COMMIT started a millisecond late and the
+        frame then waited for it."""
         with self._cond:
             if self._state != "idle":
                 raise RuntimeError("a journal write is already under way: join() it first")
@@ -53,7 +85,9 @@ class WriteBehind:
                 self._thread = threading.Thread(target=self._run, name=self._name, daemon=True)
                 self._thread.start()
             self._job, self._state = job, "queued"
+            self.landing = Landing()
             self._cond.notify_all()
+            self._cond.wait_for(lambda: self._state != "queued", TAKE_WAIT)
 
     def join(self) -> None:
         """Wait for the job started last to end; raise what it raised."""
@@ -84,12 +118,16 @@ class WriteBehind:
                 if self._state != "queued":
                     return
                 job, self._job, self._state = self._job, None, "running"
+                landing = self.landing
+                self._cond.notify_all()  # start() returns: the job is taken
             error: BaseException | None = None
             try:
                 assert job is not None
                 job()
             except BaseException as exc:  # handed to join(), raised there in the journal's own thread
                 error = exc
+            if landing is not None:
+                landing.end(error is None)
             with self._cond:
                 self._error, self._state = error, "done"
                 self._cond.notify_all()

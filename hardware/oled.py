@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("companion.oled")
 
 DRIVERS = ("ssd1306", "sh1106", "ssd1309")
+LANDING_POLL = 0.5
+"""How often the writer thread, waiting for the journal's write before showing an image, looks whether the
+Display was closed meanwhile (the write itself wakes it at once)."""
 
 
 @dataclass(frozen=True)
@@ -244,6 +247,8 @@ class Display:
         is written by the caller unless asked."""
         self._lock = threading.Condition()
         self._queued: Image.Image | Callable[[], Image.Image] | None = None
+        self._queued_after: Any = None
+        """What the queued image waits for before it may be shown (see :meth:`submit`)."""
         self._writer: threading.Thread | None = None
         self._sent: bytes | None = None
         """The panel's memory as last written (:func:`panel_memory`), None when unknown: then the whole
@@ -375,11 +380,14 @@ class Display:
         """True when ``submit`` hands images to a writer thread."""
         return self._background
 
-    def submit(self, image: Image.Image | Callable[[], Image.Image]) -> None:
+    def submit(self, image: Image.Image | Callable[[], Image.Image], after: Any = None) -> None:
         """Hand ``image`` over without waiting for the bus: the writer thread shows the newest image
         submitted (older ones not yet written are dropped). ``image`` may be a function that draws it:
         the writer thread then draws it too, beside the loop's projector frame, and only the newest
-        is drawn. Without a writer thread: drawn and shown here."""
+        is drawn. ``after``: something with ``wait(timeout)`` (the journal's write under way, a
+        ``journal_writer.Landing``): the writer thread waits for it and shows the image only if it says
+        True, so the panel never shows a roll before the journal holds it. Without a writer thread: drawn
+        and shown here (``after`` is the caller's to have waited for)."""
         if not self._background:
             self.show(image() if callable(image) else image)
             return
@@ -387,6 +395,7 @@ class Display:
             if self._closed:
                 return
             self._queued = image
+            self._queued_after = after
             if self._writer is None:
                 self._writer = threading.Thread(target=self._write_loop, name="oled-writer", daemon=True)
                 self._writer.start()
@@ -407,6 +416,9 @@ class Display:
                 if self._closed:
                     return
                 image, self._queued = self._queued, None
+                after, self._queued_after = self._queued_after, None
+            if after is not None and not self._landed(after):
+                continue  # the write failed (or the Display closed): the loop shows the frame that says so
             try:
                 if image is not None:
                     self.show(image)  # drawn by flush, once a device is there to take it
@@ -414,6 +426,15 @@ class Display:
                     self.flush()
             except Exception:  # the panel must never take the box down, nor stop its own thread
                 log.exception("OLED writer")
+
+    def _landed(self, after: Any) -> bool:
+        """Wait (off the loop's thread) for ``after`` to say whether the image may be shown; False when it
+        failed or this Display closed meanwhile."""
+        while not self._closed:
+            ok = after.wait(LANDING_POLL)
+            if ok is not None:
+                return bool(ok)
+        return False
 
     def wait_written(self, count: int, timeout: float) -> bool:
         """Block until ``written`` reaches ``count`` (for benchmarks and tests; the loop never calls it)."""

@@ -37,7 +37,7 @@ class DiskReader:
         finally:
             db.close()
 
-    def prepare(self, frame: Any) -> None:
+    def prepare(self, frame: Any, landing: Any = None) -> None:
         self.prepared.append(self._on_disk())
 
     def show(self, frame: Any) -> None:
@@ -182,3 +182,74 @@ def test_a_roll_whose_write_was_never_followed_by_a_frame_is_settled_by_the_hous
         assert settled == [] and journal.writing  # its COMMIT may still be under way: no ACK yet
         session.tick()
         assert settled == [1] and not journal.writing and not journal.degraded
+
+
+def test_the_oleds_image_of_a_roll_goes_to_its_writer_with_the_write_and_reaches_the_panel_only_once_on_disk(
+        tmp_path: Path) -> None:
+    """On the box the OLED's writer thread gets a roll's image while the loop still draws the projector's frame,
+    with the journal's write it must wait for: every image that reached the panel found its roll in the file."""
+    from luma.core.device import dummy
+
+    from companion.session.views import OledView
+    from companion.views.oled import render
+    from hardware.oled import Display
+
+    path = tmp_path / "j.sqlite"
+    device = dummy(mode="1")
+    display = Display(device=device, background=True)
+    handed: list[tuple[bytes, int, bool]] = []
+    written: list[tuple[bytes, int]] = []
+    reader = DiskReader(path)
+    submit = display.submit
+
+    def recording_submit(image: Any, after: Any = None) -> None:
+        drawn = image if not callable(image) else None
+        run = session.current
+        assert run is not None
+        handed.append((drawn.tobytes() if drawn is not None else b"", len(run.live), after is not None))
+        submit(image, after)
+
+    display.submit = recording_submit  # type: ignore[method-assign]
+    display.on_written = lambda: written.append((device.image.tobytes(), reader._on_disk()))
+    with Journal(path) as journal, build_table(journal, sim=True, headless=True, views=[OledView(display, render)]) \
+            as table:
+        table.closers.append(display.close)
+        session = table.session
+        session.start("kansas", {"players": 4}, resume=False)
+        session.refresh()
+        table.loop.show()
+        _step_until(table, lambda: session.panel.tower == "connected")
+        for _ in range(5):
+            if not session.wanted():
+                break
+            _throw_wanted(table)
+            newest = next(image for image, _, _ in reversed(handed) if image)
+            deadline = time.monotonic() + 10
+            while device.image is None or device.image.tobytes() != newest:  # the writer has caught up
+                assert time.monotonic() < deadline
+                display.wait_written(display.written + 1, 0.05)
+        gated = {image: live for image, live, after in handed if after}  # a roll's image: the entries it shows
+        shown_gated = [(gated[image], on_disk) for image, on_disk in written if image in gated]
+        assert len(shown_gated) >= 2  # rolls' images went over with their writes (a newer one may replace one)
+        assert all(on_disk >= live for live, on_disk in shown_gated), shown_gated
+
+
+def test_start_returns_once_the_writer_has_taken_the_job_so_the_commit_is_under_way_before_the_drawing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.journal_writer as journal_writer
+
+    monkeypatch.setattr(journal_writer, "TAKE_WAIT", 10.0)  # the bound only spares a starved thread's loop
+    writer = WriteBehind("test-writer")
+    entered, may_finish = threading.Event(), threading.Event()
+
+    def job() -> None:
+        entered.set()
+        may_finish.wait(10)
+
+    writer.start(job)
+    assert entered.is_set() and writer.busy and writer.landing is not None
+    assert writer.landing.wait(0) is None  # taken, not finished
+    may_finish.set()
+    writer.join()
+    assert writer.landing.wait(0) is True
+    writer.close()

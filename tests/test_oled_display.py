@@ -389,3 +389,64 @@ def test_any_run_of_images_leaves_the_panel_as_luma_writing_each_whole_would(fra
         reference = I2CBus()
         real_ssd1306(reference).display(image)
         assert bus.panel_memory() == reference.panel_memory()
+
+
+def test_an_image_handed_over_with_the_journals_write_reaches_the_panel_only_once_that_write_landed():
+    """With ``after``, the writer thread holds the image until the write says it is on disk (the loop draws the
+    projector meanwhile), and drops it when the write failed."""
+    from companion.journal_writer import Landing
+
+    device = dummy(mode="1")
+    display = Display(device=device, background=True)
+    try:
+        landing = Landing()
+        display.submit(screen(7), after=landing)
+        assert display.wait_written(1, timeout=0.05) is False  # bounded wait: nothing reached the panel yet
+        landing.end(True)
+        assert display.wait_written(1, timeout=10)
+        assert device.image.tobytes() == screen(7).tobytes()
+        failed = Landing()
+        display.submit(screen(8), after=failed)
+        failed.end(False)
+        display.submit(screen(2))  # the frame that says the game waits in memory
+        assert display.wait_written(2, timeout=10)
+        assert device.image.tobytes() == screen(2).tobytes() and display.written == 2
+    finally:
+        display.close()
+
+
+def test_a_display_closed_while_its_image_waits_for_the_journal_stops_its_writer():
+    from companion.journal_writer import Landing
+
+    display = Display(device=dummy(mode="1"), background=True)
+    display.submit(screen(3), after=Landing())  # a write that never ends
+    display.close()
+    assert display._writer is not None and not display._writer.is_alive() and display.written == 0
+
+
+def test_the_oled_view_hands_a_rolls_image_over_before_the_frame_is_shown_and_shows_it_again_if_its_write_failed():
+    from companion.journal_writer import Landing
+    from companion.session.core import Frame
+    from companion.session.views import OledView
+
+    device = dummy(mode="1")
+    display = Display(device=device, background=True)
+    view = OledView(display, render)
+    panel = Panel(prompt=Prompt("roll", dice=("d8",)), dice=(Die("d8", 4),))
+    try:
+        landing = Landing()
+        view.prepare(Frame(panel), landing)
+        assert display.wait_written(1, timeout=0.05) is False  # handed over, held for the write
+        landing.end(True)
+        assert display.wait_written(1, timeout=10)  # shown by the writer: the loop has not shown the frame yet
+        view.show(Frame(panel))
+        assert display._queued is None and display.written == 1  # not handed over twice
+        other = Panel(prompt=Prompt("roll", dice=("d8",)), dice=(Die("d8", 6),))
+        failed = Landing()
+        view.prepare(Frame(other), failed)
+        failed.end(False)
+        view.show(Frame(other))  # the same words after all: the dropped image is handed over again, ungated
+        assert display.wait_written(2, timeout=10)
+        assert device.image.tobytes() == render(other).tobytes()
+    finally:
+        display.close()

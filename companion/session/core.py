@@ -182,6 +182,11 @@ class Session:
         self._settle_rolls()
         return behind and self.journal.degraded and self._refresh()
 
+    def write_landing(self) -> Any:
+        """The journal's write still finishing behind the loop (a ``journal_writer.Landing``), or None: a view
+        that shows from a thread of its own may wait on it there instead of on :meth:`settle_writes`."""
+        return self.journal.landing
+
     def after_shown(self) -> None:
         """Work that may wait until the table has seen the result: a due snapshot of the game's state (a cache
         for resume and undo; packing it would add milliseconds to the roll that reached it)."""

@@ -21,6 +21,7 @@ and the watchdog; a pump that reads a person's input (the laptop window's keys, 
 
 from __future__ import annotations
 
+import functools
 import logging
 import queue
 import time
@@ -119,11 +120,14 @@ class Loop:
 
         Views that can draw ahead (``prepare``: the projector's frame, the OLED's image) draw first, while
         the journal's write of this turn reaches the disk on its own thread; the frame is shown only once that
-        write has ended (``Session.settle_writes``), so the table never sees what the journal does not hold."""
+        write has ended (``Session.settle_writes``), so the table never sees what the journal does not hold.
+        ``prepare`` is given that write (``Session.write_landing``): a view that shows from a thread of its own
+        (the OLED's writer) may hand its image over at once, to be shown there when the write has landed."""
         frame = self.session.frame
+        landing = self.session.write_landing()
         for view in list(self.views):
             prepare = getattr(view, "prepare", None)
-            if prepare is not None and not self._guarded(view, prepare, frame):
+            if prepare is not None and not self._guarded(view, functools.partial(prepare, landing=landing), frame):
                 return
         if self.session.settle_writes():  # the write failed: the frame now says the game waits in memory
             frame = self.session.frame

@@ -61,9 +61,10 @@ class ProjectorView:
         self._owed: list[pygame.Rect] = []
         """Rectangles drawn since the last frame shown: the next :meth:`show` puts them all on the screen."""
 
-    def prepare(self, frame: Any) -> None:
+    def prepare(self, frame: Any, landing: Any = None) -> None:
         """Draw ``frame`` (only what changed, and warped onto a board when calibrated) without showing it:
-        the loop draws while the journal's write reaches the disk, and shows the frame once it is there."""
+        the loop draws while the journal's write reaches the disk, and shows the frame once it is there
+        (SDL's screen is the loop thread's, so ``landing``, that write, is not waited on here)."""
         surface, dirty = self.renderer.render(frame), self.renderer.dirty
         if self.table is not None and dirty:  # the last step: the map warped onto the board, the rest black
             warped = self.table.project(self.renderer, frame)  # only where the changed rectangles land
