@@ -247,8 +247,8 @@ def test_start_returns_once_the_writer_has_taken_the_job_so_the_commit_is_under_
         may_finish.wait(10)
 
     writer.start(job)
-    assert entered.is_set() and writer.busy and writer.landing is not None
-    assert writer.landing.wait(0) is None  # taken, not finished
+    assert writer._state == "running" and writer.landing is not None  # taken by the thread, not just queued
+    assert entered.wait(10) and writer.landing.wait(0) is None  # under way, not finished
     may_finish.set()
     writer.join()
     assert writer.landing.wait(0) is True
