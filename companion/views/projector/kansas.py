@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import pygame
@@ -347,8 +348,8 @@ class KansasPainter:
         ranked = tuple(self.ranked(state)[:RANKED_SHOWN])
         col.group(("forecast", state.forecast, state.forecaster, ranked),
                   lambda col: self._paint_forecast(col, state, ranked))
-        on_map = sum(n for _, n in state.markers)
-        cities = sum(n for h, n in state.markers if self.game.is_city(state, h))
+        on_map, cities = self._groups.get(("counts", state.markers, state.new_cities), lambda: (
+            sum(n for _, n in state.markers), sum(n for h, n in state.markers if self.game.is_city(state, h))))
         over = state.phase == "over"
         scores = tuple((p, state.kept_by(p), s) for p, s in state.scores().items() if s)
         col.group(("score", on_map, cities, over, scores), lambda col: self._paint_score(col, on_map, cities, over,
@@ -393,34 +394,12 @@ class KansasPainter:
                 col.full = True
                 return
             for i, (kind, value) in enumerate(dice):
-                at = (x + i * (die + 4), col.y)
-                box = pygame.Rect(round(at[0]) - 2, round(at[1]) - 2, die + 5, die + 5)
-                col.put(("die", kind, value, at, die), box,
-                        lambda s, at=at, kind=kind, value=value: self._die(s, at, die, kind, value))
+                col.add(die_piece(kind, value, (x + i * (die + 4), col.y), die))
             left = x + len(dice) * (die + 4) + 6
             col.text(label, (left, col.y + die / 2), body, colour, anchor="midleft",
                      max_width=col.rect.x + col.rect.w - left)
             col.y += die + 4
         col.gap()
-
-    @staticmethod
-    def _die(surface: Any, at: tuple[float, float], size: int, kind: str, value: int | None) -> None:
-        """A die face: a square for a D6, a diamond for a D8 (shape, not colour, tells them apart)."""
-        x, y = at
-        if kind == "d6":
-            box = pygame.Rect(round(x), round(y), size, size)
-            pygame.draw.rect(surface, palette.CITY, box, border_radius=max(2, size // 6))
-            pygame.draw.rect(surface, palette.CITY_EDGE, box, 2, border_radius=max(2, size // 6))
-            centre = box.center
-        else:
-            cx, cy, h = x + size / 2, y + size / 2, size / 2 + 1
-            pts = [(cx, cy - h), (cx + h, cy), (cx, cy + h), (cx - h, cy)]
-            pygame.draw.polygon(surface, palette.CITY, pts)
-            pygame.draw.polygon(surface, palette.CITY_EDGE, pts, 2)
-            centre = (round(cx), round(cy))
-        label = "?" if value is None else str(value)
-        digits = max(text.minimum(surface.get_height()), round(size * 0.8))
-        text.draw(surface, label, centre, digits, palette.CITY_EDGE, anchor="center", bold=True)
 
     @staticmethod
     def _paint_forecast(col: text.Column, state: KansasState, ranked: tuple[tuple[str, float], ...]) -> None:
@@ -439,6 +418,35 @@ class KansasPainter:
         col.line("Expected markers on cities and towns:", text.SMALL, palette.TEXT_DIM, wrap_lines=True)
         for label, expected in ranked:
             col.line(f"{label}: {expected:.2f}", text.BODY, palette.TEXT, indent=8)
+
+
+@lru_cache(maxsize=128)
+def die_piece(kind: str, value: int | None, at: tuple[float, float], size: int) -> Piece:
+    """A die face of the panel as a piece, kept: a tornado's rows of dice stay where they are roll after roll
+    (128 faces: every value of both kinds at a dozen rows). A D6 keeps inside its square, so its rectangle is
+    the square (a row of D6 then never touches the row above); a D8's diamond reaches a pixel or two past."""
+    x, y = round(at[0]), round(at[1])
+    box = pygame.Rect(x, y, size, size) if kind == "d6" else pygame.Rect(x - 2, y - 2, size + 5, size + 5)
+    return Piece(("die", kind, value, at, size), box, lambda s: paint_die(s, at, size, kind, value))
+
+
+def paint_die(surface: Any, at: tuple[float, float], size: int, kind: str, value: int | None) -> None:
+    """A die face: a square for a D6, a diamond for a D8 (shape, not colour, tells them apart)."""
+    x, y = at
+    if kind == "d6":
+        box = pygame.Rect(round(x), round(y), size, size)
+        pygame.draw.rect(surface, palette.CITY, box, border_radius=max(2, size // 6))
+        pygame.draw.rect(surface, palette.CITY_EDGE, box, 2, border_radius=max(2, size // 6))
+        centre = box.center
+    else:
+        cx, cy, h = x + size / 2, y + size / 2, size / 2 + 1
+        pts = [(cx, cy - h), (cx + h, cy), (cx, cy + h), (cx - h, cy)]
+        pygame.draw.polygon(surface, palette.CITY, pts)
+        pygame.draw.polygon(surface, palette.CITY_EDGE, pts, 2)
+        centre = (round(cx), round(cy))
+    label = "?" if value is None else str(value)
+    digits = max(text.minimum(surface.get_height()), round(size * 0.8))
+    text.draw(surface, label, centre, digits, palette.CITY_EDGE, anchor="center", bold=True)
 
 
 def paint_stack(surface: Any, base: tuple[float, float], s: float, n: int, size: int) -> None:

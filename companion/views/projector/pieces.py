@@ -29,6 +29,7 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import attrgetter
 from typing import Any, Protocol, runtime_checkable
 
 import pygame
@@ -118,7 +119,10 @@ def around(points: Iterable[tuple[float, float]], pad: float) -> pygame.Rect:
 
 def identities(pieces: Sequence[Piece]) -> frozenset[Identity]:
     """What tells pieces apart for :func:`damage`: each piece's key and rectangle."""
-    return frozenset(p.identity for p in pieces)
+    return frozenset(map(_IDENTITY, pieces))
+
+
+_IDENTITY = attrgetter("identity")
 
 
 def damage(old: Sequence[Piece] | frozenset[Any], new: Sequence[Piece] | frozenset[Any],
@@ -226,12 +230,15 @@ class Memo:
         return len(self._store)
 
 
+_TOP_LEFT = attrgetter("y", "x")
+
+
 def merge(rects: list[pygame.Rect], screen: pygame.Rect) -> list[pygame.Rect]:
     """Overlapping rectangles joined where their union is little more than the two (a union of two
     rectangles on a diagonal would repaint much that did not change; an overlap repainted twice costs
     less); the whole ``screen`` when the area passes :data:`MERGE_SHARE` of it."""
     out: list[pygame.Rect] = []
-    for r in sorted(rects, key=lambda r: (r.y, r.x)):
+    for r in sorted(rects, key=_TOP_LEFT):
         joined = True
         while joined:
             joined = False

@@ -91,9 +91,12 @@ def _piece(kind: str, words: str, at: tuple[int, int], size: int, colour: Colour
            max_width: int | None) -> Piece:
     if max_width is not None:
         words = fitted(words, size, bold, max_width)
-    return Piece((kind, words, at, anchor, size, tuple(colour), bold), box(words, at, size, colour, anchor=anchor,
-                                                                           bold=bold),
-                 lambda s: draw(s, words, at, size, colour, anchor=anchor, bold=bold))
+    rect = box(words, at, size, colour, anchor=anchor, bold=bold)
+    corner = rect.topleft
+    # what :func:`draw` does, its image placed once: a repaint draws a dozen rows, and placing each again
+    # (the anchor's keyword, the rounding) cost as much as the blit
+    return Piece((kind, words, at, anchor, size, colour, bold), rect,
+                 lambda s: s.blit(rendered(words, size, bold, colour), corner))
 
 
 @lru_cache(maxsize=384)
