@@ -25,7 +25,9 @@ from companion.views.projector.board import MapData, Spot
 from companion.views.projector.key import FootKey, KeyEntry
 from companion.views.projector.layout import Layout, Rect
 from companion.views.projector.marks import draw_polyline, draw_shadow, draw_token
+from companion.views.projector.palette import Colour
 from companion.views.projector.pieces import Group, KeptPieces, Memo, Piece, around, keep, rect_of
+from companion.views.projector.shapes.base import Point
 from companion.views.projector.status import just_happened, paint_turn
 
 FORECAST = palette.OKABE_ITO[1]
@@ -188,36 +190,45 @@ class KansasPainter:
                      kept: dict[Any, Any]) -> Group:
         """A tornado's track as small pieces, in the order :func:`draw_polyline` draws (casing, then the
         line, then the dots), so a roll that adds a hex repaints that hex's stretch, not the whole track.
-        A stretch, joint or dot seen before is taken from ``kept`` (a roll adds one; the rest are the same)."""
+        A stretch, joint or dot seen before is taken from ``kept`` (a roll adds one; the rest are the same),
+        and so is each run of them (see :func:`_grown`): a roll's track costs its new stretch, not all of it."""
 
         def piece(key: Any, rect: Callable[..., Any], draw: Callable[..., object]) -> Piece:
             made: Piece = keep(kept, key, lambda: Piece(key, rect(), draw))
             return made
 
+        def line(ab: tuple[Point, Point], c: Colour, w: int) -> Piece:
+            a, b = ab
+            return piece(("track line", a, b, c, w), lambda: around([a, b], w / 2 + 2),
+                         lambda surf: pygame.draw.line(surf, c, a, b, w))
+
+        def joint(at: Point, c: Colour, r: int) -> Piece:
+            x, y = at
+            return piece(("track joint", x, y, c, r), lambda: around([at], r + 1),
+                         lambda surf: pygame.draw.circle(surf, c, (round(x), round(y)), r))
+
+        def dot(at: Point, c: Colour, r: int) -> Piece:
+            x, y = at
+            return piece(("track dot", x, y, c, r), lambda: around([at], r + 1),
+                         lambda surf: pygame.draw.circle(surf, c, (round(x), round(y)), r))
+
         s = layout.hex_size
         off = track_offset(index, count, s)
-        pts = [(x + off, y + off) for x, y in (layout.centre(h) for h in tornado.markers)]
+        pts = tuple((x + off, y + off) for x, y in (layout.centre(h) for h in tornado.markers))
         colour = palette.TRACK if latest else palette.faded(palette.TRACK, EARLIER_FADE)
         width = max(3, round(s * (0.16 if latest else 0.1)))
         pieces: list[Piece] = []
         if len(pts) >= 2:
+            pairs = tuple(itertools.pairwise(pts))
             for c, w in ((palette.CITY_EDGE, width + 4), (colour, width)):
-                for a, b in itertools.pairwise(pts):
-                    pieces.append(piece(("track line", a, b, c, w), lambda a=a, b=b, w=w: around([a, b], w / 2 + 2),
-                                        lambda surf, a=a, b=b, c=c, w=w: pygame.draw.line(surf, c, a, b, w)))
-                for x, y in pts:
-                    r = max(1, w // 2)
-                    pieces.append(piece(("track joint", x, y, c, r), lambda x=x, y=y, r=r: around([(x, y)], r + 1),
-                                        lambda surf, x=x, y=y, c=c, r=r: pygame.draw.circle(
-                                            surf, c, (round(x), round(y)), r)))
-        for x, y in pts[1:]:
-            r = round(width * 0.9)
-            pieces.append(piece(("track dot", x, y, colour, r), lambda x=x, y=y, r=r: around([(x, y)], r + 1),
-                                lambda surf, x=x, y=y, r=r: pygame.draw.circle(surf, colour, (round(x), round(y)), r)))
+                pieces += _grown(kept, "track lines", pairs, line, c, w)
+                pieces += _grown(kept, "track joints", pts, joint, c, max(1, w // 2))
+        pieces += _grown(kept, "track dots", pts[1:], dot, colour, round(width * 0.9))
         size = text.px(text.MARK, layout.height)
         disc = max(size * 0.62, s * 0.26)
-        pieces.append(Piece(("track start", pts[0], colour, tornado.number), around([pts[0]], disc * 1.25 + 4),
-                            lambda surf: self._start_disc(surf, pts[0], s, colour, str(tornado.number), size)))
+        start, number = pts[0], tornado.number
+        pieces.append(piece(("track start", start, colour, number), lambda: around([start], disc * 1.25 + 4),
+                            lambda surf: self._start_disc(surf, start, s, colour, str(number), size)))
         last = tornado.moves[-1] if tornado.moves else None
         if latest and last is not None and last.rerolled and tornado.position is not None:
             at, move = tornado.position, last
@@ -447,6 +458,20 @@ def paint_die(surface: Any, at: tuple[float, float], size: int, kind: str, value
     label = "?" if value is None else str(value)
     digits = max(text.minimum(surface.get_height()), round(size * 0.8))
     text.draw(surface, label, centre, digits, palette.CITY_EDGE, anchor="center", bold=True)
+
+
+def _grown(kept: dict[Any, Any], kind: str, items: tuple[Any, ...], make: Callable[[Any, Colour, int], Piece],
+           colour: Colour, width: int) -> Group:
+    """``make(item, colour, width)`` for each of ``items``, as a tuple kept in ``kept`` and made from the one
+    kept for all but the last item: a track grows by a stretch a roll, and its runs of lines, joints and dots
+    are then one lookup and one new piece each, however long the track."""
+    if not items:
+        return ()
+    key = (kind, items, colour, width)
+    made: Group | None = kept.get(key)
+    if made is None:
+        made = kept[key] = (*_grown(kept, kind, items[:-1], make, colour, width), make(items[-1], colour, width))
+    return made
 
 
 def paint_stack(surface: Any, base: tuple[float, float], s: float, n: int, size: int) -> None:
