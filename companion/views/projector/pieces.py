@@ -50,6 +50,10 @@ class Piece:
     rect: pygame.Rect
     draw: Callable[..., object] = field(compare=False, hash=False)
     """(surface) -> None; draws the piece at its place on the screen-sized surface."""
+    clips: bool = field(default=False, compare=False, hash=False)
+    """True when the piece draws the same pixels inside any clip rectangle as without one: a fill of a
+    rectangle, a blit of an image. Such a piece may be repainted through a clip (see :func:`repaint`);
+    an outline or a rounded shape may not (pygame draws those differently when clipped)."""
 
     @cached_property
     def identity(self) -> Identity:
@@ -266,20 +270,25 @@ def repaint(surface: Any, base: Any, pieces: Sequence[Piece], rects: Sequence[py
     the whole pieces leave on ``scratch`` outside the rectangle is never copied: a piece's pixels depend
     only on what lies under them, so inside the rectangle they are what a fresh paint gives.
 
-    A rectangle that holds every piece touching it (a panel line, most often) is painted on ``surface``
-    itself: those pieces draw nothing outside it, so the copy through ``scratch`` would only cost a second
-    pass over its pixels."""
+    A rectangle where every piece touching it either lies inside it (a panel line, most often) or draws the
+    same through a clip (:attr:`Piece.clips`: the status strip's fill under a new prompt) is painted on
+    ``surface`` itself, clipped to the rectangle: the copy through ``scratch`` would only cost a second pass
+    over its pixels, and a third surface's worth of memory traffic."""
     boxes = [p.rect for p in pieces]
     for rect in rects:
         touching = rect.collidelistall(boxes)
-        inside = all(rect.contains(boxes[i]) for i in touching)
-        target = surface if inside and base is not None else scratch
+        if base is not None and all(rect.contains(boxes[i]) or pieces[i].clips for i in touching):
+            surface.set_clip(rect)
+            surface.blit(base, rect, rect)
+            for i in touching:
+                pieces[i].draw(surface)
+            surface.set_clip(None)
+            continue
         if base is not None:
-            target.blit(base, rect, rect)
+            scratch.blit(base, rect, rect)
         for i in touching:
-            pieces[i].draw(target)
-        if target is scratch:
-            surface.blit(scratch, rect, rect)
+            pieces[i].draw(scratch)
+        surface.blit(scratch, rect, rect)
 
 
 def paint_all(surface: Any, base: Any, pieces: Sequence[Piece]) -> None:

@@ -6,7 +6,6 @@ disagree about what the box is waiting for.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -87,22 +86,14 @@ def status_groups(layout: Layout, panel: Panel) -> list[Group]:
                    panel.message or prompt_line(panel), bool(panel.message), panel.notices)]
 
 
-STRIP_TILES = (12, 3)
-"""The strip's background as this many tiles across and down: a new prompt repaints the tiles under its
-words, not the whole width of the screen (a fill of the whole strip cost as much as the words on it)."""
-
-
 @lru_cache(maxsize=8)
 def strip_tiles(r: Rect) -> Group:
-    """The strip's background, one piece per tile; together they fill exactly ``r``, as one fill would.
-    Kept per strip rectangle (one per screen size)."""
-    across, down = STRIP_TILES
-    xs = [r.x + r.w * i // across for i in range(across + 1)]
-    ys = [r.y + r.h * j // down for j in range(down + 1)]
-    boxes = [(x0, y0, x1 - x0, y1 - y0) for y0, y1 in itertools.pairwise(ys) for x0, x1 in itertools.pairwise(xs)]
-    return tuple(Piece(("status strip", box), pygame.Rect(box),
-                       lambda s, box=box: pygame.draw.rect(s, palette.PANEL, box))
-                 for box in boxes if box[2] > 0 and box[3] > 0)
+    """The strip's background: one fill, kept per strip rectangle (one per screen size). A fill draws the same
+    through a clip (:attr:`~companion.views.projector.pieces.Piece.clips`), so a new prompt repaints the
+    strip's background under its words, not the whole width of the screen."""
+    box = r.as_tuple()
+    return (Piece(("status strip", box), pygame.Rect(box), lambda s: pygame.draw.rect(s, palette.PANEL, box),
+                  clips=True),)
 
 
 @lru_cache(maxsize=64)

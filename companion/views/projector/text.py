@@ -96,7 +96,7 @@ def _piece(kind: str, words: str, at: tuple[int, int], size: int, colour: Colour
     # what :func:`draw` does, its image placed once: a repaint draws a dozen rows, and placing each again
     # (the anchor's keyword, the rounding) cost as much as the blit
     return Piece((kind, words, at, anchor, size, colour, bold), rect,
-                 lambda s: s.blit(rendered(words, size, bold, colour), corner))
+                 lambda s: s.blit(rendered(words, size, bold, colour), corner), clips=True)
 
 
 @lru_cache(maxsize=384)
