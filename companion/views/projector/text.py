@@ -125,10 +125,18 @@ def wrap(line: str, size: int, width: int, bold: bool = False) -> list[str]:
 
 @lru_cache(maxsize=512)
 def _wrapped(line: str, size: int, width: int, bold: bool) -> tuple[str, ...]:
-    """:func:`wrap`, kept: a panel's lines come back frame after frame, and measuring each word is slow."""
+    """:func:`wrap`, kept: a panel's lines come back frame after frame, and measuring each word is slow.
+
+    A line that fits whole is one row, measured once: a text's width (from its leftmost to its rightmost
+    pixel) never shrinks as words are added at its end, so every shorter row would have fitted too and the
+    word by word measuring below would end with the same single row. Most lines a roll brings are short."""
     f = font(size, bold)
+    words = line.split()
+    whole = " ".join(words)
+    if words and f.size(whole)[0] <= width:
+        return (whole,)
     rows: list[str] = []
-    for word in line.split():
+    for word in words:
         if rows and f.size(f"{rows[-1]} {word}")[0] <= width:
             rows[-1] = f"{rows[-1]} {word}"
         else:
