@@ -112,8 +112,9 @@ class KansasPainter:
 
     def state_groups(self, layout: Layout, state: Any, overlay: bool = False) -> list[Group]:
         """:meth:`state_pieces` in groups, each kept while what it shows is the same: every tornado's
-        track, the marker stacks, the rings and the funnel, the grid numbers. A roll moves one tornado and
-        puts down one marker: the earlier tracks and the grid are the same tuples as before."""
+        track, the marker stacks of each board column, the rings and the funnel, the grid numbers. A roll
+        moves one tornado and puts down one marker: the earlier tracks, the other columns' stacks and the
+        grid are the same tuples as before."""
         s = layout.hex_size
         size = text.px(text.MARK, layout.height)
         disc = max(size * 0.62, s * 0.27) * 1.25 + 4
@@ -124,8 +125,10 @@ class KansasPainter:
         for index, (tornado, latest) in enumerate(tracks):
             groups.append(self._groups.same(tornado, ("track", layout.width, layout.height, latest, index, count),
                                             self._track_group, layout, tornado, latest, index, count, kept))
-        groups.append(keep(kept, ("stacks", state.markers), lambda: tuple(
-            keep(kept, ("stack", h, n), self._stack_piece, layout, h, n, disc) for h, n in state.markers)))
+        for _, column in itertools.groupby(state.markers, key=_column):  # a roll changes one column's stacks
+            run = tuple(column)
+            groups.append(keep(kept, ("stacks", run), lambda run=run: tuple(
+                keep(kept, ("stack", h, n), self._stack_piece, layout, h, n, disc) for h, n in run)))
         rings = [(h, str(value)) for value, h in self.candidates(state).items()]
         t = state.current if state.current is not None else (state.tornadoes[-1] if state.tornadoes else None)
         if t is not None and t.forecast_line and t.start is not None:
@@ -458,6 +461,12 @@ def paint_die(surface: Any, at: tuple[float, float], size: int, kind: str, value
     label = "?" if value is None else str(value)
     digits = max(text.minimum(surface.get_height()), round(size * 0.8))
     text.draw(surface, label, centre, digits, palette.CITY_EDGE, anchor="center", bold=True)
+
+
+def _column(marker: tuple[Hex, int]) -> int:
+    """The board column (q) of a marker stack: the state's markers are sorted by hex, so a column's stacks
+    come together and make one group."""
+    return marker[0].q
 
 
 def _grown(kept: dict[Any, Any], kind: str, items: tuple[Any, ...], make: Callable[[Any, Colour, int], Piece],
