@@ -91,12 +91,11 @@ def _piece(kind: str, words: str, at: tuple[int, int], size: int, colour: Colour
            max_width: int | None) -> Piece:
     if max_width is not None:
         words = fitted(words, size, bold, max_width)
-    rect = box(words, at, size, colour, anchor=anchor, bold=bold)
-    corner = rect.topleft
-    # what :func:`draw` does, its image placed once: a repaint draws a dozen rows, and placing each again
-    # (the anchor's keyword, the rounding) cost as much as the blit
-    return Piece((kind, words, at, anchor, size, colour, bold), rect,
-                 lambda s: s.blit(rendered(words, size, bold, colour), corner), clips=True)
+    # drawn by :func:`draw` (the one way text reaches the screen, which the tests watch); a blit of an image,
+    # so the same through a clip (Piece.clips)
+    return Piece((kind, words, at, anchor, size, colour, bold), box(words, at, size, colour, anchor=anchor,
+                                                                    bold=bold),
+                 lambda s: draw(s, words, at, size, colour, anchor=anchor, bold=bold), clips=True)
 
 
 @lru_cache(maxsize=384)
