@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import pygame
@@ -24,8 +25,10 @@ from companion.views.projector.board import MapData, Spot
 from companion.views.projector.key import FootKey, KeyEntry
 from companion.views.projector.layout import Layout, Rect
 from companion.views.projector.marks import draw_polyline, draw_shadow, draw_token
-from companion.views.projector.pieces import KeptPieces, Piece, around, keep, rect_of
-from companion.views.projector.status import paint_turn
+from companion.views.projector.palette import Colour
+from companion.views.projector.pieces import Group, KeptPieces, Memo, Piece, around, keep, rect_of
+from companion.views.projector.shapes.base import Point
+from companion.views.projector.status import just_happened, paint_turn
 
 FORECAST = palette.OKABE_ITO[1]
 """Sky blue: the forecast's candidate starts and the chosen one."""
@@ -35,6 +38,9 @@ MAX_DISCS = 3
 """Marker discs drawn per stack; the number on top says how many there are."""
 RANKED_SHOWN = 5
 """Forecast choices listed in the side panel, best first."""
+GROUPS_KEPT = 64
+"""Groups of pieces kept by what they show: a state has about ten, and only the last state's are asked for
+again (the bound just has to hold a few states' worth)."""
 
 
 class KansasPainter:
@@ -49,6 +55,11 @@ class KansasPainter:
         """Pieces that are the same whenever they are shown (a stack of n markers on a hex, a track, the grid
         numbers): most of a frame's pieces did not change since the last. A new turn's tracks start the store
         again, so it never grows past a turn's worth."""
+        self._key_group: Group = ()
+        self._groups = Memo(GROUPS_KEPT)
+        """The groups (:data:`~companion.views.projector.pieces.Group`) of the last few states by what they show
+        (the marker stacks, the forecast's rings, each block of the side panel), so a roll that leaves one as it
+        was gives the same tuple again and the renderer does not compare it."""
 
     # -- the printed board ----------------------------------------------------------------------
     def map_data(self, state: Any = None) -> MapData:
@@ -97,37 +108,56 @@ class KansasPainter:
         roll repaints only those it changed); all drawn under the overlay too (the markers are the
         game's facts, the heat is what may come). The grid numbers go last, so a forecast's rings never
         hide the line numbers people read them by."""
+        return [p for g in self.state_groups(layout, state, overlay) for p in g]
+
+    def state_groups(self, layout: Layout, state: Any, overlay: bool = False) -> list[Group]:
+        """:meth:`state_pieces` in groups, each kept while what it shows is the same: every tornado's
+        track, the marker stacks of each board column, the rings and the funnel, the grid numbers. A roll
+        moves one tornado and puts down one marker: the earlier tracks, the other columns' stacks and the
+        grid are the same tuples as before."""
         s = layout.hex_size
         size = text.px(text.MARK, layout.height)
         disc = max(size * 0.62, s * 0.27) * 1.25 + 4
-        pieces: list[Piece] = []
+        groups: list[Group] = []
         tracks = self.tracks(state)
         count = len(tracks)
         kept = self._kept.at(layout)
         for index, (tornado, latest) in enumerate(tracks):
-            pieces += keep(kept, ("track", tornado, latest, index, count), self._track_pieces, layout, tornado,
-                           latest, index, count, kept)
-        for h, n in state.markers:
-            pieces.append(keep(kept, ("stack", h, n), self._stack_piece, layout, h, n, disc))
+            groups.append(self._groups.same(tornado, ("track", layout.width, layout.height, latest, index, count),
+                                            self._track_group, layout, tornado, latest, index, count, kept))
+        for _, column in itertools.groupby(state.markers, key=_column):  # a roll changes one column's stacks
+            run = tuple(column)
+            groups.append(keep(kept, ("stacks", run), lambda run=run: tuple(
+                keep(kept, ("stack", h, n), self._stack_piece, layout, h, n, disc) for h, n in run)))
         rings = [(h, str(value)) for value, h in self.candidates(state).items()]
         t = state.current if state.current is not None else (state.tornadoes[-1] if state.tornadoes else None)
         if t is not None and t.forecast_line and t.start is not None:
             rings.append((t.start, "F"))
+        now = state.current if state.current is not None and state.current.position is not None else None
+        funnel = (now.position, now.number) if now is not None else None
+        groups.append(self._groups.get(("marks", layout.width, layout.height, tuple(rings), funnel),
+                                       lambda: self._marks(layout, rings, now)))
+        groups.append(keep(kept, "grid", lambda: tuple(
+            Piece(("grid", at, label), around([at], max(6, round(size * 0.62)) * 1.3 + 4),
+                  lambda surf, at=at, label=label: self._number(surf, at, max(6, round(size * 0.62)), label, size))
+            for at, label in self._grid_numbers(layout))))
+        return groups
+
+    def _marks(self, layout: Layout, rings: list[tuple[Hex, str]], now: Tornado | None) -> Group:
+        """The forecast's numbered rings and the funnel of the tornado being rolled."""
+        s = layout.hex_size
+        size = text.px(text.MARK, layout.height)
+        pieces: list[Piece] = []
         for h, label in rings:
             x, y = layout.centre(h)
             rect = rect_of(layout.box(h, 0.86), max(3, s * 0.12) + 4).union(
                 around([(x + s * 0.42, y - s * 0.36)], max(s * 0.22, size * 0.62) * 1.25 + 4))
             pieces.append(Piece(("ring", h, label), rect,
                                 lambda surf, h=h, label=label: self._ring(surf, layout, h, FORECAST, label)))
-        if state.current is not None and state.current.position is not None:
-            now = state.current
+        if now is not None and now.position is not None:
             pieces.append(Piece(("funnel", now.position, now.number), rect_of(layout.box(now.position, 0.6), 4),
                                 lambda surf, now=now: self._paint_funnel(surf, layout, now)))
-        pieces += keep(kept, "grid", lambda: [
-            Piece(("grid", at, label), around([at], max(6, round(size * 0.62)) * 1.3 + 4),
-                  lambda surf, at=at, label=label: self._number(surf, at, max(6, round(size * 0.62)), label, size))
-            for at, label in self._grid_numbers(layout)])
-        return pieces
+        return tuple(pieces)
 
     def _stack_piece(self, layout: Layout, h: Hex, n: int, disc: float) -> Piece:
         """``n`` damage markers on ``h`` as a piece."""
@@ -159,47 +189,56 @@ class KansasPainter:
         pygame.draw.circle(surface, palette.TEXT_DIM, centre, radius, max(1, radius // 6))
         text.draw(surface, label, centre, size, palette.TEXT, anchor="center", bold=True)
 
-    def _track_pieces(self, layout: Layout, tornado: Tornado, latest: bool, index: int, count: int,
-                      kept: dict[Any, Any]) -> list[Piece]:
+    def _track_group(self, layout: Layout, tornado: Tornado, latest: bool, index: int, count: int,
+                     kept: dict[Any, Any]) -> Group:
         """A tornado's track as small pieces, in the order :func:`draw_polyline` draws (casing, then the
         line, then the dots), so a roll that adds a hex repaints that hex's stretch, not the whole track.
-        A stretch, joint or dot seen before is taken from ``kept`` (a roll adds one; the rest are the same)."""
+        A stretch, joint or dot seen before is taken from ``kept`` (a roll adds one; the rest are the same),
+        and so is each run of them (see :func:`_grown`): a roll's track costs its new stretch, not all of it."""
 
         def piece(key: Any, rect: Callable[..., Any], draw: Callable[..., object]) -> Piece:
             made: Piece = keep(kept, key, lambda: Piece(key, rect(), draw))
             return made
 
+        def line(ab: tuple[Point, Point], c: Colour, w: int) -> Piece:
+            a, b = ab
+            return piece(("track line", a, b, c, w), lambda: around([a, b], w / 2 + 2),
+                         lambda surf: pygame.draw.line(surf, c, a, b, w))
+
+        def joint(at: Point, c: Colour, r: int) -> Piece:
+            x, y = at
+            return piece(("track joint", x, y, c, r), lambda: around([at], r + 1),
+                         lambda surf: pygame.draw.circle(surf, c, (round(x), round(y)), r))
+
+        def dot(at: Point, c: Colour, r: int) -> Piece:
+            x, y = at
+            return piece(("track dot", x, y, c, r), lambda: around([at], r + 1),
+                         lambda surf: pygame.draw.circle(surf, c, (round(x), round(y)), r))
+
         s = layout.hex_size
         off = track_offset(index, count, s)
-        pts = [(x + off, y + off) for x, y in (layout.centre(h) for h in tornado.markers)]
+        pts = tuple((x + off, y + off) for x, y in (layout.centre(h) for h in tornado.markers))
         colour = palette.TRACK if latest else palette.faded(palette.TRACK, EARLIER_FADE)
         width = max(3, round(s * (0.16 if latest else 0.1)))
         pieces: list[Piece] = []
         if len(pts) >= 2:
+            pairs = tuple(itertools.pairwise(pts))
             for c, w in ((palette.CITY_EDGE, width + 4), (colour, width)):
-                for a, b in itertools.pairwise(pts):
-                    pieces.append(piece(("track line", a, b, c, w), lambda a=a, b=b, w=w: around([a, b], w / 2 + 2),
-                                        lambda surf, a=a, b=b, c=c, w=w: pygame.draw.line(surf, c, a, b, w)))
-                for x, y in pts:
-                    r = max(1, w // 2)
-                    pieces.append(piece(("track joint", x, y, c, r), lambda x=x, y=y, r=r: around([(x, y)], r + 1),
-                                        lambda surf, x=x, y=y, c=c, r=r: pygame.draw.circle(
-                                            surf, c, (round(x), round(y)), r)))
-        for x, y in pts[1:]:
-            r = round(width * 0.9)
-            pieces.append(piece(("track dot", x, y, colour, r), lambda x=x, y=y, r=r: around([(x, y)], r + 1),
-                                lambda surf, x=x, y=y, r=r: pygame.draw.circle(surf, colour, (round(x), round(y)), r)))
+                pieces += _grown(kept, "track lines", pairs, line, c, w)
+                pieces += _grown(kept, "track joints", pts, joint, c, max(1, w // 2))
+        pieces += _grown(kept, "track dots", pts[1:], dot, colour, round(width * 0.9))
         size = text.px(text.MARK, layout.height)
         disc = max(size * 0.62, s * 0.26)
-        pieces.append(Piece(("track start", pts[0], colour, tornado.number), around([pts[0]], disc * 1.25 + 4),
-                            lambda surf: self._start_disc(surf, pts[0], s, colour, str(tornado.number), size)))
+        start, number = pts[0], tornado.number
+        pieces.append(piece(("track start", start, colour, number), lambda: around([start], disc * 1.25 + 4),
+                            lambda surf: self._start_disc(surf, start, s, colour, str(number), size)))
         last = tornado.moves[-1] if tornado.moves else None
         if latest and last is not None and last.rerolled and tornado.position is not None:
             at, move = tornado.position, last
             ends = [layout.centre(at), layout.centre(move.to)]
             pieces.append(Piece(("off the map", at, move.to), around(ends, s * 0.3 + 4),
                                 lambda surf: self._paint_off_map(surf, layout, at, move)))
-        return pieces
+        return tuple(pieces)
 
     @staticmethod
     def _start_disc(surface: Any, at: tuple[float, float], s: float, colour: Any, label: str, size: int) -> None:
@@ -286,62 +325,90 @@ class KansasPainter:
 
     def side_pieces(self, layout: Layout, rect: Rect, state: Any) -> list[Piece]:
         """The key at the foot (the same all game) and the lines above it (new with each state)."""
-        above, piece = self._key.split(layout, rect, lambda: self.map_data(state), lambda: self.key_entries(layout))
-        pieces = [piece]
-        self._paint_lines(None, layout, above, state, pieces)
-        return pieces
+        return [p for g in self.side_groups(layout, rect, state) for p in g]
 
-    def _paint_lines(self, surface: Any, layout: Layout, above: Rect, state: KansasState,
-                     pieces: list[Piece] | None = None) -> None:
+    def side_groups(self, layout: Layout, rect: Rect, state: Any) -> list[Group]:
+        """:meth:`side_pieces` in groups: the key, then each block of lines kept by what it shows (the turn,
+        what happened and what is asked, the dice, the forecast, the markers and the score)."""
+        above, piece = self._key.split(layout, rect, lambda: self.map_data(state), lambda: self.key_entries(layout))
+        if self._key_group[:1] != (piece,):  # the key's piece is made once per screen size: its group too
+            self._key_group = (piece,)
+        col = text.Column(None, above, layout.height, [], self._groups)
+        self._paint_lines(col, layout, state)
+        return [self._key_group, *col.finish()]
+
+    def _paint_lines(self, col: text.Column, layout: Layout, state: KansasState) -> None:
         """The turn, what just happened and what is asked, the tornado's dice, the forecast, the markers
-        and the score, down ``above`` (each row a piece in ``pieces`` when given)."""
-        col = text.Column(surface, above, layout.height, pieces)
+        and the score, down the column; each block a group (:meth:`text.Column.group`) keyed by all it shows,
+        worked out from the state first: that costs a few tuples, writing the rows costs tens of them."""
         turns = self.board.turns(state.players)
-        col.line(f"Turn {state.turn}/{turns} - {state.players} players", text.TITLE, palette.TEXT, bold=True)
-        col.gap()
-        paint_turn(col, self.game, state)
+
+        def title(col: text.Column) -> None:
+            col.line(f"Turn {state.turn}/{turns} - {state.players} players", text.TITLE, palette.TEXT, bold=True)
+            col.gap()
+
+        col.group(("title", state.turn, turns, state.players), title)
+        happened = just_happened(self.game, state)
+        prompt = self.game.prompt(state)
+        now = (prompt.text,) if prompt.text else ()
+        col.group(("turn", happened, now), lambda col: paint_turn(col, self.game, state, now, happened))
         if state.phase == "tornado" and state.current is not None:
-            self._paint_rolls(col, layout, state)
+            rows = self._roll_rows(state)
+            col.group(("rolls", rows), lambda col: self._paint_rolls(col, layout, rows))
         elif state.phase == "actions" and state.count:
-            col.line(f"{state.count} tornado{'es' if state.count > 1 else ''} this turn, all rolled", text.SMALL,
-                     palette.TEXT_DIM)
-        self._paint_forecast(col, state)
+            col.group(("all rolled", state.count), lambda col: col.line(
+                f"{state.count} tornado{'es' if state.count > 1 else ''} this turn, all rolled", text.SMALL,
+                palette.TEXT_DIM))
+        ranked = tuple(self.ranked(state)[:RANKED_SHOWN])
+        col.group(("forecast", state.forecast, state.forecaster, ranked),
+                  lambda col: self._paint_forecast(col, state, ranked))
+        on_map, cities = self._groups.get(("counts", state.markers, state.new_cities), lambda: (
+            sum(n for _, n in state.markers), sum(n for h, n in state.markers if self.game.is_city(state, h))))
+        over = state.phase == "over"
+        scores = tuple((p, state.kept_by(p), s) for p, s in state.scores().items() if s)
+        col.group(("score", on_map, cities, over, scores), lambda col: self._paint_score(col, on_map, cities, over,
+                                                                                          scores))
+
+    @staticmethod
+    def _paint_score(col: text.Column, on_map: int, cities: int, over: bool,
+                     scores: tuple[tuple[int, int, int], ...]) -> None:
+        """The markers on the map and on cities, and each player's kept city markers (the final score)."""
         col.gap()
-        on_map = sum(n for _, n in state.markers)
-        cities = sum(n for h, n in state.markers if self.game.is_city(state, h))
         col.line(f"Markers on the map: {on_map}, on cities: {cities}", text.BODY, palette.TEXT, bold=True,
                  wrap_lines=True)
-        scores = {p: s for p, s in state.scores().items() if s}
-        col.line("Final score" if state.phase == "over" else "Kept city markers", text.BODY, palette.TEXT, bold=True)
-        nobody = "nobody kept one" if state.phase == "over" else "none yet"
-        for line in [f"player {p}: {state.kept_by(p)} = {s} points" for p, s in scores.items()] or [nobody]:
+        col.line("Final score" if over else "Kept city markers", text.BODY, palette.TEXT, bold=True)
+        nobody = "nobody kept one" if over else "none yet"
+        for line in [f"player {p}: {kept} = {s} points" for p, kept, s in scores] or [nobody]:
             col.line(line, text.BODY, palette.TEXT_DIM, indent=8)
 
-    def _paint_rolls(self, col: text.Column, layout: Layout, state: KansasState) -> None:
-        """The tornado being rolled: its two D8 lines and every 2D6 move, the dice drawn as dice."""
+    def _roll_rows(self, state: KansasState) -> tuple[Any, ...]:
+        """The tornado being rolled as the rows the panel shows: its title, then each row's dice (kind,
+        value), words and colour: its two D8 lines and its last moves."""
         t = state.current
         assert t is not None
+        rows: list[Any] = [f"Tornado {t.number} of {state.count}"]
+        for line, value in (("ns", t.ns), ("we", t.we)):
+            label = f"{LINES[line]}" + (" (forecast)" if t.forecast_line == line else "")
+            rows.append(((("d8", value),), label, palette.TEXT_DIM))
+        for move in t.moves[-(self.board.moves_per_tornado + 2):]:
+            label = f"= {move.total} {move.direction}" + ("  off the map: again" if move.rerolled else "")
+            rows.append(((("d6", move.dice[0]), ("d6", move.dice[1])), label, palette.TEXT_DIM if move.rerolled
+                         else palette.TEXT))
+        return tuple(rows)
+
+    def _paint_rolls(self, col: text.Column, layout: Layout, rows: tuple[Any, ...]) -> None:
+        """The tornado being rolled (:meth:`_roll_rows`): its two D8 lines and every 2D6 move, the dice
+        drawn as dice."""
         body = text.px(text.BODY, layout.height)
         die = max(18, round(layout.height * 0.036))
         x = col.rect.x
-        col.line(f"Tornado {t.number} of {state.count}", text.BODY, palette.TEXT, bold=True)
-        rows: list[tuple[list[tuple[str, int | None]], str, Any]] = []
-        for line, value in (("ns", t.ns), ("we", t.we)):
-            label = f"{LINES[line]}" + (" (forecast)" if t.forecast_line == line else "")
-            rows.append(([("d8", value)], label, palette.TEXT_DIM))
-        for move in t.moves[-(self.board.moves_per_tornado + 2):]:
-            label = f"= {move.total} {move.direction}" + ("  off the map: again" if move.rerolled else "")
-            rows.append(([("d6", move.dice[0]), ("d6", move.dice[1])], label, palette.TEXT_DIM if move.rerolled
-                         else palette.TEXT))
-        for dice, label, colour in rows:
+        col.line(rows[0], text.BODY, palette.TEXT, bold=True)
+        for dice, label, colour in rows[1:]:
             if not col.room(die + 4):
                 col.full = True
                 return
             for i, (kind, value) in enumerate(dice):
-                at = (x + i * (die + 4), col.y)
-                box = pygame.Rect(round(at[0]) - 2, round(at[1]) - 2, die + 5, die + 5)
-                col.put(("die", kind, value, at, die), box,
-                        lambda s, at=at, kind=kind, value=value: self._die(s, at, die, kind, value))
+                col.add(die_piece(kind, value, (x + i * (die + 4), col.y), die))
             left = x + len(dice) * (die + 4) + 6
             col.text(label, (left, col.y + die / 2), body, colour, anchor="midleft",
                      max_width=col.rect.x + col.rect.w - left)
@@ -349,27 +416,10 @@ class KansasPainter:
         col.gap()
 
     @staticmethod
-    def _die(surface: Any, at: tuple[float, float], size: int, kind: str, value: int | None) -> None:
-        """A die face: a square for a D6, a diamond for a D8 (shape, not colour, tells them apart)."""
-        x, y = at
-        if kind == "d6":
-            box = pygame.Rect(round(x), round(y), size, size)
-            pygame.draw.rect(surface, palette.CITY, box, border_radius=max(2, size // 6))
-            pygame.draw.rect(surface, palette.CITY_EDGE, box, 2, border_radius=max(2, size // 6))
-            centre = box.center
-        else:
-            cx, cy, h = x + size / 2, y + size / 2, size / 2 + 1
-            pts = [(cx, cy - h), (cx + h, cy), (cx, cy + h), (cx - h, cy)]
-            pygame.draw.polygon(surface, palette.CITY, pts)
-            pygame.draw.polygon(surface, palette.CITY_EDGE, pts, 2)
-            centre = (round(cx), round(cy))
-        label = "?" if value is None else str(value)
-        digits = max(text.minimum(surface.get_height()), round(size * 0.8))
-        text.draw(surface, label, centre, digits, palette.CITY_EDGE, anchor="center", bold=True)
-
-    def _paint_forecast(self, col: text.Column, state: KansasState) -> None:
+    def _paint_forecast(col: text.Column, state: KansasState, ranked: tuple[tuple[str, float], ...]) -> None:
         """Who forecasts what; while a choice is open, the choices ranked by the markers they are
-        expected to put on cities and towns (fewest first: the one that spares the most)."""
+        expected to put on cities and towns (fewest first: the one that spares the most; ``ranked``, the
+        first :data:`RANKED_SHOWN` of :meth:`ranked`)."""
         if state.forecast is not None:
             number, line, value = state.forecast
             where = f" at {value}" if value else ""
@@ -377,12 +427,60 @@ class KansasPainter:
                      wrap_lines=True)
         elif state.forecaster:
             col.line(f"Player {state.forecaster} holds a forecast", text.BODY, FORECAST, bold=True)
-        ranked = self.ranked(state)
         if not ranked:
             return
         col.line("Expected markers on cities and towns:", text.SMALL, palette.TEXT_DIM, wrap_lines=True)
-        for label, expected in ranked[:RANKED_SHOWN]:
+        for label, expected in ranked:
             col.line(f"{label}: {expected:.2f}", text.BODY, palette.TEXT, indent=8)
+
+
+@lru_cache(maxsize=128)
+def die_piece(kind: str, value: int | None, at: tuple[float, float], size: int) -> Piece:
+    """A die face of the panel as a piece, kept: a tornado's rows of dice stay where they are roll after roll
+    (128 faces: every value of both kinds at a dozen rows). A D6 keeps inside its square, so its rectangle is
+    the square (a row of D6 then never touches the row above); a D8's diamond reaches a pixel or two past."""
+    x, y = round(at[0]), round(at[1])
+    box = pygame.Rect(x, y, size, size) if kind == "d6" else pygame.Rect(x - 2, y - 2, size + 5, size + 5)
+    return Piece(("die", kind, value, at, size), box, lambda s: paint_die(s, at, size, kind, value))
+
+
+def paint_die(surface: Any, at: tuple[float, float], size: int, kind: str, value: int | None) -> None:
+    """A die face: a square for a D6, a diamond for a D8 (shape, not colour, tells them apart)."""
+    x, y = at
+    if kind == "d6":
+        box = pygame.Rect(round(x), round(y), size, size)
+        pygame.draw.rect(surface, palette.CITY, box, border_radius=max(2, size // 6))
+        pygame.draw.rect(surface, palette.CITY_EDGE, box, 2, border_radius=max(2, size // 6))
+        centre = box.center
+    else:
+        cx, cy, h = x + size / 2, y + size / 2, size / 2 + 1
+        pts = [(cx, cy - h), (cx + h, cy), (cx, cy + h), (cx - h, cy)]
+        pygame.draw.polygon(surface, palette.CITY, pts)
+        pygame.draw.polygon(surface, palette.CITY_EDGE, pts, 2)
+        centre = (round(cx), round(cy))
+    label = "?" if value is None else str(value)
+    digits = max(text.minimum(surface.get_height()), round(size * 0.8))
+    text.draw(surface, label, centre, digits, palette.CITY_EDGE, anchor="center", bold=True)
+
+
+def _column(marker: tuple[Hex, int]) -> int:
+    """The board column (q) of a marker stack: the state's markers are sorted by hex, so a column's stacks
+    come together and make one group."""
+    return marker[0].q
+
+
+def _grown(kept: dict[Any, Any], kind: str, items: tuple[Any, ...], make: Callable[[Any, Colour, int], Piece],
+           colour: Colour, width: int) -> Group:
+    """``make(item, colour, width)`` for each of ``items``, as a tuple kept in ``kept`` and made from the one
+    kept for all but the last item: a track grows by a stretch a roll, and its runs of lines, joints and dots
+    are then one lookup and one new piece each, however long the track."""
+    if not items:
+        return ()
+    key = (kind, items, colour, width)
+    made: Group | None = kept.get(key)
+    if made is None:
+        made = kept[key] = (*_grown(kept, kind, items[:-1], make, colour, width), make(items[-1], colour, width))
+    return made
 
 
 def paint_stack(surface: Any, base: tuple[float, float], s: float, n: int, size: int) -> None:

@@ -7,6 +7,7 @@ Each mark is a shape with a dark edge so it reads on every fill and heat colour;
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import pygame
@@ -78,6 +79,17 @@ def shadow_offset(r: float) -> int:
 def draw_shadow(surface: Any, shape: str, centre: Point, r: float) -> None:
     """A soft dark copy of a mark, offset down and right, drawn first so the mark stands off any terrain."""
     d = shadow_offset(r)
+    layer = shadow_layer(shape, r)
+    size = layer.get_width()
+    surface.blit(layer, (round(centre[0] - size / 2 + d), round(centre[1] - size / 2 + d)))
+
+
+@lru_cache(maxsize=64)
+def shadow_layer(shape: str, r: float) -> Any:
+    """The translucent shadow of a mark of ``shape`` and radius ``r``, centred in its own square, kept: the
+    same few marks are drawn again on every repaint (a stack's discs, a track's start), and making the
+    layer cost more than blitting it. 64 layers of a few KB each. Never drawn on once made."""
+    d = shadow_offset(r)
     size = math.ceil(2 * r) + 2 * d + 4
     layer = pygame.Surface((size, size), pygame.SRCALPHA)
     local = (size / 2, size / 2)
@@ -85,7 +97,7 @@ def draw_shadow(surface: Any, shape: str, centre: Point, r: float) -> None:
         pygame.draw.circle(layer, palette.SHADOW, (round(local[0]), round(local[1])), round(r))
     else:
         pygame.draw.polygon(layer, palette.SHADOW, mark_points(shape, local, r))
-    surface.blit(layer, (round(centre[0] - size / 2 + d), round(centre[1] - size / 2 + d)))
+    return layer
 
 
 def draw_token(surface: Any, shape: str, centre: Point, r: float, fill: Colour = palette.CITY,

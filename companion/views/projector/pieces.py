@@ -14,6 +14,13 @@ check that a game drawn piece by piece ends pixel for pixel as the same frame dr
 
 A painter without pieces is drawn as one piece covering the screen, keyed by the state: a full
 repaint on every new state, as before.
+
+Comparing every key of a frame with the last frame's costs more than the few pieces a roll changes, so
+the renderer takes a frame as *groups* (:data:`Group`): tuples of pieces a painter keeps together
+because they show one part of the state (a tornado's track, the marker stacks, a block of panel
+lines). A painter that keeps a group while its part of the state is unchanged gives the very same
+tuple again (:class:`PaintsGroups`), and the renderer compares only the groups that are new objects
+(:func:`compare`): an unchanged group costs one lookup, not a key per piece.
 """
 
 from __future__ import annotations
@@ -22,7 +29,8 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from operator import attrgetter
+from typing import Any, Protocol, runtime_checkable
 
 import pygame
 
@@ -42,6 +50,10 @@ class Piece:
     rect: pygame.Rect
     draw: Callable[..., object] = field(compare=False, hash=False)
     """(surface) -> None; draws the piece at its place on the screen-sized surface."""
+    clips: bool = field(default=False, compare=False, hash=False)
+    """True when the piece draws the same pixels inside any clip rectangle as without one: a fill of a
+    rectangle, a blit of an image. Such a piece may be repainted through a clip (see :func:`repaint`);
+    an outline or a rounded shape may not (pygame draws those differently when clipped)."""
 
     @cached_property
     def identity(self) -> Identity:
@@ -111,7 +123,10 @@ def around(points: Iterable[tuple[float, float]], pad: float) -> pygame.Rect:
 
 def identities(pieces: Sequence[Piece]) -> frozenset[Identity]:
     """What tells pieces apart for :func:`damage`: each piece's key and rectangle."""
-    return frozenset(p.identity for p in pieces)
+    return frozenset(map(_IDENTITY, pieces))
+
+
+_IDENTITY = attrgetter("identity")
 
 
 def damage(old: Sequence[Piece] | frozenset[Any], new: Sequence[Piece] | frozenset[Any],
@@ -121,8 +136,105 @@ def damage(old: Sequence[Piece] | frozenset[Any], new: Sequence[Piece] | frozens
     ones merged; one rectangle, the screen, when they cover much of it."""
     before = old if isinstance(old, frozenset) else identities(old)
     after = new if isinstance(new, frozenset) else identities(new)
-    changed = [pygame.Rect(i.rect).clip(screen) for i in before ^ after]
-    return merge([r for r in changed if r.w > 0 and r.h > 0], screen)
+    return rects_of(before ^ after, screen)
+
+
+def rects_of(changed: Iterable[Identity], screen: pygame.Rect) -> list[pygame.Rect]:
+    """The rectangles of ``changed`` pieces clipped to ``screen``, merged (see :func:`merge`)."""
+    clipped = [screen.clip(i.rect) for i in changed]
+    return merge([r for r in clipped if r.w > 0 and r.h > 0], screen)
+
+
+Group = tuple[Piece, ...]
+"""Pieces kept together because they show one part of the state, in drawing order. A tuple, never changed
+once made: the renderer takes the same object again for the same pixels (see :func:`compare`)."""
+
+Shown = dict[int, tuple[Group, frozenset[Identity]]]
+"""A frame's groups by ``id``, each with the identities of its pieces. It holds the groups themselves, so no
+other object can take one's ``id`` while it is kept."""
+
+
+@runtime_checkable
+class PaintsGroups(Protocol):
+    """A painter that gives its pieces in groups (:data:`Group`), each the same object as long as the part of
+    the state it shows is unchanged: the renderer then compares only the groups that changed. Its
+    ``state_pieces`` and ``side_pieces`` (:class:`~companion.views.projector.painters.PaintsPieces`) give the
+    same pieces, in the same order, flat."""
+
+    def state_groups(self, layout: Any, state: Any, overlay: bool = False) -> list[Group]: ...
+
+    def side_groups(self, layout: Any, rect: Any, state: Any) -> list[Group]: ...
+
+
+def shown(groups: Sequence[Group]) -> Shown:
+    """Every group of a frame with its identities (a frame painted whole: nothing to compare with)."""
+    return {id(g): (g, identities(g)) for g in groups}
+
+
+def compare(last: Shown, groups: Sequence[Group]) -> tuple[Shown, set[Identity]]:
+    """The new frame's groups with their identities, and the pieces that came or went since ``last``.
+
+    A group that is the same object as one of the last frame's is unchanged: its identities are taken from
+    ``last`` and it adds nothing. Only the other groups, new and gone, are compared piece by piece. That may
+    name a piece that also sits unchanged in a kept group (repainted for nothing: still correct), never
+    miss one: a piece shown before and not now was in a gone group and is in no new one."""
+    now: Shown = {}
+    came: set[Identity] = set()
+    for g in groups:
+        k = id(g)
+        if k in now:
+            continue
+        kept = last.get(k)
+        if kept is not None and kept[0] is g:
+            now[k] = kept
+        else:
+            ids = identities(g)
+            now[k] = (g, ids)
+            came |= ids
+    went: set[Identity] = set()
+    for k, (_, ids) in last.items():
+        if k not in now:
+            went |= ids
+    return now, came ^ went
+
+
+class Memo:
+    """Values made from what they show, the ``limit`` last asked for: a painter's groups kept while the part of
+    the state they show is the same, so an unchanged group is the same tuple frame after frame. Bounded:
+    past ``limit`` the one asked for longest ago goes (a finished tornado's track is asked for on every roll
+    of its turn and stays; a panel line of three rolls ago goes)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._store: dict[Any, Any] = {}
+
+    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The value kept for ``key``, else ``make()`` kept for it."""
+        store = self._store
+        if key in store:
+            value = store[key] = store.pop(key)  # the most recent now: the last to go
+            return value
+        value = store[key] = make()
+        if len(store) > self.limit:
+            del store[next(iter(store))]
+        return value
+
+    def same(self, thing: object, key: Hashable, make: Callable[..., Any], *args: Any) -> Any:
+        """The value kept for ``thing`` itself (the very object, not an equal one) and ``key``, else
+        ``make(*args)``.
+        For the engine's immutable values, which a new state carries over as the same objects when they did not
+        change (a finished tornado): asking by identity skips hashing them, which for a dataclass walks all its
+        fields. The value is kept with ``thing``, so no other object can take its ``id`` meanwhile."""
+        kept = self.get((id(thing), key), lambda: (thing, make(*args)))
+        if kept[0] is not thing:  # never while kept (see above); a guard, not a path
+            kept = self._store[(id(thing), key)] = (thing, make(*args))
+        return kept[1]
+
+    def __len__(self) -> int:
+        return len(self._store)
+
+
+_TOP_LEFT = attrgetter("y", "x")
 
 
 def merge(rects: list[pygame.Rect], screen: pygame.Rect) -> list[pygame.Rect]:
@@ -130,7 +242,7 @@ def merge(rects: list[pygame.Rect], screen: pygame.Rect) -> list[pygame.Rect]:
     rectangles on a diagonal would repaint much that did not change; an overlap repainted twice costs
     less); the whole ``screen`` when the area passes :data:`MERGE_SHARE` of it."""
     out: list[pygame.Rect] = []
-    for r in sorted(rects, key=lambda r: (r.y, r.x)):
+    for r in sorted(rects, key=_TOP_LEFT):
         joined = True
         while joined:
             joined = False
@@ -156,10 +268,22 @@ def repaint(surface: Any, base: Any, pieces: Sequence[Piece], rects: Sequence[py
     Not by clipping the pieces to the rectangle: pygame draws some shapes differently when clipped (an
     outlined rectangle gets its border at the clip's edge), so a clipped repaint would leave seams. What
     the whole pieces leave on ``scratch`` outside the rectangle is never copied: a piece's pixels depend
-    only on what lies under them, so inside the rectangle they are what a fresh paint gives."""
+    only on what lies under them, so inside the rectangle they are what a fresh paint gives.
+
+    A rectangle where every piece touching it either lies inside it (a panel line, most often) or draws the
+    same through a clip (:attr:`Piece.clips`: the status strip's fill under a new prompt) is painted on
+    ``surface`` itself, clipped to the rectangle: the copy through ``scratch`` would only cost a second pass
+    over its pixels, and a third surface's worth of memory traffic."""
     boxes = [p.rect for p in pieces]
     for rect in rects:
         touching = rect.collidelistall(boxes)
+        if base is not None and all(rect.contains(boxes[i]) or pieces[i].clips for i in touching):
+            surface.set_clip(rect)
+            surface.blit(base, rect, rect)
+            for i in touching:
+                pieces[i].draw(surface)
+            surface.set_clip(None)
+            continue
         if base is not None:
             scratch.blit(base, rect, rect)
         for i in touching:

@@ -8,6 +8,9 @@ Three layers, each brought up to date only as far as its input changed:
   pieces that changed: a roll's few marks and panel lines, not the whole frame. A new game, board,
   resolution or overlay setting repaints it all;
 - the cursor and the status strip, drawn over the map layer.
+Pieces come in groups (a track, the marker stacks, a block of panel lines, the status strip); a group that
+is the same object as in the last frame is not compared piece by piece (:func:`pieces.compare`), so a
+roll pays for the few groups it changed, not for every piece on the screen.
 ``dirty`` lists the rectangles of the surface that changed, so a display updates those alone.
 """
 
@@ -21,8 +24,19 @@ from companion.games.base import HasRiskMap
 from companion.views.projector import palette, text
 from companion.views.projector.cursor import cursor_box, paint_cursor
 from companion.views.projector.layout import DEFAULT_SIZE, Layout, Rect
-from companion.views.projector.pieces import Piece, damage, identities, paint_all, rect_of, repaint
-from companion.views.projector.status import status_pieces
+from companion.views.projector.pieces import (
+    Group,
+    PaintsGroups,
+    Piece,
+    Shown,
+    compare,
+    paint_all,
+    rect_of,
+    rects_of,
+    repaint,
+    shown,
+)
+from companion.views.projector.status import status_groups
 
 if TYPE_CHECKING:  # a game's board, painter and overlay are imported with its first frame: the box's start shows none
     from companion.views.projector.board import MapData
@@ -45,11 +59,11 @@ class _Board:
         self.surface = pygame.Surface(size)
         paint_board(self.surface, self.layout, data)
         pygame.draw.rect(self.surface, palette.PANEL, self.layout.side.as_tuple())
-        self.labels = label_pieces(self.layout, data)
+        self.labels: Group = tuple(label_pieces(self.layout, data))
         """The names, placed once (a name that would overlap another goes under its mark)."""
-        self.spots = [Piece(("spot", place), rect_of(self.layout.box(place.at, 0.6), 2),
+        self.spots: Group = tuple(Piece(("spot", place), rect_of(self.layout.box(place.at, 0.6), 2),
                             lambda s, place=place: paint_place(s, self.layout, place, data.mark(place.kind)))
-                      for place in data.places]
+                      for place in data.places)
         """The places' marks again above the risk heat."""
         self._shaded: Any = None
         self.outlines: dict[Any, Any] = {}
@@ -97,10 +111,12 @@ class ProjectorRenderer:
         """Where damaged rectangles are repainted whole before being copied to the surface (made with the first
         repaint: a start's first frame is painted whole, and a 1080p surface is 8 MB to clear)."""
         self._map_key: tuple[Any, Any, bool] | None = None
+        self._map_groups: list[Group] = []
+        """The groups of pieces of the game's state (everything but the cursor and the status strip)."""
         self._map_pieces: list[Piece] = []
-        """The pieces of the game's state (everything but the cursor and the status strip)."""
-        self._drawn: tuple[_Board | None, bool, list[Piece], frozenset[Any]] | None = None
-        """The board, overlay setting and pieces the surface shows now."""
+        """The same pieces in one list, in drawing order (made once per state: a repaint walks them)."""
+        self._drawn: tuple[_Board | None, bool, list[Piece], Shown] | None = None
+        """The board, overlay setting, pieces and groups the surface shows now."""
         self._generation = 0
         self._idle = Layout.fit([], *self.size)
 
@@ -133,19 +149,24 @@ class ProjectorRenderer:
         if old is None or old[0] is not game or old[1] is not state or old[2] != overlay:
             if game is None or state is None:
                 self._board = None
-                self._map_pieces = [Piece(("idle",), pygame.Rect(0, 0, *self.size), self._paint_idle)]
+                self._map_groups = [(Piece(("idle",), pygame.Rect(0, 0, *self.size), self._paint_idle),)]
             else:
                 self._generation += 1
-                self._map_pieces = self.pieces(self.board_for(game, state), state, overlay)
+                self._map_groups = self.groups(self.board_for(game, state), state, overlay)
+            self._map_pieces = [p for g in self._map_groups for p in g]
             self._map_key = (game, state, overlay)
         board: _Board | None = self._board
-        pieces = [*self._map_pieces, *self._over(frame)]
+        over = self._over(frame)
+        groups = [*self._map_groups, *over]
+        pieces = [*self._map_pieces, *(p for g in over for p in g)]
         base = board.base(overlay) if board is not None else None
         screen = self.surface.get_rect()
         drawn = self._drawn
-        shown = identities(pieces)
-        rects = [screen] if drawn is None or drawn[0] is not board or drawn[1] != overlay else \
-            damage(drawn[3], shown, screen)
+        if drawn is None or drawn[0] is not board or drawn[1] != overlay:
+            now, rects = shown(groups), [screen]
+        else:
+            now, changed = compare(drawn[3], groups)
+            rects = rects_of(changed, screen)
         if rects == [screen]:
             paint_all(self.surface, base, pieces)
             self.full_redraws += 1
@@ -154,46 +175,56 @@ class ProjectorRenderer:
                 self._scratch = pygame.Surface(self.size)
             repaint(self.surface, base, pieces, rects, self._scratch)
             self.partial_updates += 1
-        self._drawn = (board, overlay, pieces, shown)
+        self._drawn = (board, overlay, pieces, now)
         self.dirty = rects
         return self.surface
 
-    def _over(self, frame: Any) -> list[Piece]:
+    def _over(self, frame: Any) -> list[Group]:
         """The cursor (when it points at a place of this board) and the status strip, above the map."""
         layout = self.layout
-        pieces = []
+        groups: list[Group] = []
         cursor = frame.cursor
         if cursor is not None and self._board is not None and layout.holds(cursor):
             box = pygame.Rect(cursor_box(layout, cursor).as_tuple())
-            pieces.append(Piece(("cursor", cursor), box, lambda s: paint_cursor(s, layout, cursor)))
-        return pieces + status_pieces(layout, frame.panel)
+            groups.append((Piece(("cursor", cursor), box, lambda s: paint_cursor(s, layout, cursor)),))
+        return groups + status_groups(layout, frame.panel)
 
     def pieces(self, board: _Board, state: Any, overlay: bool) -> list[Piece]:
         """Everything the map layer shows over the board for ``state``, in drawing order: the risk heat
         and the places again above it (overlay), the game's marks, the names and the side panel's lines
         (its background, and the legend under the overlay, are part of the board's base)."""
+        return [p for g in self.groups(board, state, overlay) for p in g]
+
+    def groups(self, board: _Board, state: Any, overlay: bool) -> list[Group]:
+        """:meth:`pieces` in groups: a painter's own (:class:`PaintsGroups`) kept while unchanged, else each
+        list of pieces it gives as one group (compared piece by piece on every new state)."""
         from companion.views.projector.overlay import risk_pieces
         from companion.views.projector.painters import PaintsPieces
 
         layout, game, painter = board.layout, board.game, board.painter
-        pieces: list[Piece] = []
+        groups: list[Group] = []
         if overlay:
-            pieces += risk_pieces(layout, game.risk_map(state) if _is(game, HasRiskMap) else {}, board.outlines)
-            pieces += board.spots
+            groups.append(_group(risk_pieces(layout, game.risk_map(state) if _is(game, HasRiskMap) else {},
+                                             board.outlines)))
+            groups.append(board.spots)
         whole = pygame.Rect(0, 0, *self.size)
-        if _is(painter, PaintsPieces):
-            pieces += cast(PaintsPieces, painter).state_pieces(layout, state, overlay)
-        else:  # a painter of the whole map: all of it again on every new state
-            pieces.append(Piece(("state", self._generation), whole,
-                                lambda s: painter.paint_state(s, layout, state, overlay)))
-        pieces += board.labels
         inner = side_inner(layout, overlay)
+        if _is(painter, PaintsGroups):
+            painted = cast(PaintsGroups, painter)
+            return [*groups, *painted.state_groups(layout, state, overlay), board.labels,
+                    *painted.side_groups(layout, inner, state)]
         if _is(painter, PaintsPieces):
-            pieces += cast(PaintsPieces, painter).side_pieces(layout, inner, state)
+            groups.append(_group(cast(PaintsPieces, painter).state_pieces(layout, state, overlay)))
+        else:  # a painter of the whole map: all of it again on every new state
+            groups.append((Piece(("state", self._generation), whole,
+                                 lambda s: painter.paint_state(s, layout, state, overlay)),))
+        groups.append(board.labels)
+        if _is(painter, PaintsPieces):
+            groups.append(_group(cast(PaintsPieces, painter).side_pieces(layout, inner, state)))
         else:
-            pieces.append(Piece(("panel", self._generation), rect_of(layout.side),
-                                lambda s: painter.paint_side(s, layout, inner, state)))
-        return pieces
+            groups.append((Piece(("panel", self._generation), rect_of(layout.side),
+                                 lambda s: painter.paint_side(s, layout, inner, state)),))
+        return groups
 
     def _paint_idle(self, surface: Any) -> None:
         """No game on the table yet: the name of the box and where to choose."""
@@ -203,6 +234,12 @@ class ProjectorRenderer:
                   bold=True)
         text.draw(surface, "choose a game on the box", (w / 2, h * 0.55), text.px(text.BODY, h), palette.TEXT_DIM,
                   anchor="center")
+
+
+def _group(pieces: Any) -> Group:
+    """``pieces`` as a group: a tuple given is kept as it is (the same object for the same pixels), a list
+    becomes a new tuple (compared piece by piece)."""
+    return pieces if isinstance(pieces, tuple) else tuple(pieces)
 
 
 _CONFORMS: dict[tuple[type, type], bool] = {}

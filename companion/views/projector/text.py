@@ -10,14 +10,14 @@ returns less, whatever share a painter asks for.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import lru_cache
 from typing import Any
 
 import pygame
 
 from companion.views.projector.palette import BACKGROUND, Colour
-from companion.views.projector.pieces import Piece
+from companion.views.projector.pieces import Group, Memo, Piece
 
 MIN_SHARE = 0.019
 """The smallest text, as a share of the screen height (1 % of the width at 16:9, with rounding room)."""
@@ -91,9 +91,11 @@ def _piece(kind: str, words: str, at: tuple[int, int], size: int, colour: Colour
            max_width: int | None) -> Piece:
     if max_width is not None:
         words = fitted(words, size, bold, max_width)
-    return Piece((kind, words, at, anchor, size, tuple(colour), bold), box(words, at, size, colour, anchor=anchor,
-                                                                           bold=bold),
-                 lambda s: draw(s, words, at, size, colour, anchor=anchor, bold=bold))
+    # drawn by :func:`draw` (the one way text reaches the screen, which the tests watch); a blit of an image,
+    # so the same through a clip (Piece.clips)
+    return Piece((kind, words, at, anchor, size, colour, bold), box(words, at, size, colour, anchor=anchor,
+                                                                    bold=bold),
+                 lambda s: draw(s, words, at, size, colour, anchor=anchor, bold=bold), clips=True)
 
 
 @lru_cache(maxsize=384)
@@ -122,15 +124,42 @@ def wrap(line: str, size: int, width: int, bold: bool = False) -> list[str]:
 
 @lru_cache(maxsize=512)
 def _wrapped(line: str, size: int, width: int, bold: bool) -> tuple[str, ...]:
-    """:func:`wrap`, kept: a panel's lines come back frame after frame, and measuring each word is slow."""
+    """:func:`wrap`, kept: a panel's lines come back frame after frame, and measuring each word is slow.
+
+    A line that fits whole is one row, measured once: a text's width (from its leftmost to its rightmost
+    pixel) never shrinks as words are added at its end, so every shorter row would have fitted too and the
+    word by word measuring below would end with the same single row. Most lines a roll brings are short."""
     f = font(size, bold)
+    words = line.split()
+    whole = " ".join(words)
+    if words and f.size(whole)[0] <= width:
+        return (whole,)
     rows: list[str] = []
-    for word in line.split():
+    for word in words:
         if rows and f.size(f"{rows[-1]} {word}")[0] <= width:
             rows[-1] = f"{rows[-1]} {word}"
         else:
             rows.append(word)
     return tuple(rows)
+
+
+@lru_cache(maxsize=512)
+def _rows(words: str, share: float, colour: Colour, bold: bool, indent: int, wrap_lines: bool, x: int, y: int,
+          width: int, bottom: int, height: int) -> tuple[tuple[Piece, ...], int, bool]:
+    """:meth:`Column.line` from ``y`` down: the rows' pieces, the height below them, whether all fitted. Kept:
+    a panel writes the same lines at the same heights state after state, and working a line out again
+    (its size, its wrapping, each row's piece) costs ten times looking it up. 512 lines are a few states'."""
+    size = px(share, height)
+    room = width - indent
+    rows = wrap(words, size, room, bold) if wrap_lines else [words]
+    step = font(size, bold).get_linesize()
+    pieces: list[Piece] = []
+    for row in rows:
+        if y + step > bottom:
+            return tuple(pieces), y, False
+        pieces.append(piece("text", row, (x + indent, y), size, colour, bold=bold, max_width=room))
+        y += step
+    return tuple(pieces), y, True
 
 
 class Column:
@@ -140,7 +169,8 @@ class Column:
     With ``pieces`` (a list) nothing is drawn: each row and each :meth:`put` becomes a piece in that list
     instead (:mod:`companion.views.projector.pieces`), so a new state repaints only the rows it changed."""
 
-    def __init__(self, surface: Any, rect: Any, height: int, pieces: list[Piece] | None = None) -> None:
+    def __init__(self, surface: Any, rect: Any, height: int, pieces: list[Piece] | None = None,
+                 kept: Memo | None = None) -> None:
         self.surface = surface
         self.rect = rect
         self.height = height
@@ -148,6 +178,12 @@ class Column:
         self.y = rect.y
         self.full = False
         self.pieces = pieces
+        self.kept = kept
+        """Where :meth:`group` keeps the rows it wrote (none: written again every time)."""
+        self.groups: list[Group] = []
+        """With ``pieces``: the rows written so far in groups, in order (see :meth:`group`)."""
+        self._loose = 0
+        """How many of ``pieces`` are not in ``groups`` yet."""
 
     @property
     def bottom(self) -> int:
@@ -168,6 +204,48 @@ class Column:
             made.draw(self.surface)
         else:
             self.pieces.append(made)
+            self._loose += 1
+
+    def group(self, key: Hashable, write: Callable[[Column], object]) -> None:
+        """The rows ``write`` puts down the column, kept by ``key`` and where they start.
+
+        ``key`` must name everything ``write`` reads besides the column (the lines' words, the dice shown):
+        the same key at the same height gives the same group of pieces, the same tuple as before, and the
+        column's height below it, without writing a row again. A panel's blocks mostly stay as they were
+        from one state to the next (the turn, the forecast, the score), and the renderer compares only
+        the groups that are new objects. Drawing, or without ``kept``, ``write`` just writes."""
+        if self.pieces is None or self.kept is None:
+            write(self)
+            return
+        self._close()
+        start = (key, self.y, self.rect.x, self.rect.y, self.rect.w, self.rect.h, self.height)
+        made: tuple[Group, float, bool] = self.kept.get(start, lambda: self._written(write))
+        rows, self.y, full = made
+        self.full = self.full or full
+        self.pieces.extend(rows)
+        self.groups.append(rows)
+
+    def _written(self, write: Callable[[Column], object]) -> tuple[Group, float, bool]:
+        """What ``write`` puts down from here: its rows, the height below them, whether one did not fit."""
+        assert self.pieces is not None
+        before, full, self.full = len(self.pieces), self.full, False
+        write(self)
+        rows = tuple(self.pieces[before:])
+        del self.pieces[before:]
+        self._loose -= len(rows)
+        wrote_full, self.full = self.full, full
+        return rows, self.y, wrote_full
+
+    def _close(self) -> None:
+        """Rows written outside a :meth:`group` become a group of their own, so ``groups`` holds every row."""
+        if self._loose and self.pieces is not None:
+            self.groups.append(tuple(self.pieces[-self._loose:]))
+            self._loose = 0
+
+    def finish(self) -> list[Group]:
+        """Every row written, in groups (rows written outside a :meth:`group` in groups of their own)."""
+        self._close()
+        return self.groups
 
     def text(self, words: str, pos: tuple[float, float], size: int, colour: Colour, *, anchor: str = "topleft",
              bold: bool = False, max_width: int | None = None) -> None:
@@ -177,17 +255,14 @@ class Column:
     def line(self, words: str, share: float = BODY, colour: Colour = (240, 240, 240), *, bold: bool = False,
              indent: int = 0, wrap_lines: bool = False) -> bool:
         """One line (or, with ``wrap_lines``, as many rows as it needs); False when it did not fit."""
-        size = px(share, self.height)
-        width = int(self.rect.w) - indent
-        rows = wrap(words, size, width, bold) if wrap_lines else [words]
-        step = font(size, bold).get_linesize()
-        for row in rows:
-            if not self.room(step):
-                self.full = True
-                return False
-            self.text(row, (self.rect.x + indent, self.y), size, colour, bold=bold, max_width=width)
-            self.y += step
-        return True
+        rect = self.rect
+        pieces, self.y, fits = _rows(words, share, tuple(colour), bold, indent, wrap_lines, int(rect.x), self.y,
+                                     int(rect.w), self.bottom, self.height)
+        for made in pieces:
+            self.add(made)
+        if not fits:
+            self.full = True
+        return fits
 
     def gap(self, share: float = 0.01) -> None:
         self.y += round(share * self.height)
