@@ -6,11 +6,11 @@ bad arguments). ``--pin 1`` runs the whole set, and every process it starts, on 
 does, the way a Pi's single busy core would.
 
 Each area runs in a fresh Python process of its own (``--area NAME FILE``, which writes the area's rows to
-FILE as JSON), as the box runs alone in its own. Run one after another in a single process, an area
-inherited what the areas before it left: the journal area's 10,000-event games and replays, numpy and the risk
-tables, the projector area's 1080p surfaces. That heap, the collector's full generations and the caches they
-keep cold were in every sample of the areas after them: the service area's roll latency measured p50 3.6 ms /
-p99 6.1 after four other areas against 2.8 / 5.0 alone, straight after it (docs/performance.md).
+FILE as JSON), as the box runs alone in its own: run one after another in a single process, an area would
+carry what the areas before it left (the journal area's 10,000-event games and replays, numpy and the risk
+tables, the projector area's 1080p surfaces: their heap and the collector's generations) into its samples.
+How much that moved the figures is within this machine's noise (docs/performance.md gives four interleaved
+pairs of the roll's latency); the point is that no area's figure can depend on which areas ran before it.
 """
 
 from __future__ import annotations
