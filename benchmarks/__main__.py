@@ -9,7 +9,7 @@ Each area runs in a fresh Python process of its own (``--area NAME FILE``, which
 FILE as JSON), as the box runs alone in its own: run one after another in a single process, an area would
 carry what the areas before it left (the journal area's 10,000-event games and replays, numpy and the risk
 tables, the projector area's 1080p surfaces: their heap and the collector's generations) into its samples.
-How much that moved the figures is within this machine's noise (docs/performance.md gives four interleaved
+How much that moved the figures is within this machine's noise (docs/performance.md gives two interleaved
 pairs of the roll's latency); the point is that no area's figure can depend on which areas ran before it.
 """
 
