@@ -130,28 +130,9 @@ def test_committed_screens_match_the_code(tmp_path):
 
 def _drawn_with_draw_text(panel):
     """The screen as render drew it before text tiles: every run through ``ImageDraw.text``."""
-    from PIL import Image, ImageDraw
+    from test_oled_played import drawn_fresh
 
-    from companion.views.oled import layout
-    from companion.views.oled_fonts import font
-
-    image = Image.new("1", (128, 64), 0)
-    draw = ImageDraw.Draw(image)
-    screen = layout(panel)
-    for box in screen.boxes:
-        draw.rectangle(box, outline=1)
-    for tri in screen.triangles:
-        draw.polygon(tri, fill=1)
-    for dot in screen.dots:
-        draw.ellipse(dot, fill=1)
-    for t in screen.texts:
-        if t.bar is not None:
-            if t.outlined:
-                draw.rectangle(t.bar, outline=1, fill=0)
-            else:
-                draw.rectangle(t.bar, fill=1)
-        draw.text((t.x, t.y), t.text, font=font(t.size), fill=0 if t.inverted else 1)
-    return image
+    return drawn_fresh(panel)
 
 
 def test_every_sample_screen_is_the_same_pixels_as_text_drawn_by_draw_text():
