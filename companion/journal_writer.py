@@ -44,8 +44,8 @@ class Landing:
 
 
 class WriteBehind:
-    """One daemon thread running one job at a time: :meth:`start` returns at once, :meth:`join` waits for
-    the job's end and raises what it raised."""
+    """One daemon thread running one job at a time: :meth:`start` returns once the thread has taken the job
+    (without waiting for it to end), :meth:`join` waits for the job's end and raises what it raised."""
 
     def __init__(self, name: str = "journal-writer") -> None:
         self._name = name

@@ -42,7 +42,8 @@ log = logging.getLogger("companion.oled")
 DRIVERS = ("ssd1306", "sh1106", "ssd1309")
 LANDING_POLL = 0.5
 """How often the writer thread, waiting for the journal's write before showing an image, looks whether the
-Display was closed meanwhile (the write itself wakes it at once)."""
+Display was closed meanwhile (the write itself wakes it at once; a close during such a wait takes up to this
+long more)."""
 
 
 @dataclass(frozen=True)
@@ -163,8 +164,8 @@ def panel_memory(image: Image.Image) -> bytes:
     """The SSD1306's memory for a mode "1" image: its pages (8 rows each) one after the other, a byte per
     column with the page's top row in its lowest bit; the same bytes as :func:`controller_pages` joined.
 
-    The image's pixels are taken as one integer, row by row (from the screen's own :func:`screen_bits` when
-    it has them, else from one ``tobytes``), and their order is changed with a few whole-integer bit swaps
+    The image's pixels are taken as one integer, row by row (one ``tobytes``), and their order is changed
+    with a few whole-integer bit swaps
     (:func:`_page_swaps`) in place of Pillow's transpose and its second pass over the pixels: on the OLED's
     writer thread, beside the projector's frame, each Pillow call costs tens of microseconds. A size that
     is not powers of two (a 96x16 or 64x48 panel) is packed by :func:`controller_pages`."""
@@ -172,20 +173,11 @@ def panel_memory(image: Image.Image) -> bytes:
     swaps = _page_swaps(width, height)
     if swaps is None:
         return b"".join(controller_pages(image))
-    bits = screen_bits(image)
-    if bits is None:
-        bits = int.from_bytes(image.tobytes(), "big")
+    bits = int.from_bytes(image.tobytes(), "big")
     for distance, mask in swaps:
         moved = ((bits >> distance) ^ bits) & mask
         bits ^= moved | (moved << distance)
     return bits.to_bytes(width * height // 8, "big").translate(_REVERSED)
-
-
-def screen_bits(image: Any) -> int | None:
-    """The pixels of an image that keeps them as one integer (companion.views.oled.ScreenImage: row by row
-    from the top, each row from its highest bit), None for any other image or once they may have changed."""
-    bits = getattr(image, "screen_bits", None)
-    return bits() if callable(bits) else None
 
 
 @lru_cache(maxsize=4)
@@ -382,7 +374,8 @@ class Display:
 
     def submit(self, image: Image.Image | Callable[[], Image.Image], after: Any = None) -> None:
         """Hand ``image`` over without waiting for the bus: the writer thread shows the newest image
-        submitted (older ones not yet written are dropped). ``image`` may be a function that draws it:
+        submitted (older ones still queued are dropped; one the thread has taken, waiting for ``after``,
+        is written or dropped first). ``image`` may be a function that draws it:
         the writer thread then draws it too, beside the loop's projector frame, and only the newest
         is drawn. ``after``: something with ``wait(timeout)`` (the journal's write under way, a
         ``journal_writer.Landing``): the writer thread waits for it and shows the image only if it says
@@ -426,6 +419,8 @@ class Display:
                     self.flush()
             except Exception:  # the panel must never take the box down, nor stop its own thread
                 log.exception("OLED writer")
+                with self._lock:  # a fault no write cures (a bug, not the bus): retried after the backoff,
+                    self._schedule_retry(self._clock())  # not at once in a loop that would hold a core
 
     def _landed(self, after: Any) -> bool:
         """Wait (off the loop's thread) for ``after`` to say whether the image may be shown; False when it

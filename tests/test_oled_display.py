@@ -450,3 +450,32 @@ def test_the_oled_view_hands_a_rolls_image_over_before_the_frame_is_shown_and_sh
         assert device.image.tobytes() == render(other).tobytes()
     finally:
         display.close()
+
+
+class BrokenDummy(dummy):
+    """luma's dummy device whose display() raises what no retry cures (a bug, not the bus)."""
+
+    def __init__(self):
+        super().__init__(mode="1")
+        self.calls = 0
+        self.called = threading.Event()
+        self.again = threading.Event()
+
+    def display(self, image):
+        self.calls += 1
+        (self.again if self.called.is_set() else self.called).set()
+        raise ValueError("a bug in the drawing")
+
+
+def test_a_fault_no_write_cures_is_retried_after_the_backoff_not_in_a_spin(caplog):
+    device = BrokenDummy()
+    display = Display(device=device, background=True, retry_s=30.0)
+    try:
+        with caplog.at_level(logging.ERROR, logger="companion.oled"):
+            display.submit(screen(4))
+            assert device.called.wait(timeout=10)
+            assert not device.again.wait(timeout=0.2)  # bounded: a spinning writer calls again at once
+        assert device.calls == 1 and display.written == 0
+        assert "OLED writer" in caplog.text
+    finally:
+        display.close()

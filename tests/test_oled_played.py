@@ -26,7 +26,7 @@ from companion.journal import Journal
 from companion.session.core import Session
 from companion.session.inputs import Hold, Press, Roll
 from companion.views import oled, oled_fonts
-from companion.views.oled import ScreenImage, layout, render
+from companion.views.oled import layout, render
 from companion.views.oled_fonts import font
 from companion.views.panel import Panel
 from hardware.oled import Display, controller_pages, panel_memory
@@ -177,9 +177,7 @@ def screen_of(value: int) -> Image.Image:
 def test_a_rendered_screen_reads_as_any_image(tmp_path):
     image = screen_of(3)
     assert isinstance(image, Image.Image) and image.mode == "1" and image.size == (128, 64)
-    assert image.screen_bits() is not None  # nothing has read its pixels yet
     assert image.getpixel((0, 0)) in (0, 255)
-    assert image.screen_bits() is None  # read now: Pillow holds them
     assert image.tobytes() == screen_of(3).copy().tobytes()
     image.save(tmp_path / "screen.png")
     with Image.open(tmp_path / "screen.png") as saved:
@@ -191,7 +189,6 @@ def test_a_rendered_screen_reads_as_any_image(tmp_path):
 def test_a_screen_drawn_on_after_rendering_is_packed_from_what_was_drawn():
     image = screen_of(3)
     ImageDraw.Draw(image).rectangle((0, 0, 127, 5), fill=1)
-    assert image.screen_bits() is None
     assert panel_memory(image) == b"".join(controller_pages(image))
     bus = I2CBus()
     assert Display(device=real_ssd1306(bus)).show(image) is True
@@ -263,17 +260,3 @@ def test_the_panel_memory_is_pillows_transposed_pages_for_any_image_and_size(siz
         y0, y1 = sorted((int(b * (height - 1)), int(d * (height - 1))))
         draw.rectangle((x0, y0, x1, y1), fill=int(lit), outline=1)
     assert panel_memory(image) == b"".join(controller_pages(image))
-
-
-def test_a_screen_is_packed_from_its_own_bits_without_pillow(monkeypatch):
-    """The box's path: the rendered screen's integer straight to the panel's memory, its pixels never
-    loaded into Pillow (a failing tobytes would show it)."""
-    image = screen_of(5)
-    expected = b"".join(controller_pages(screen_of(5)))
-
-    def refuse(*args, **kwargs):
-        raise AssertionError("Pillow asked for the pixels")
-
-    monkeypatch.setattr(ScreenImage, "tobytes", refuse)
-    assert panel_memory(image) == expected
-    assert image.screen_bits() is not None

@@ -49,7 +49,10 @@ waiting for disk space is retried once a second) and the watchdog's, whose pings
 
 
 class View(Protocol):
-    """Anything that draws a frame: the OLED, the projector window, a frame writer."""
+    """Anything that draws a frame: the OLED, the projector window, a frame writer.
+
+    A view may also have ``prepare(frame, landing=None)``, which :meth:`Loop.show` calls before the frame is
+    shown (see there): it draws ahead, and ``landing`` is the journal's write still under way."""
 
     def show(self, frame: Frame) -> None: ...
 

@@ -18,8 +18,8 @@ class OledView:
     """Panel -> 128x64 image (companion.views.oled.render) -> the Display wrapper (luma device).
 
     The image is handed over with ``Display.submit``: on the box a writer thread of the Display's
-    draws it and puts it on the bus, so the loop goes on to the projector at once instead of
-    drawing the OLED first and waiting for the I2C write (about 90 ms for a whole frame at 100 kHz).
+    puts it on the bus (and draws it too when it was not drawn ahead), so the loop goes on to the projector
+    at once instead of waiting for the I2C write (about 90 ms for a whole frame at 100 kHz).
     A frame whose panel did not change (the map's state moved, the OLED's words did not) is neither
     rendered nor sent again. Without a writer thread (luma's dummy device on the simulated table)
     the image is drawn here, so ``image`` is the frame just shown. On the box the loop asks for the image

@@ -40,7 +40,6 @@ __all__ = [
     "FOOTER_H",
     "HEADER_H",
     "Screen",
-    "ScreenImage",
     "Text",
     "die_boxes",
     "fit",
@@ -379,7 +378,8 @@ SCREEN_BYTES = WIDTH * HEIGHT // 8
 def render(panel: Panel) -> Image.Image:
     """The whole OLED screen for ``panel``: a new 128x64 mode "1" image, no side effects.
 
-    The screen is put together as one integer of 128 x 64 bits (:class:`ScreenImage`): each shape and each
+    The screen is put together as one integer of 128 x 64 bits, row by row as Pillow packs a mode "1" image,
+    and handed to Pillow once (``Image.frombytes``): each shape and each
     run of text is a kept pair of masks, the pixels it clears and the pixels it lights
     (:func:`_text_effect`), applied in the order they are drawn. A roll's panel is a handful of runs nearly
     all drawn on the panel before (the tower's tag, whose turn, the request), so a screen costs a few
@@ -401,49 +401,7 @@ def render(panel: Panel) -> Image.Image:
         if cleared:
             lit &= ~(cleared << shift)
         lit |= lights << shift
-    return ScreenImage(lit)
-
-
-class ScreenImage(Image.Image):
-    """A screen as :func:`render` makes it: a mode "1" Pillow image whose pixels reach Pillow's storage only
-    when something reads them, as Pillow's own images opened from a file are decoded at their first load.
-
-    On the box nothing does: the OLED's driver takes the panel's memory, which the Display packs straight
-    from :meth:`screen_bits` (hardware/oled.py), so a roll's screen costs no Pillow call on the loop's
-    thread nor on the OLED's (a cold Pillow call costs tens of microseconds there, beside the projector's
-    frame). Anything else (luma's dummy device on the simulated table, a PNG, a test) reads it as any
-    image: Pillow calls ``load`` (or takes ``im``) first, which decodes it then.
-    """
-
-    def __init__(self, bits: int) -> None:
-        super().__init__()
-        self._mode = "1"
-        self._size = (WIDTH, HEIGHT)
-        self._bits = bits
-
-    def screen_bits(self) -> int | None:
-        """The screen's pixels as one integer, row by row from the top and each row left to right from its
-        highest bit (Pillow's packing of a mode "1" image); None once they are in Pillow's storage, where
-        they may since have been drawn on."""
-        return self._bits if self._im is None else None
-
-    def _decode(self) -> None:
-        if self._im is None:
-            self._im = Image.frombytes("1", self._size, self._bits.to_bytes(SCREEN_BYTES, "big")).im
-
-    @property
-    def im(self) -> Any:
-        """Pillow's storage of the pixels, decoded at the first use (Pillow reaches pixels through it)."""
-        self._decode()
-        return Image.Image.im.fget(self)  # type: ignore[attr-defined]
-
-    @im.setter
-    def im(self, im: Any) -> None:
-        self._im = im
-
-    def load(self) -> Any:
-        self._decode()
-        return super().load()
+    return Image.frombytes("1", (WIDTH, HEIGHT), lit.to_bytes(SCREEN_BYTES, "big"))
 
 
 def _draw_text(drawing: ImageDraw.ImageDraw, t: Text, dy: int) -> None:
@@ -579,11 +537,13 @@ def text_tile(text: str, size: int) -> tuple[int, int, Image.Image | None]:
     """``text`` in Spleen at ``size`` as a mask tile and where it sits from the text's origin.
 
     FreeType lays out and rasterises a run of text each time it is drawn, about a quarter of a millisecond
-    a run; so each run is made once and then stamped with ``ImageDraw.bitmap``: the same pixels, set where
-    the glyphs are, in whichever ink. A run is made of its characters' own tiles side by side when Spleen
-    sets them so (one fixed advance each, nothing shaped across them), else drawn whole by Pillow's
-    ``ImageDraw.text``; either way tests/test_oled_screens.py compares the result with ``draw.text`` pixel
-    for pixel. 1024 runs of a few hundred bytes each: the screens' own words many times over.
+    a run; so each tile is made once. :func:`render` takes single characters' tiles (:func:`_glyph`) and
+    places them itself; a run it cannot place that way is stamped whole with ``ImageDraw.bitmap``: the same
+    pixels, set where the glyphs are, in whichever ink. A run is made of its characters' own tiles side by
+    side when Spleen sets them so (one fixed advance each, nothing shaped across them), else drawn whole by
+    Pillow's ``ImageDraw.text``; either way tests/test_oled_screens.py compares the result with
+    ``draw.text`` pixel for pixel. 1024 tiles of a few hundred bytes each: every character at every size,
+    and the runs drawn whole, many times over.
     """
     if len(text) > 1 and side_by_side(text, size):
         return _composed(text, size)

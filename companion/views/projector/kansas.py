@@ -331,7 +331,7 @@ class KansasPainter:
         """:meth:`side_pieces` in groups: the key, then each block of lines kept by what it shows (the turn,
         what happened and what is asked, the dice, the forecast, the markers and the score)."""
         above, piece = self._key.split(layout, rect, lambda: self.map_data(state), lambda: self.key_entries(layout))
-        if self._key_group[:1] != (piece,):  # the key's piece is made once per screen size: its group too
+        if not self._key_group or self._key_group[0] is not piece:  # made once per screen size: its group too
             self._key_group = (piece,)
         col = text.Column(None, above, layout.height, [], self._groups)
         self._paint_lines(col, layout, state)

@@ -7,6 +7,7 @@ Okabe-Ito set. Meaning never rests on colour alone: damage also has a shape, pat
 
 from __future__ import annotations
 
+import functools
 import math
 from bisect import bisect_right
 from itertools import pairwise
@@ -113,14 +114,12 @@ def heat_exact(p: float) -> Colour:
     return CIVIDIS[-1][1]
 
 
-_HEAT_TABLE: list[tuple[list[float], list[Colour]]] = []
-"""The table :func:`heat` reads, made at its first call (2-3 ms here, once; 519 steps, a fixed size)."""
-
-
+@functools.cache
 def heat_table() -> tuple[list[float], list[Colour]]:
     """``heat(p)`` is ``colours[bisect_right(breaks, p)]`` for any ``p`` but NaN: for a caller that colours
-    many places at once (the overlay), without a call per place."""
-    return _HEAT_TABLE[0] if _HEAT_TABLE else _heat_table()
+    many places at once (the overlay), without a call per place. Made at its first call (2-3 ms here, once;
+    519 steps, a fixed size) by :func:`_heat_table`."""
+    return _heat_table()
 
 
 def _heat_table() -> tuple[list[float], list[Colour]]:
@@ -136,8 +135,6 @@ def _heat_table() -> tuple[list[float], list[Colour]]:
     consecutive entries, and each entry's colour comes from ``heat_exact`` itself. Above 1 the last
     colour holds, as the clamp gives; below 0 the first. The tests check every entry and the floats
     either side of it against ``heat_exact``, and random floats."""
-    if _HEAT_TABLE:
-        return _HEAT_TABLE[0]
     places: set[float] = set()
     for j, ((p0, c0), (p1, c1)) in enumerate(pairwise(CIVIDIS)):
         first = p0 if j == 0 else math.nextafter(p0, math.inf)  # a stop belongs to the segment below it
@@ -151,7 +148,6 @@ def _heat_table() -> tuple[list[float], list[Colour]]:
         if colour != colours[-1]:
             breaks.append(p)
             colours.append(colour)
-    _HEAT_TABLE.append((breaks, colours))
     return breaks, colours
 
 

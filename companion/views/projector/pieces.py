@@ -225,9 +225,7 @@ class Memo:
         For the engine's immutable values, which a new state carries over as the same objects when they did not
         change (a finished tornado): asking by identity skips hashing them, which for a dataclass walks all its
         fields. The value is kept with ``thing``, so no other object can take its ``id`` meanwhile."""
-        kept = self.get((id(thing), key), lambda: (thing, make(*args)))
-        if kept[0] is not thing:  # never while kept (see above); a guard, not a path
-            kept = self._store[(id(thing), key)] = (thing, make(*args))
+        kept: tuple[object, Any] = self.get((id(thing), key), lambda: (thing, make(*args)))
         return kept[1]
 
     def __len__(self) -> int:
@@ -278,11 +276,14 @@ def repaint(surface: Any, base: Any, pieces: Sequence[Piece], rects: Sequence[py
     for rect in rects:
         touching = rect.collidelistall(boxes)
         if base is not None and all(rect.contains(boxes[i]) or pieces[i].clips for i in touching):
+            before = surface.get_clip()
             surface.set_clip(rect)
-            surface.blit(base, rect, rect)
-            for i in touching:
-                pieces[i].draw(surface)
-            surface.set_clip(None)
+            try:
+                surface.blit(base, rect, rect)
+                for i in touching:
+                    pieces[i].draw(surface)
+            finally:  # a piece that fails (the loop then drops the view) leaves the surface as it found it
+                surface.set_clip(before)
             continue
         if base is not None:
             scratch.blit(base, rect, rect)
