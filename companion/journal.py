@@ -48,7 +48,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -129,8 +129,24 @@ def default_path() -> Path:
     return Path(state) / "storm-companion" / "journal.sqlite"
 
 
+_last_stamp = ""
+"""The time the last write was stamped with (see :func:`_now`)."""
+
+
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """The time of a write, to the millisecond, and later than the write before it in this process.
+
+    A salvage of a damaged journal tells that a game's last entries are gone by their time: the last entry
+    left must carry the game's ``updated`` time, the time of its last write (journal_salvage). Writes a
+    moment apart (an undo and a decision, a game filled fast) would share a millisecond and hide such a
+    loss, so a stamp that would not be later than the last one is moved one millisecond past it; the
+    format (and so each row's size) stays as it was."""
+    global _last_stamp
+    stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
+    if stamp <= _last_stamp:
+        stamp = (datetime.fromisoformat(_last_stamp) + timedelta(milliseconds=1)).isoformat(timespec="milliseconds")
+    _last_stamp = stamp
+    return stamp
 
 
 @dataclass(frozen=True)

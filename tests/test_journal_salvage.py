@@ -276,3 +276,20 @@ if __name__ == "__main__":  # python -m tests.test_journal_salvage: the figures 
         print(f"{name:<24} {back:>2} games back, {lost:>2} not")
     print(f"{len(result)} damaged journals: every start succeeded; {sum(b for _, b, _ in result)} games back, "
           f"{sum(x for _, _, x in result)} not, 0 changed")
+
+
+def test_entries_lost_at_the_end_are_noticed_even_when_written_a_moment_apart(tmp_path):
+    """A game's last entries written within the same moment as the one before them (an undo and a decision, a
+    journal filled fast) and then lost with their page: the game is named, not saved short. Its ``updated``
+    time is the last write's, so it must tell two writes apart however close they came."""
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as j:
+        gid = j.new_game("kansas", {"players": 4})
+        for value in range(1, 9):
+            j.append(gid, Entry("event", DiceRolled.of(("d8", value), source="tower")))
+    with sqlite3.connect(path) as db:
+        stamps = [row[0] for row in db.execute("SELECT accepted_at FROM entries ORDER BY idx")]
+        db.execute("DELETE FROM entries WHERE game_id=? AND idx>=6", (gid,))  # the tail's page, lost
+    assert len(set(stamps)) == len(stamps)  # every write its own time
+    found = salvage(path)
+    assert not found.saved and "entries from 6 on are gone" in found.lost[gid]
