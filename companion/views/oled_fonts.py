@@ -53,22 +53,8 @@ def side_by_side(text: str, size: int) -> bool:
     """Whether ``text`` is its characters set one fixed advance apart, left to right, so that its width is
     its length times the advance and its pixels its characters' own side by side (Spleen is a monospaced
     bitmap font with nothing shaped across characters; tests/test_oled_glyphs.py checks both against
-    FreeType)."""
-    known = _MONOSPACED.setdefault(size, set())
-    if known.issuperset(text):
-        return True
-    chars = set(text)
-    if not all(monospaced(ch, size) for ch in chars):
-        return False
-    if len(known) < 4096:
-        known |= chars
-    return True
-
-
-_MONOSPACED: dict[int, set[str]] = {}
-"""Per size, the characters found monospaced so far: a run of them is checked in one set operation (each
-roll's new result line asks for the width of every line its wrap tries). At most 4096 a size, more than
-Spleen draws; past that, characters are asked of :func:`monospaced` one by one."""
+    FreeType). Asked only when a run's width, tile or effect is first made (each is kept)."""
+    return all(monospaced(ch, size) for ch in text)
 
 
 @lru_cache(maxsize=4096)

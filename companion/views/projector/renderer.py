@@ -189,15 +189,12 @@ class ProjectorRenderer:
             groups.append((Piece(("cursor", cursor), box, lambda s: paint_cursor(s, layout, cursor)),))
         return groups + status_groups(layout, frame.panel)
 
-    def pieces(self, board: _Board, state: Any, overlay: bool) -> list[Piece]:
-        """Everything the map layer shows over the board for ``state``, in drawing order: the risk heat
-        and the places again above it (overlay), the game's marks, the names and the side panel's lines
-        (its background, and the legend under the overlay, are part of the board's base)."""
-        return [p for g in self.groups(board, state, overlay) for p in g]
-
     def groups(self, board: _Board, state: Any, overlay: bool) -> list[Group]:
-        """:meth:`pieces` in groups: a painter's own (:class:`PaintsGroups`) kept while unchanged, else each
-        list of pieces it gives as one group (compared piece by piece on every new state)."""
+        """Everything the map layer shows over the board for ``state``, in drawing order and in groups: the
+        risk heat and the places again above it (overlay), the game's marks, the names and the side panel's
+        lines (its background, and the legend under the overlay, are part of the board's base). A painter's
+        own groups (:class:`PaintsGroups`) are kept while unchanged; a painter without them gives each list of
+        pieces as one group (compared piece by piece on every new state)."""
         from companion.views.projector.overlay import risk_pieces
         from companion.views.projector.painters import PaintsPieces
 
