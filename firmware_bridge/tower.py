@@ -14,19 +14,39 @@ try:
 except ImportError:  # MicroPython: the files sit flat on the board's filesystem
     from wire import FACES, HOST_FRAMES, PROTOCOL_VERSION, Frame, FrameParser, encode  # type: ignore[no-redef]
 
-FIRMWARE_VERSION = "2.0.0"
+FIRMWARE_VERSION = "2.1.0"
 OUTBOX_SIZE = 32
 """Unacknowledged rolls kept; beyond this the oldest is dropped and an ERR,outbox_full is sent."""
+
+
+class Seconds:
+    """The host's clock arithmetic: ``now`` in seconds (a float is fine on a 64-bit host).
+
+    The board passes MicroPython's ``time`` module instead, whose ``ticks_diff``/``ticks_add``
+    work on integer milliseconds that wrap every 2**30 ms: there every span is measured with
+    ``ticks_diff`` and no float ever carries time (the RP2040's floats are single precision, so a
+    float sum of seconds stops advancing after about three days).
+    """
+
+    @staticmethod
+    def ticks_diff(later, earlier):
+        return later - earlier
+
+    @staticmethod
+    def ticks_add(ticks, delta):
+        return ticks + delta
 
 
 class TowerProtocol:
     """Tower-side protocol state. ``write`` sends bytes; ``boot`` identifies this power-up.
 
     ``version`` is the protocol spoken (1 only to stand in for an old tower in tests and benches).
+    ``clock`` measures spans between two ``now`` values (:class:`Seconds` by default; the board
+    passes its ``time`` module, with ``now`` from ``time.ticks_ms()`` and ``heartbeat``/``retry`` in ms).
     """
 
     def __init__(self, write, boot, firmware=FIRMWARE_VERSION, kinds=None, heartbeat=1.0,
-                 retry=1.0, version=PROTOCOL_VERSION):
+                 retry=1.0, version=PROTOCOL_VERSION, clock=Seconds):
         self.write = write
         self.boot = boot
         self.version = version
@@ -34,15 +54,17 @@ class TowerProtocol:
         self.kinds = tuple(kinds or FACES)
         self.heartbeat = heartbeat
         self.retry = retry
+        self.clock = clock
         self.next_seq = 1
         self.outbox = []  # [(seq, dice, last_sent)] in seq order
         self.parser = FrameParser(accept=HOST_FRAMES, versions=(version,))
-        self.last_sent = -1e9
+        self.last_sent = None
+        """When the tower last wrote (None: never), for the heartbeat."""
         self.acked = 0
         self.foreign_acks = 0
         """ACKs naming another boot (version 2), ignored."""
 
-    def _send(self, frame, now=0.0):
+    def _send(self, frame, now=0):
         self.last_sent = now
         self.write(encode(frame, self.version))
 
@@ -52,22 +74,22 @@ class TowerProtocol:
         return Frame("HELLO", version=self.version, firmware=self.firmware, kinds=self.kinds,
                      boot=self.boot, seq=first)
 
-    def hello(self, now=0.0):
+    def hello(self, now=0):
         """Say who we are, then resend every roll the host has not acknowledged."""
         self._send(self.hello_frame(), now)
         self.resend(now)
 
-    def resend(self, now=0.0):
+    def resend(self, now=0):
         for i in range(len(self.outbox)):
             seq, dice, _ = self.outbox[i]
             self.outbox[i] = (seq, dice, now)
             self._send(Frame("ROLL", seq=seq, dice=dice, boot=self.boot), now)
 
-    def rolling(self, now=0.0):
+    def rolling(self, now=0):
         """Dice are tumbling: lets the box show it before the faces are read."""
         self._send(Frame("ROLLING"), now)
 
-    def roll(self, dice, now=0.0):
+    def roll(self, dice, now=0):
         """Number a settled roll (a list of (kind, face)), keep it, send it; returns its seq."""
         seq = self.next_seq
         self.next_seq += 1
@@ -78,11 +100,11 @@ class TowerProtocol:
         self._send(Frame("ROLL", seq=seq, dice=dice, boot=self.boot), now)
         return seq
 
-    def error(self, code, text="", now=0.0):
+    def error(self, code, text="", now=0):
         """A fault the players should hear about (``crooked``: a die leaning on the wall)."""
         self._send(Frame("ERR", code=code, text=text), now)
 
-    def receive(self, data, now=0.0):
+    def receive(self, data, now=0):
         """Handle bytes from the host: ACK drops a roll from the outbox, SYNC says hello again."""
         for item in self.parser.feed(data):
             if not isinstance(item, Frame):
@@ -99,7 +121,8 @@ class TowerProtocol:
 
     def tick(self, now):
         """Call often: resends rolls left unacknowledged for ``retry`` s, heartbeats when idle."""
-        if self.outbox and now - self.outbox[0][2] >= self.retry:
+        since = self.clock.ticks_diff
+        if self.outbox and since(now, self.outbox[0][2]) >= self.retry:
             self.resend(now)
-        elif now - self.last_sent >= self.heartbeat:
+        elif self.last_sent is None or since(now, self.last_sent) >= self.heartbeat:
             self._send(Frame("HB"), now)
