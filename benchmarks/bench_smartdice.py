@@ -54,7 +54,8 @@ def _latency(rolls: int = 300) -> tuple[list[float], list[float]]:
     radio.add_pixels(PIXELS.address)
     godice_ms: list[float] = []
     pixels_ms: list[float] = []
-    with SmartDice(events, [GODICE, PIXELS], client_backend=radio.client_backend, clock=clock):
+    with SmartDice(events, [GODICE, PIXELS], client_backend=radio.client_backend,
+                   scanner_backend=radio.scanner_backend, clock=clock):
         _wait(events, _connected(GODICE.source))
         _wait(events, _connected(PIXELS.source))
         for n in range(rolls):
@@ -90,7 +91,8 @@ def _reconnect(times: int = 30) -> list[float]:
     radio, events = FakeRadio(leak_subscriptions=True), queue.Queue[Any]()
     radio.add_godice(GODICE.address)
     samples: list[float] = []
-    with SmartDice(events, [GODICE], retry=0.05, client_backend=radio.client_backend):
+    with SmartDice(events, [GODICE], retry=0.05, client_backend=radio.client_backend,
+                   scanner_backend=radio.scanner_backend):
         _wait(events, _connected(GODICE.source))
         for _ in range(times):
             start = time.perf_counter()

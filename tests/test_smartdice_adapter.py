@@ -96,8 +96,9 @@ def test_bluez_aborting_the_connect_is_retried_at_once(clock):
     with adapter(radio, events, [BLUE_D6], clock, retry=60) as dice:  # no waiting between the retries
         seen: list[Any] = []
         expect(events, status("godice:Blue D6", "connected"), seen)
-        assert dice.counts()["Blue D6"]["connect_aborts"] == 2
+        assert radio.peripherals[BLUE_D6.address].connect_errors == []  # both aborts were retried
         assert [e.state for e in seen if isinstance(e, SourceStatus)] == ["waiting", "connected"]
+        assert dice.counts()["Blue D6"].get("errors", 0) == 0
 
 
 def test_a_die_that_is_not_there_is_waited_for_and_found_later(clock):
@@ -105,8 +106,10 @@ def test_a_die_that_is_not_there_is_waited_for_and_found_later(clock):
     radio.add_godice(BLUE_D6.address)
     radio.vanish(BLUE_D6.address)
     events: queue.Queue[Any] = queue.Queue()
-    with adapter(radio, events, [BLUE_D6], clock):
-        assert "not found" in expect(events, lambda e: isinstance(e, SourceStatus) and "not found" in e.detail).detail
+    with adapter(radio, events, [BLUE_D6], clock) as dice:
+        assert expect(events, lambda e: isinstance(e, SourceStatus)).detail == "looking for it"
+        dice.flush()
+        assert radio.connects == {} and drain(events) == []  # never heard: no connect attempted in vain
         radio.appear(BLUE_D6.address)
         expect(events, status("godice:Blue D6", "connected"))
 
@@ -241,7 +244,8 @@ def test_start_smartdice_from_the_configuration(tmp_path, clock):
     save_pairing(store, [BLUE_D6])
     radio = FakeRadio()
     radio.add_godice(BLUE_D6.address)
-    running = start_smartdice(Config(dice=section), events, client_backend=radio.client_backend, clock=clock)
+    running = start_smartdice(Config(dice=section), events, client_backend=radio.client_backend,
+                              scanner_backend=radio.scanner_backend, clock=clock)
     try:
         expect(events, status("godice:Blue D6", "connected"))
         radio.notify(BLUE_D6.address, b"R")

@@ -86,6 +86,7 @@ def test_a_kansas_tornado_phase_from_smart_dice_with_a_drop_and_a_pick_up_journa
     session.start(game="kansas", options={"players": 4})
     table: Table
     dice = SmartDice(events, [BLUE_D8, BLUE_D6, RED_D6], retry=0.01, client_backend=radio.client_backend,
+                     scanner_backend=radio.scanner_backend,
                      clock=lambda: table.clock())
     table = Table(radio, dice, events, session)
     rng = random.Random(7)

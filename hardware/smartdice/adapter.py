@@ -6,14 +6,20 @@ connected, rolling, away; the detail says its battery), a ``SourceFault`` when a
 made again (landed crooked, or the link dropped while it was in the air: that roll is asked for
 again, never guessed).
 
-Each die keeps a connection: bleak's ``BleakClient`` with the ``backend=`` the caller gives (None:
-the platform's, BlueZ on the Pi). A connect BlueZ aborts with "le-connection-abort-by-local" is
-retried at once a few times (the radio was busy), anything else waits ``retry`` seconds; a link
-that drops is reconnected the same way. Every connection has its own generation number and a
+One scanner listens for every paired die (BlueZ runs one discovery per D-Bus client, and bleak
+has one client per event loop: a second scanner, or a ``BleakClient`` made from a bare address,
+which looks the address up with a discovery of its own, fails with "InProgress" while it runs). It
+hands each die's ``BLEDevice`` to that die's task, which connects with ``bleak-retry-connector``
+(it knows BlueZ's transient errors, "le-connection-abort-by-local" among them, and backs off between
+attempts) through bleak's ``BleakClient`` with the ``backend=`` the caller gives (None: the
+platform's, BlueZ on the Pi). Whatever a connection raises, of any type (bleak on BlueZ has raised
+KeyError), ends that connection only: the die shows as away with the reason, and is connected again
+``retry`` seconds after the scanner hears it. Every connection has its own generation number and a
 notification from an older one is ignored, so a subscription BlueZ left behind cannot double a
-roll; the die's :class:`RollTracker` drops a rest notified twice or a bounce within ``debounce``.
+roll; the die's :class:`RollTracker` drops a rest notified twice or a bounce within ``debounce``,
+and the landing of a throw whose link dropped mid-air (the box already asked for it again).
 Pixels may instead be read from their advertisements (``pixels_via="advert"``): no connection,
-one scanner asking BlueZ for duplicate advertisements.
+the same scanner asking BlueZ for duplicate advertisements.
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ from typing import Any
 from bleak import BleakClient, BleakScanner
 from bleak.backends.device import BLEDevice
 from bleak.backends.scanner import AdvertisementData
-from bleak.exc import BleakDBusError, BleakError
+from bleak.exc import BleakError
+from bleak_retry_connector import establish_connection
 
 from companion.dice import Die
 from companion.errors import RuleError
@@ -43,7 +50,6 @@ from hardware.smartdice.track import RollTracker
 
 log = logging.getLogger(__name__)
 
-ABORT = "le-connection-abort-by-local"
 LINK_ERRORS = (BleakError, OSError, asyncio.TimeoutError, EOFError)
 """What a connection attempt or a live link may raise that means: try again later (dbus-fast raises
 OSError and EOFError when BlueZ goes away; a connect timeout is asyncio's)."""
@@ -62,6 +68,8 @@ class _DieState:
     last_advert: float | None = None
     last_advert_key: tuple[str, int | None] | None = None
     counts: dict[str, int] = field(default_factory=dict)
+    heard: asyncio.Event | None = None
+    """Set by the scanner when it hears the die (made on the loop)."""
 
 
 class SmartDice:
@@ -69,12 +77,14 @@ class SmartDice:
 
     ``client_backend`` and ``scanner_backend`` go to bleak unchanged (None: the platform's);
     ``clock`` is the tracker's (debounce and stuck rolls), injectable so tests need no sleeps.
+    ``landing``: after a link drops mid-throw, a rest within this many seconds of the link coming
+    back is that lost throw landing, not a roll (the box has asked for the throw again).
     """
 
     def __init__(self, events: queue.Queue[Any], dice: tuple[PairedDie, ...] | list[PairedDie], *,
                  debounce: float = 1.0, retry: float = 2.0, pixels_via: str = "connect",
                  abort_retries: int = 3, connect_timeout: float = 20.0, settle_timeout: float = 5.0,
-                 advert_timeout: float = 10.0, tick: float = 0.25,
+                 advert_timeout: float = 10.0, tick: float = 0.25, landing: float = 3.0,
                  client_backend: type | None = None, scanner_backend: type | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         if pixels_via not in ("connect", "advert"):
@@ -88,6 +98,7 @@ class SmartDice:
         self.settle_timeout = settle_timeout
         self.advert_timeout = advert_timeout
         self.tick = tick
+        self.landing = landing
         self.client_backend = client_backend
         self.scanner_backend = scanner_backend
         self.clock = clock
@@ -95,6 +106,8 @@ class SmartDice:
         self._stop: asyncio.Event | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
+        self._devices: dict[str, BLEDevice] = {}
+        """The scanner's latest BLEDevice of each paired die, by address."""
 
     # -- lifecycle -----------------------------------------------------------------------------
     def start(self) -> SmartDice:
@@ -150,12 +163,13 @@ class SmartDice:
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
+        for die in self.dice:
+            die.heard = asyncio.Event()
         self._ready.set()
         connected = [d for d in self.dice if d.paired.family == "godice" or self.pixels_via == "connect"]
         adverts = [d for d in self.dice if d not in connected]
         tasks = [asyncio.create_task(self._keep(d), name=f"die {d.paired.label}") for d in connected]
-        if adverts:
-            tasks.append(asyncio.create_task(self._watch_adverts(adverts), name="pixels adverts"))
+        tasks.append(asyncio.create_task(self._scan(adverts), name="smartdice scanner"))
         tasks.append(asyncio.create_task(self._watch_time(), name="smartdice clock"))
         await self._stop.wait()
         for task in tasks:
@@ -171,33 +185,49 @@ class SmartDice:
 
     # -- one connected die ---------------------------------------------------------------------
     async def _keep(self, die: _DieState) -> None:
+        """Connect the die whenever the scanner hears it, for as long as the box runs. Nothing that
+        one connection raises ends this task: any error is said on the die's status, and it goes on."""
         assert self._stop is not None
         while not self._stop.is_set():
-            await self._session(die)
+            try:
+                await self._session(die)
+            except Exception as exc:  # any type at all: bleak on BlueZ has raised KeyError, ValueError...
+                log.warning("%s: %s", die.paired.label, _short(exc), exc_info=not isinstance(exc, LINK_ERRORS))
+                die.counts["errors"] = die.counts.get("errors", 0) + 1
+                self._set_state(die, "away" if die.connected_once else "waiting", _reason(exc))
             if await self._pause(self.retry):
                 return
 
-    async def _connect(self, client: BleakClient, die: _DieState) -> None:
-        for attempt in range(self.abort_retries + 1):
+    async def _device(self, die: _DieState) -> BLEDevice | None:
+        """The die's BLEDevice once the scanner has heard it; None when the box closes first."""
+        assert self._stop is not None and die.heard is not None
+        while not self._stop.is_set():
+            device = self._devices.get(die.paired.address)
+            if device is not None:
+                return device
+            heard = asyncio.create_task(die.heard.wait())
+            stop = asyncio.create_task(self._stop.wait())
             try:
-                await client.connect()
-                return
-            except BleakDBusError as exc:
-                if ABORT not in exc.args or attempt == self.abort_retries:
-                    raise
-                die.counts["connect_aborts"] = die.counts.get("connect_aborts", 0) + 1
-                log.debug("%s: %s, connecting again", die.paired.label, ABORT)
+                await asyncio.wait({heard, stop}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                heard.cancel()
+                stop.cancel()
+        return None
 
     async def _session(self, die: _DieState) -> None:
         """Connect, subscribe, wait until the link drops or the box closes."""
         assert self._stop is not None
+        device = await self._device(die)
+        if device is None:
+            return
         dropped = asyncio.Event()
-        client = BleakClient(die.paired.address, disconnected_callback=lambda _c: dropped.set(),
-                             timeout=self.connect_timeout, backend=self.client_backend)
         try:
-            await self._connect(client, die)
-        except LINK_ERRORS as exc:
-            self._set_state(die, "away" if die.connected_once else "waiting", _short(exc))
+            client = await establish_connection(
+                BleakClient, device, die.paired.label, disconnected_callback=lambda _c: dropped.set(),
+                max_attempts=self.abort_retries + 1, timeout=self.connect_timeout, backend=self.client_backend)
+        except Exception as exc:  # of any type: the next attempt follows after ``retry``
+            log.info("%s: %s", die.paired.label, _short(exc), exc_info=not isinstance(exc, LINK_ERRORS))
+            self._set_state(die, "away" if die.connected_once else "waiting", _reason(exc))
             return
         die.generation += 1
         generation = die.generation
@@ -207,6 +237,7 @@ class SmartDice:
             if die.connected_once:
                 die.counts["reconnects"] = die.counts.get("reconnects", 0) + 1
             die.connected_once = True
+            die.tracker.back(self.clock(), self.landing)
             self._set_state(die, "connected", battery_detail(die.battery, die.charging))
             await client.write_gatt_char(write, ask, response=False)
             stop = asyncio.create_task(self._stop.wait())
@@ -216,17 +247,12 @@ class SmartDice:
             finally:
                 stop.cancel()
                 drop.cancel()
-        except LINK_ERRORS as exc:
-            log.info("%s: %s", die.paired.label, _short(exc))
         finally:
             die.generation += 1  # whatever this connection's subscription still delivers is stale now
-            if self._stop.is_set():
-                with contextlib.suppress(*LINK_ERRORS):
+            if self._stop.is_set() or client.is_connected:
+                with contextlib.suppress(Exception):
                     await client.disconnect()
-            else:
-                if client.is_connected:
-                    with contextlib.suppress(*LINK_ERRORS):
-                        await client.disconnect()
+            if not self._stop.is_set():
                 self._link_lost(die)
 
     def _channels(self, client: BleakClient, paired: PairedDie) -> tuple[str, str, bytes]:
@@ -252,7 +278,7 @@ class SmartDice:
         self._reading(die, reading)
 
     def _link_lost(self, die: _DieState) -> None:
-        if die.tracker.lost():
+        if die.tracker.lost(self.clock()):
             self.events.put(SourceFault(die.paired.source, "lost its link mid-throw"))
         self._set_state(die, "away", "link lost")
 
@@ -282,36 +308,33 @@ class SmartDice:
         if verdict.kind != "none" and die.state == "rolling":
             self._set_state(die, "connected", battery_detail(die.battery, die.charging))
 
-    async def _watch_adverts(self, dice: list[_DieState]) -> None:
-        by_address = {d.paired.address: d for d in dice}
+    async def _scan(self, adverts: list[_DieState]) -> None:
+        """The one scanner: hands every paired die's BLEDevice to its task, and reads the ``adverts`` dice
+        (Pixels read from their advertisements) as they advertise."""
+        by_address = {d.paired.address: d for d in self.dice}
+        read = {d.paired.address for d in adverts}
 
         def heard(device: BLEDevice, adv: AdvertisementData) -> None:
             die = by_address.get(device.address.upper())
             if die is None:
                 return
-            advert = next((a for a in (pixels.decode_advert(m, die.paired.firmware)
-                                       for m in adv.manufacturer_data.values()) if a is not None), None)
-            if advert is None:
-                return
-            die.last_advert = self.clock()
-            if die.state != "connected" and die.state != "rolling":
-                if die.connected_once:
-                    die.counts["reconnects"] = die.counts.get("reconnects", 0) + 1
-                die.connected_once = True
-                die.battery, die.charging = advert.reading.battery, advert.reading.charging
-                self._set_state(die, "connected", battery_detail(die.battery, die.charging))
-            key = (advert.reading.detail, advert.reading.face)
-            if key != die.last_advert_key:  # the same advertisement heard again says nothing new
-                die.last_advert_key = key
-                self._reading(die, advert.reading)
+            self._devices[die.paired.address] = device
+            assert die.heard is not None
+            die.heard.set()
+            if die.paired.address in read:
+                try:
+                    self._advert(die, adv)
+                except Exception:  # an advertisement we cannot read must not stop the scanner
+                    log.exception("%s: cannot read its advertisement", die.paired.label)
 
         while True:
             scanner = BleakScanner(heard, bluez={"filters": {"DuplicateData": True}}, backend=self.scanner_backend)
             try:
                 await scanner.start()
-            except LINK_ERRORS as exc:
-                for die in dice:
-                    self._set_state(die, "away" if die.connected_once else "waiting", _short(exc))
+            except Exception as exc:  # no adapter, BlueZ gone, or anything else: said, and tried again
+                log.info("smart dice scanner: %s", _short(exc), exc_info=not isinstance(exc, LINK_ERRORS))
+                for die in self.dice:
+                    self._set_state(die, "away" if die.connected_once else "waiting", _reason(exc))
                 if await self._pause(self.retry):
                     return
                 continue
@@ -320,8 +343,26 @@ class SmartDice:
                 await self._stop.wait()
                 return
             finally:
-                with contextlib.suppress(*LINK_ERRORS):
+                with contextlib.suppress(Exception):
                     await scanner.stop()
+
+    def _advert(self, die: _DieState, adv: AdvertisementData) -> None:
+        advert = next((a for a in (pixels.decode_advert(m, die.paired.firmware)
+                                   for m in adv.manufacturer_data.values()) if a is not None), None)
+        if advert is None:
+            return
+        die.last_advert = self.clock()
+        if die.state != "connected" and die.state != "rolling":
+            if die.connected_once:
+                die.counts["reconnects"] = die.counts.get("reconnects", 0) + 1
+            die.connected_once = True
+            die.tracker.back(die.last_advert, self.landing)
+            die.battery, die.charging = advert.reading.battery, advert.reading.charging
+            self._set_state(die, "connected", battery_detail(die.battery, die.charging))
+        key = (advert.reading.detail, advert.reading.face)
+        if key != die.last_advert_key:  # the same advertisement heard again says nothing new
+            die.last_advert_key = key
+            self._reading(die, advert.reading)
 
     async def _watch_time(self) -> None:
         """Rolls that never settle, and Pixels whose advertisements stopped."""
@@ -341,6 +382,14 @@ class SmartDice:
         if state != die.state or detail != die.detail or force:
             die.state, die.detail = state, detail
             self.events.put(SourceStatus(die.paired.source, state, detail))
+
+
+def _reason(exc: BaseException) -> str:
+    """What a die's status says of an error: Bluetooth's own words for a Bluetooth error; for any other
+    (a bug in a library, on a path it did not expect) no Python internals, just what happens next."""
+    if isinstance(exc, LINK_ERRORS):
+        return _short(exc)
+    return "Bluetooth error, connecting again"
 
 
 def _short(exc: BaseException) -> str:

@@ -8,6 +8,12 @@ an advertisement, a dropped link, a connection BlueZ aborts. Everything reaches 
 own event loop, as BlueZ's D-Bus messages do. Two BlueZ habits are reproduced on request: an old
 connection's notification subscription that keeps firing after a reconnect (``leak_subscriptions``),
 and every notification delivered twice (``double``).
+
+One BlueZ rule always holds: a D-Bus client runs one discovery at a time. bleak keeps one D-Bus
+connection per event loop, so a second scanner started on a loop whose scanner runs, or a
+``BleakClient`` made from a bare address (BlueZ's backend then runs a discovery of its own to find
+the device) while one runs, fails with ``org.bluez.Error.InProgress``, as on a Pi. A client made from
+the ``BLEDevice`` a scanner handed over needs no discovery.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ from bleak.exc import BleakDBusError, BleakDeviceNotFoundError, BleakError
 from hardware.smartdice import godice, pixels
 
 ABORT = "le-connection-abort-by-local"
+IN_PROGRESS = "org.bluez.Error.InProgress"
+DEVICE_INFORMATION = "0000180a-0000-1000-8000-00805f9b34fb"
+"""The service id Pixels put their 8 bytes of service data under (die id, firmware build time)."""
 
 
 @dataclass
@@ -46,6 +55,8 @@ class FakePeripheral:
     present: bool = True
     connect_errors: list[BaseException] = field(default_factory=list)
     """Raised by the next connects, one each, before one succeeds."""
+    subscribe_errors: list[BaseException] = field(default_factory=list)
+    """Raised by the next subscriptions, one each (bleak on BlueZ has raised KeyError, ValueError... there)."""
     writes: list[bytes] = field(default_factory=list)
 
 
@@ -71,6 +82,11 @@ class FakeRadio:
         self._subs: list[_Subscription] = []
         self._clients: set[FakeClient] = set()
         self._scanners: set[FakeScanner] = set()
+        self._discovering: dict[asyncio.AbstractEventLoop, int] = {}
+        """Discoveries running, per event loop (bleak's D-Bus client)."""
+        self.refused_discoveries = 0
+        self.lookup_s = 0.05
+        """How long the discovery of a client made from a bare address runs (until the die is heard)."""
         self._lock = threading.Lock()
         radio = self
         self.client_backend: type[FakeClient] = type("FakeClient", (FakeClient,), {"radio": radio})
@@ -87,10 +103,17 @@ class FakeRadio:
                    battery: int = 70, die_type: int = 3, legacy_service: bool = False) -> FakePeripheral:
         service = ((pixels.LEGACY_SERVICE, (pixels.LEGACY_NOTIFY, pixels.LEGACY_WRITE)) if legacy_service
                    else (pixels.SERVICE, (pixels.NOTIFY, pixels.WRITE)))
+        company = pixels.LEGACY_COMPANY_ID if legacy_service else pixels.COMPANY_ID
         die = FakePeripheral(address.upper(), name, dict([service]),
-                             manufacturer_data={0xFFFF: bytes([8, die_type << 4, state, face_index, battery])},
-                             service_data={pixels.SERVICE: bytes(8)},
+                             manufacturer_data={company: bytes([8, die_type << 4, state, face_index, battery])},
+                             service_data={DEVICE_INFORMATION: bytes(8)},
                              replies={pixels.ASK_ROLL_STATE: [bytes([pixels.ROLL_STATE, state, face_index])]})
+        self.peripherals[die.address] = die
+        return die
+
+    def add(self, die: FakePeripheral) -> FakePeripheral:
+        """Put any die on the air (tests build them from the vendors' own ids and bytes)."""
+        die.address = die.address.upper()
         self.peripherals[die.address] = die
         return die
 
@@ -120,7 +143,9 @@ class FakeRadio:
         self.drop(address)
 
     def appear(self, address: str) -> None:
+        """The die is back, and advertises (as a die does when it wakes)."""
         self.peripherals[address.upper()].present = True
+        self.advertise(address)
 
     def advertise(self, address: str, manufacturer_data: bytes | None = None) -> None:
         """The die at ``address`` advertises (new manufacturer data, or what it had)."""
@@ -133,6 +158,20 @@ class FakeRadio:
             scanner.hear(die)
 
     # -- used by the backend classes ---------------------------------------------------------------
+    def _start_discovery(self) -> None:
+        """BlueZ's StartDiscovery for the D-Bus client of the running loop: one at a time."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self._discovering.get(loop, 0):
+                self.refused_discoveries += 1
+                raise BleakDBusError(IN_PROGRESS, ["Operation already in progress"])
+            self._discovering[loop] = 1
+
+    def _stop_discovery(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        with self._lock:
+            if loop is not None:
+                self._discovering.pop(loop, None)
+
     def _connect(self, client: FakeClient) -> FakePeripheral:
         die = self.peripherals.get(client.address)
         if die is None or not die.present:
@@ -179,6 +218,7 @@ class FakeClient(BaseBleakClient):
     def __init__(self, address_or_ble_device: BLEDevice | str, *, disconnected_callback: Callable[[], None] | None,
                  timeout: float = 10.0, **kwargs: Any) -> None:
         super().__init__(address_or_ble_device, disconnected_callback=disconnected_callback, timeout=timeout)
+        self._from_device = isinstance(address_or_ble_device, BLEDevice)
         self.address = self.address.upper()
         self.connected = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -198,6 +238,12 @@ class FakeClient(BaseBleakClient):
 
     async def connect(self, pair: bool, **kwargs: Any) -> None:
         self._loop = asyncio.get_running_loop()
+        if not self._from_device:  # BlueZ's backend looks a bare address up with a discovery of its own
+            self.radio._start_discovery()
+            try:
+                await asyncio.sleep(self.radio.lookup_s)  # a discovery lasts until the die is heard
+            finally:
+                self.radio._stop_discovery(self._loop)
         die = self.radio._connect(self)
         self._peripheral = die
         services = BleakGATTServiceCollection()
@@ -250,6 +296,9 @@ class FakeClient(BaseBleakClient):
     async def start_notify(self, characteristic: BleakGATTCharacteristic, callback: NotifyCallback,
                            **kwargs: Any) -> None:
         self._require()
+        assert self._peripheral is not None
+        if self._peripheral.subscribe_errors:
+            raise self._peripheral.subscribe_errors.pop(0)
         self.radio._subscribe(self, characteristic.uuid, callback)
 
     async def stop_notify(self, characteristic: BleakGATTCharacteristic) -> None:
@@ -270,6 +319,7 @@ class FakeScanner(BaseBleakScanner):
     async def start(self) -> None:
         if not self.radio.adapter:
             raise BleakError("No Bluetooth adapters found.")
+        self.radio._start_discovery()
         self.seen_devices = {}
         self._loop = asyncio.get_running_loop()
         with self.radio._lock:
@@ -281,6 +331,8 @@ class FakeScanner(BaseBleakScanner):
     async def stop(self) -> None:
         with self.radio._lock:
             self.radio._scanners.discard(self)
+        self.radio._stop_discovery(self._loop)
+        self._loop = None
 
     def hear(self, die: FakePeripheral) -> None:
         if self._loop is not None:

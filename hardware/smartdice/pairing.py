@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hardware.smartdice import godice, pixels
@@ -32,6 +32,9 @@ class Found:
     die_type: str = ""
     """Pixels: the type it advertises ("d6", "d20"); "" when the die does not say (a GoDice)."""
     firmware: str = "current"
+    device: Any = field(default=None, compare=False, repr=False)
+    """bleak's BLEDevice from the scan, to connect without a second discovery (BlueZ refuses one
+    while another of the same client runs)."""
 
     @property
     def kind(self) -> str | None:
@@ -46,12 +49,17 @@ def classify(address: str, name: str | None, manufacturer_data: Mapping[int, byt
     address = address.upper()
     if name.startswith(godice.NAME_PREFIX):
         return Found("godice", address, name)
-    if pixels.SERVICE not in [u.lower() for u in service_uuids]:
+    uuids = [u.lower() for u in service_uuids]
+    if not any(u in uuids for u in pixels.SERVICES) and pixels.COMPANY_ID not in manufacturer_data:
         return None
+    # Dice from before October 2024 advertise the legacy service (and company 0xFFFF) and number their
+    # roll states the legacy way; without either id in this advertisement, the company id tells.
+    legacy = pixels.LEGACY_SERVICE in uuids or (
+        pixels.SERVICE not in uuids and pixels.COMPANY_ID not in manufacturer_data)
     for data in manufacturer_data.values():
         advert = pixels.decode_advert(data)
         if advert is not None:
-            firmware = "current" if any(len(v) >= 8 for v in service_data.values()) else "legacy"
+            firmware = "legacy" if legacy else "current"
             return Found("pixels", address, name or "Pixels die", advert.reading.battery,
                          advert.die_type if advert.die_type != "unknown" else (advert.kind or "unknown"), firmware)
     for company, data in manufacturer_data.items():
@@ -63,10 +71,10 @@ def classify(address: str, name: str | None, manufacturer_data: Mapping[int, byt
 
 
 async def _godice_battery(found: Found, client_backend: Any, seconds: float) -> Found:
-    """Connect to a GoDice for a moment to ask its battery (it does not advertise it)."""
+    """Connect to a GoDice for a moment to ask its battery (it does not advertise it), through the
+    BLEDevice the scan handed over (several at once: a bare address would mean a discovery each)."""
     from bleak import BleakClient
-
-    from hardware.smartdice.adapter import LINK_ERRORS
+    from bleak_retry_connector import establish_connection
 
     answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
@@ -75,16 +83,21 @@ async def _godice_battery(found: Found, client_backend: Any, seconds: float) -> 
         if reading.battery is not None and not answer.done():
             answer.set_result(reading.battery)
 
-    client = BleakClient(found.address, timeout=seconds, backend=client_backend)
+    if found.device is None:
+        return found
     try:
-        await asyncio.wait_for(client.connect(), seconds)
+        client = await asyncio.wait_for(establish_connection(BleakClient, found.device, found.name, max_attempts=2,
+                                                             backend=client_backend), seconds)
+    except Exception:  # of any type: the die is listed without its battery
+        return found
+    try:
         await client.start_notify(godice.NOTIFY, heard)
         await client.write_gatt_char(godice.WRITE, godice.ASK_BATTERY, response=False)
         return replace(found, battery=await asyncio.wait_for(answer, seconds))
-    except LINK_ERRORS:
+    except Exception:
         return found
     finally:
-        with contextlib.suppress(*LINK_ERRORS):
+        with contextlib.suppress(Exception):
             await client.disconnect()
 
 
@@ -99,8 +112,12 @@ async def scan(seconds: float = 5.0, *, scanner_backend: Any = None, client_back
 
     heard = await BleakScanner.discover(seconds, return_adv=True, backend=scanner_backend,
                                         bluez={"filters": {"DuplicateData": True}})
-    found = [f for f in (classify(dev.address, adv.local_name or dev.name, adv.manufacturer_data, adv.service_data,
-                                  adv.service_uuids) for dev, adv in heard.values()) if f is not None]
+    found = []
+    for dev, adv in heard.values():
+        die = classify(dev.address, adv.local_name or dev.name, adv.manufacturer_data, adv.service_data,
+                       adv.service_uuids)
+        if die is not None:
+            found.append(replace(die, device=dev))
     found = list(await asyncio.gather(*(_godice_battery(f, client_backend, battery_timeout)
                                         if f.family == "godice" else _same(f) for f in found)))
     return sorted(found, key=lambda f: (f.family, f.name, f.address))

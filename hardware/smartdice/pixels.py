@@ -21,9 +21,16 @@ SERVICE = "a6b90001-7a5a-43f2-a962-350c8edc9b5b"
 NOTIFY = "a6b90002-7a5a-43f2-a962-350c8edc9b5b"
 WRITE = "a6b90003-7a5a-43f2-a962-350c8edc9b5b"
 LEGACY_SERVICE = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
-"""Older Pixels firmware speaks over the Nordic UART ids."""
-LEGACY_NOTIFY = "6e400003-b5a3-f393-e0a9-e50e24dcca9e"
+"""Pixels firmware built before October 2024 uses the Nordic UART base id, with its own numbering:
+the die notifies on characteristic 0x0001 (the same id as the service) and is written on 0x0002."""
+LEGACY_NOTIFY = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
 LEGACY_WRITE = "6e400002-b5a3-f393-e0a9-e50e24dcca9e"
+SERVICES = (SERVICE, LEGACY_SERVICE)
+"""Either one in an advertisement (or a die's GATT table) makes it a Pixels die."""
+COMPANY_ID = 0x0D39
+"""Systemic Games' Bluetooth company id, under which current dice put their manufacturer data."""
+LEGACY_COMPANY_ID = 0xFFFF
+"""What dice from before October 2024 used instead (the "no company" id)."""
 
 ROLL_STATE = 3
 ASK_ROLL_STATE = bytes([23])

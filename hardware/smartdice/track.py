@@ -8,7 +8,9 @@ The rules, the same for every family:
 - a rest within ``debounce`` seconds of the die's last roll is the same throw settling again (a
   bounce), not a new one, and is dropped;
 - when the link drops while the die is in the air, the roll is lost: :meth:`lost` says so, so the
-  box can ask for the throw again; whatever rest comes after the reconnect is not taken for it.
+  box can ask for the throw again. That throw may still be tumbling when the link comes back
+  (:meth:`back`): its landing, the first rest within ``window`` seconds of the link's return (or
+  at any time before it), is not a roll, or one request would get two (the "throw again" and this).
 """
 
 from __future__ import annotations
@@ -40,6 +42,10 @@ class RollTracker:
         """Seen rolling since the last rest: the next rest may be a roll."""
         self.rolling_since: float | None = None
         self.last_roll: float | None = None
+        self.lost_throw = False
+        """A throw was in the air when the link dropped: its landing is not a roll."""
+        self.lost_throw_until: float | None = None
+        """When that stops applying (None: the link is not back yet)."""
         self.counts: dict[str, int] = {}
 
     def _count(self, what: str) -> None:
@@ -48,6 +54,8 @@ class RollTracker:
     def feed(self, reading: Reading, now: float) -> Verdict:
         """The verdict on one reading that arrived at ``now`` (seconds, any monotonic clock)."""
         motion = reading.motion
+        if self.lost_throw and self.lost_throw_until is not None and now >= self.lost_throw_until:
+            self.lost_throw = False  # it landed while the link was away: what follows is a new throw
         if motion == "rolling":
             if not self.in_flight or self.rolling_since is None:
                 self.rolling_since = now
@@ -55,6 +63,10 @@ class RollTracker:
             return NOTHING
         if motion == "crooked":
             was, self.in_flight = self.in_flight, False
+            if self.lost_throw:
+                self.lost_throw = False
+                self._count("lost_throw_landed")
+                return Verdict("dropped", reading.face, "the throw whose link dropped landed")
             if was:
                 self._count("crooked")
                 return Verdict("crooked", reading.face, "landed crooked")
@@ -64,6 +76,11 @@ class RollTracker:
             return NOTHING
         if motion != "settled":
             return NOTHING
+        if self.lost_throw:
+            self.lost_throw = self.in_flight = False
+            self.rolling_since = None
+            self._count("lost_throw_landed")
+            return Verdict("dropped", reading.face, "the throw whose link dropped landed")
         if not self.in_flight:
             self._count("not_thrown")
             return Verdict("dropped", reading.face, "not thrown (no rolling before it)")
@@ -76,12 +93,19 @@ class RollTracker:
         self._count("rolls")
         return Verdict("roll", reading.face)
 
-    def lost(self) -> bool:
+    def lost(self, now: float | None = None) -> bool:
         """The link dropped: True when a throw was in the air (that roll is lost and must be thrown again)."""
         was, self.in_flight, self.rolling_since = self.in_flight, False, None
         if was:
             self._count("lost")
+            self.lost_throw, self.lost_throw_until = True, None
         return was
+
+    def back(self, now: float, window: float) -> None:
+        """The link is back at ``now``: a throw lost mid-air that has not landed within ``window`` s
+        had landed while the link was away, and the next rest is a new throw."""
+        if self.lost_throw and self.lost_throw_until is None:
+            self.lost_throw_until = now + window
 
     def stuck(self, now: float, after: float) -> bool:
         """True once when the die has been rolling for ``after`` seconds without a rest."""
