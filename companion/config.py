@@ -103,7 +103,7 @@ class DiceConfig:
     """Smart dice over Bluetooth LE (GoDice, Pixels): which were paired, and how rolls are taken."""
 
     enabled: bool = False
-    pairing: str = "/etc/companion/dice.toml"
+    pairing: str = "/var/lib/companion/dice.toml"
     debounce_s: float = 1.0
     retry_s: float = 2.0
     pixels: str = "connect"

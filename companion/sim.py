@@ -137,7 +137,9 @@ def _attach_smartdice(table: Table, *, sim: bool, config: Any) -> None:
     holder = DiceSourceHolder(lambda: start_smartdice(config, table.inbox))
     table.closers.append(holder.close)
     table.session.extras.append(("Pair dice", pair_action(config.dice, table.inbox, holder)))
-    table.parts["smartdice"] = "on"
+    from hardware.smartdice.source import describe
+
+    table.parts["smartdice"] = describe(holder.current)
 
 
 def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, config: Any) -> None:

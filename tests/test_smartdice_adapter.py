@@ -253,3 +253,34 @@ def test_start_smartdice_from_the_configuration(tmp_path, clock):
         assert expect(events, lambda e: isinstance(e, Roll)).dice == (Die("d6", 5),)
     finally:
         running.close()
+
+
+def test_the_ready_line_says_smartdice_on_only_when_a_die_is_read(tmp_path):
+    from types import SimpleNamespace
+
+    from companion.sim import _attach_smartdice
+
+    def table() -> SimpleNamespace:
+        return SimpleNamespace(parts={}, closers=[], inbox=queue.Queue(), session=SimpleNamespace(extras=[]))
+
+    store = tmp_path / "dice.toml"
+    nothing_paired = table()
+    _attach_smartdice(nothing_paired, sim=False, config=Config(dice=DiceConfig(enabled=True, pairing=str(store))))
+    assert nothing_paired.parts["smartdice"] == "off"
+    assert [name for name, _ in nothing_paired.session.extras] == ["Pair dice"]  # pairing stays offered
+    store.write_bytes(b"\xff\xfe not toml")
+    damaged = table()
+    _attach_smartdice(damaged, sim=False, config=Config(dice=DiceConfig(enabled=True, pairing=str(store))))
+    assert damaged.parts["smartdice"] == "off"
+    for close in nothing_paired.closers + damaged.closers:
+        close()
+    from hardware.smartdice.source import describe
+
+    save_pairing(store, [BLUE_D6])
+    radio = FakeRadio()
+    running = start_smartdice(Config(dice=DiceConfig(enabled=True, pairing=str(store))), queue.Queue(),
+                              client_backend=radio.client_backend, scanner_backend=radio.scanner_backend)
+    try:
+        assert describe(running) == "on (1 dice)"
+    finally:
+        running.close()

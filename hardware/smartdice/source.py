@@ -27,8 +27,19 @@ class Closeable(Protocol):
 class _Off:
     """What start_smartdice returns when no die runs: closing it does nothing."""
 
+    def __init__(self, why: str = "") -> None:
+        self.why = why
+
     def close(self) -> None:
         return None
+
+
+def describe(running: object) -> str:
+    """The ready line's word on the smart dice: "on (N dice)" only when a die is being read."""
+    dice = getattr(running, "dice", None)
+    if isinstance(running, _Off) or not dice:
+        return "off"
+    return f"on ({len(dice)} dice)"
 
 
 def start_smartdice(config: Any, events: queue.Queue[Any], **options: Any) -> Closeable:
@@ -41,7 +52,7 @@ def start_smartdice(config: Any, events: queue.Queue[Any], **options: Any) -> Cl
 
     def off(why: str) -> Closeable:
         events.put(SourceStatus(SOURCE, "off", why))
-        return _Off()
+        return _Off(why)
 
     if not section.enabled:
         return off("smart dice not enabled ([dice] enabled = false)")
@@ -52,6 +63,9 @@ def start_smartdice(config: Any, events: queue.Queue[Any], **options: Any) -> Cl
     except CompanionError as exc:
         log.warning("smart dice off: %s", exc)
         return off(str(exc))
+    except (ValueError, OSError) as exc:  # not UTF-8, unreadable: one line, and the box runs on
+        log.warning("smart dice off: %s: %s", section.pairing, exc)
+        return off(f"{section.pairing}: cannot be read (not a pairing file)")
     if not dice:
         return off(f"no die paired yet (companion dice pair writes {section.pairing})")
     try:

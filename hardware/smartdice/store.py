@@ -1,6 +1,9 @@
-"""Which smart dice a group paired with the box: a small TOML file beside the configuration.
+"""Which smart dice a group paired with the box: a small TOML file in the service's state folder.
 
-``companion dice pair`` (or the menu) writes it; the adapter reads it. Each die has its family, its
+``companion dice pair`` (or the box's menu, as the service's own user) writes it; the adapter reads
+it. It lives where the service may write (/var/lib/companion, the unit's ``StateDirectory=``, owned
+by the service's user), is written whole or not at all (companion.atomicfile), readable by all
+(0644), and owned by the folder's owner even when ``sudo companion dice pair`` wrote it. Each die has its family, its
 Bluetooth address, the name it advertises, the kind the group declared (a GoDice does not know its
 shell) and a colour, which names it at the table ("Blue D8") and in the journal ("godice:Blue D8").
 A wrong file is one line naming file and field, like every other data file.
@@ -8,12 +11,11 @@ A wrong file is one line naming file and field, like every other data file.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.atomicfile import write_atomic
 from companion.datafile import Fields, load_toml
 from companion.errors import CompanionError
 
@@ -100,23 +102,22 @@ def to_toml(dice: tuple[PairedDie, ...] | list[PairedDie]) -> str:
 
 
 def save_pairing(path: str | Path, dice: tuple[PairedDie, ...] | list[PairedDie]) -> None:
-    """Write ``dice`` to ``path`` whole or not at all (a temporary file renamed over it)."""
+    """Write ``dice`` to ``path`` whole or not at all, readable by the service whoever writes it."""
     check(dice)
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w") as fh:
-                fh.write(to_toml(dice))
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_atomic(path, to_toml(dice), mode=0o644)
+        _owned_like_folder(path)
     except OSError as exc:
         raise CompanionError(f"{path}: cannot save the paired dice: {exc.strerror or exc}") from None
 
 
+def _owned_like_folder(path: Path) -> None:
+    """Root (``sudo companion dice pair``) hands the new file to the folder's owner, the service's user,
+    so the box can replace it from its menu later as it could before."""
+    if os.geteuid() != 0:
+        return
+    folder = path.parent.stat()
+    if folder.st_uid != 0 or folder.st_gid != 0:
+        os.chown(path, folder.st_uid, folder.st_gid)
