@@ -264,7 +264,9 @@ class TowerLink:
             self._set_state("away" if self._was_connected else "waiting", "no tower found")
             return False
         try:
-            self._serial = serial.serial_for_url(path, baudrate=self.baudrate,
+            # exclusive: a terminal or a second box opening the tower while this link reads it is refused
+            # (pyserial's flock), rather than both reading half the lines each.
+            self._serial = serial.serial_for_url(path, baudrate=self.baudrate, exclusive=True,
                                                  timeout=self.read_timeout, write_timeout=1.0)
         except (serial.SerialException, OSError, ValueError) as exc:
             self._set_state("away" if self._was_connected else "waiting", f"{path}: {exc}")

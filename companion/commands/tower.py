@@ -1,4 +1,5 @@
-"""``companion tower``: run a virtual dice tower, or listen to a tower and print its rolls."""
+"""``companion tower``: run a virtual dice tower, listen to a tower and print its rolls, or pair the
+plugged-in tower (its USB serial number into the udev rule, so only it becomes /dev/dice-tower)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="device path or pyserial URL (default /dev/dice-tower, then a USB scan)")
     listen.add_argument("--json", action="store_true", help='one JSON object per roll: {"seq", "dice"}')
     listen.set_defaults(func=run_listen)
+    pair = sub.add_parser("pair", help="find the plugged-in tower, check that it answers, and write the udev rule "
+                                       "that names it /dev/dice-tower by its USB serial number (run with sudo)")
+    pair.add_argument("--rules", default=None, metavar="FILE",
+                      help="the rule file to write (default /etc/udev/rules.d/99-dice-tower.rules)")
+    pair.add_argument("--wait", type=float, default=3.0, metavar="SECONDS",
+                      help="how long to wait for the tower's HELLO (default 3)")
+    pair.set_defaults(func=run_pair)
 
 
 def inject(tower: Any, name: str) -> str:
@@ -193,4 +201,75 @@ def run_listen(args: argparse.Namespace) -> int:
         link.stop()
         counts = link.status()["counts"]
         say("counts: " + (", ".join(f"{k}={v}" for k, v in sorted(counts.items())) or "none"), sys.stderr)
+    return 0
+
+
+def ask_hello(device: str, wait: float) -> Any:
+    """The HELLO of the tower on ``device`` (asked with SYNC, in both framings), or None after ``wait`` s.
+    The port is opened exclusively: a box already reading it makes this a CompanionError, not a tug of war."""
+    import time
+
+    import serial
+
+    from firmware_bridge.wire import BAUDRATE, TOWER_FRAMES, Frame, FrameParser, encode
+
+    try:
+        port = serial.Serial(device, BAUDRATE, timeout=0.1, write_timeout=1.0, exclusive=True)
+    except (serial.SerialException, OSError) as exc:
+        raise CompanionError(f"{device}: cannot open it ({exc}); if the box is running, stop it first: "
+                             "sudo systemctl stop companion") from None
+    parser = FrameParser(accept=TOWER_FRAMES)
+    try:
+        port.write(encode(Frame("SYNC"), 2) + encode(Frame("SYNC"), 1))
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            for item in parser.feed(port.read(256)):
+                if isinstance(item, Frame) and item.kind == "HELLO":
+                    return item
+    except (serial.SerialException, OSError) as exc:
+        raise CompanionError(f"{device}: {exc}") from None
+    finally:
+        port.close()
+    return None
+
+
+def run_pair(args: argparse.Namespace) -> int:
+    import os
+    import shutil
+    import subprocess
+
+    from serial.tools import list_ports
+
+    from companion.atomicfile import write_atomic
+    from firmware_bridge.udev import PRODUCT, RULES_PATH, VENDOR, rules_text, valid_serial
+
+    if args.wait <= 0:
+        raise CompanionError(f"--wait must be more than 0, got {args.wait:g}")
+    rules = Path(args.rules or RULES_PATH)
+    boards = [p for p in list_ports.comports() if (p.vid, p.pid) == (int(VENDOR, 16), int(PRODUCT, 16))]
+    if not boards:
+        raise CompanionError(f"no tower plugged in (no USB serial device {VENDOR}:{PRODUCT}): plug it in and "
+                             "run this again")
+    if len(boards) > 1:
+        raise CompanionError(f"{len(boards)} boards with USB id {VENDOR}:{PRODUCT} are plugged in "
+                             f"({', '.join(sorted(p.device for p in boards))}): leave only the tower plugged in")
+    board = boards[0]
+    number = board.serial_number or ""
+    if not valid_serial(number):
+        raise CompanionError(f"{board.device}: the board gives no usable USB serial number ({number or 'none'})")
+    hello = ask_hello(board.device, args.wait)
+    if hello is None:
+        raise CompanionError(f"{board.device}: the board does not answer as a dice tower (no HELLO in "
+                             f"{args.wait:g} s): is the tower's firmware on it?")
+    try:
+        write_atomic(rules, rules_text(number), mode=0o644)
+    except OSError as exc:
+        raise CompanionError(f"{rules}: cannot write the rule ({exc.strerror or exc}): run it with sudo") from None
+    print(f"tower paired: USB serial {number}, firmware {hello.firmware}; rule written to {rules}")
+    if rules == Path(RULES_PATH) and os.geteuid() == 0 and shutil.which("udevadm"):
+        subprocess.run(["udevadm", "control", "--reload"], check=False)
+        subprocess.run(["udevadm", "trigger", "--subsystem-match=tty", "--action=add"], check=False)
+        print("udev reloaded: the tower is /dev/dice-tower (unplug and plug it in if it is not)")
+    else:
+        print("then: sudo udevadm control --reload && sudo udevadm trigger --subsystem-match=tty --action=add")
     return 0
