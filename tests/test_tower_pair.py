@@ -34,13 +34,15 @@ def rule_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line and not line.startswith("#")]
 
 
-def test_the_shipped_rule_names_no_board_yet_and_keeps_modemmanager_off_every_pico() -> None:
+def test_the_shipped_rule_keeps_modemmanager_off_every_pico_and_names_only_the_marked_tower() -> None:
+    from firmware_bridge.udev import shipped_rules
+
+    assert SHIPPED.read_text() == shipped_rules()
     ignore, name = rule_lines(SHIPPED.read_text())
     assert ignore == ('SUBSYSTEM=="tty", ATTRS{idVendor}=="2e8a", ATTRS{idProduct}=="0005", '
                       'ENV{ID_MM_DEVICE_IGNORE}="1"')
-    assert 'ATTRS{serial}=="' in name and 'SYMLINK+="dice-tower"' in name
-    serial_match = name.split('ATTRS{serial}=="', 1)[1].split('"', 1)[0]
-    assert not serial_match.isalnum()  # no USB serial looks like it: no board is /dev/dice-tower unpaired
+    assert name == ('SUBSYSTEM=="tty", ENV{COMPANION_DICE_TOWER}=="1", SYMLINK+="dice-tower", GROUP="dialout", '
+                    'MODE="0660"')
 
 
 def pair(monkeypatch: pytest.MonkeyPatch, ports: list[ListPortInfo], rules: Path, wait: float = 3.0) -> int:
@@ -50,21 +52,21 @@ def pair(monkeypatch: pytest.MonkeyPatch, ports: list[ListPortInfo], rules: Path
 
 def test_pairing_writes_the_towers_serial_into_the_rule(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    rules = tmp_path / "99-dice-tower.rules"
+    rules = tmp_path / "98-dice-tower-serial.rules"
     with VirtualTower() as tower:
         others = [port("/dev/ttyUSB0", "A50285BI", vid=0x0403, pid=0x6001)]  # an FTDI cable: not a Pico
         assert pair(monkeypatch, [*others, port(tower.path)], rules) == 0
-    ignore, name = rule_lines(rules.read_text())
-    assert ignore == rule_lines(SHIPPED.read_text())[0]
-    assert name == ('SUBSYSTEM=="tty", ATTRS{idVendor}=="2e8a", ATTRS{idProduct}=="0005", '
-                    f'ATTRS{{serial}}=="{PICO_SERIAL}", SYMLINK+="dice-tower", GROUP="dialout", MODE="0660"')
+    assert rule_lines(rules.read_text()) == [
+        f'SUBSYSTEM=="tty", ATTRS{{idVendor}}=="2e8a", ATTRS{{idProduct}}=="0005", ATTRS{{serial}}=="{PICO_SERIAL}", '
+        'ENV{COMPANION_DICE_TOWER}="1"']
+    assert rules.name < SHIPPED.name  # read before the shipped rule, which names the port it marks
     assert oct(rules.stat().st_mode & 0o777) == "0o644"
     out = capsys.readouterr().out
     assert f"USB serial {PICO_SERIAL}, firmware virtual-2.0.0" in out
 
 
 def test_pairing_refuses_what_is_not_one_answering_tower(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    rules = tmp_path / "99-dice-tower.rules"
+    rules = tmp_path / "98-dice-tower-serial.rules"
     with pytest.raises(CompanionError, match="no tower plugged in"):
         pair(monkeypatch, [], rules)
     with pytest.raises(CompanionError, match="2 boards with USB id 2e8a:0005 are plugged in"):

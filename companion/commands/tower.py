@@ -50,9 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listen.add_argument("--json", action="store_true", help='one JSON object per roll: {"seq", "dice"}')
     listen.set_defaults(func=run_listen)
     pair = sub.add_parser("pair", help="find the plugged-in tower, check that it answers, and write the udev rule "
-                                       "that names it /dev/dice-tower by its USB serial number (run with sudo)")
+                                       "that makes it, by its USB serial number, /dev/dice-tower (run with sudo)")
     pair.add_argument("--rules", default=None, metavar="FILE",
-                      help="the rule file to write (default /etc/udev/rules.d/99-dice-tower.rules)")
+                      help="the rule file to write (default /etc/udev/rules.d/98-dice-tower-serial.rules)")
     pair.add_argument("--wait", type=float, default=3.0, metavar="SECONDS",
                       help="how long to wait for the tower's HELLO (default 3)")
     pair.set_defaults(func=run_pair)
@@ -241,11 +241,11 @@ def run_pair(args: argparse.Namespace) -> int:
     from serial.tools import list_ports
 
     from companion.atomicfile import write_atomic
-    from firmware_bridge.udev import PRODUCT, RULES_PATH, VENDOR, rules_text, valid_serial
+    from firmware_bridge.udev import PRODUCT, SERIAL_RULES_PATH, VENDOR, serial_rule, valid_serial
 
     if args.wait <= 0:
         raise CompanionError(f"--wait must be more than 0, got {args.wait:g}")
-    rules = Path(args.rules or RULES_PATH)
+    rules = Path(args.rules or SERIAL_RULES_PATH)
     boards = [p for p in list_ports.comports() if (p.vid, p.pid) == (int(VENDOR, 16), int(PRODUCT, 16))]
     if not boards:
         raise CompanionError(f"no tower plugged in (no USB serial device {VENDOR}:{PRODUCT}): plug it in and "
@@ -262,11 +262,11 @@ def run_pair(args: argparse.Namespace) -> int:
         raise CompanionError(f"{board.device}: the board does not answer as a dice tower (no HELLO in "
                              f"{args.wait:g} s): is the tower's firmware on it?")
     try:
-        write_atomic(rules, rules_text(number), mode=0o644)
+        write_atomic(rules, serial_rule(number), mode=0o644)
     except OSError as exc:
         raise CompanionError(f"{rules}: cannot write the rule ({exc.strerror or exc}): run it with sudo") from None
     print(f"tower paired: USB serial {number}, firmware {hello.firmware}; rule written to {rules}")
-    if rules == Path(RULES_PATH) and os.geteuid() == 0 and shutil.which("udevadm"):
+    if rules == Path(SERIAL_RULES_PATH) and os.geteuid() == 0 and shutil.which("udevadm"):
         subprocess.run(["udevadm", "control", "--reload"], check=False)
         subprocess.run(["udevadm", "trigger", "--subsystem-match=tty", "--action=add"], check=False)
         print("udev reloaded: the tower is /dev/dice-tower (unplug and plug it in if it is not)")
