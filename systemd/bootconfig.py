@@ -8,9 +8,10 @@ Why not append a line: config.txt is read top to bottom with two kinds of scope.
 file that ends inside ``[pi4]`` is lost on a Pi 5. And a ``dtparam=`` after a ``dtoverlay=NAME`` is a parameter of
 that overlay, not of the base tree, until a bare ``dtoverlay=``; Raspberry Pi OS has ``dtoverlay=vc4-kms-v3d`` in its
 unconditional part, so an appended I2C speed would go to the display overlay. So the parameter goes in the base
-scope: into the line already setting it there (``dtparam=i2c_arm=on,i2c_arm_baudrate=100000`` keeps ``i2c_arm=on``),
-else after the base line that turns I2C on, else before the first overlay or section header. The file is rewritten
-whole (temporary file, fsync, rename) after a copy of the original is kept beside it, and one line says what changed.
+scope: after the base line that turns I2C on, else before the first overlay or section header; a base line that
+already sets it (alone, or combined as ``dtparam=i2c_arm=on,i2c_arm_baudrate=100000``) is left as it is. The file
+is rewritten whole (temporary file, fsync, rename) after a copy of the original is kept beside it, and one line
+says what changed.
 
 Standard library only: install.sh runs it with the system's python3 before the box's own environment exists.
 """
@@ -70,22 +71,16 @@ def is_dtparam(text: str) -> bool:
 
 
 def set_base_dtparam(text: str, name: str, value: str) -> tuple[str, str]:
-    """``text`` with base parameter ``name`` set to ``value``, and a sentence saying what changed ("" when the file
-    already had it)."""
+    """``text`` with base parameter ``name`` set to ``value``, and a sentence saying what changed. "" when the file
+    already sets ``name`` for every board, to whatever value: a speed someone chose (on a line of its own or
+    combined, ``dtparam=i2c_arm=on,i2c_arm_baudrate=100000``) is theirs."""
     ending = "\r\n" if "\r\n" in text else "\n"
     lines = text.splitlines()
     scoped = scan(lines)
     wanted = f"{name}={value}"
     for line in scoped:
-        if not (line.base and is_dtparam(line.text)):
-            continue
-        pairs = params(line.text)
-        if any(n == name for n, _ in pairs):
-            if all(v == value for n, v in pairs if n == name):
-                return text, ""
-            new = "dtparam=" + ",".join(f"{n}={value}" if n == name else (f"{n}={v}" if v else n) for n, v in pairs)
-            lines[line.number] = new
-            return _joined(lines, ending, text), f"line {line.number + 1}: {line.text.strip()} -> {new}"
+        if line.base and is_dtparam(line.text) and any(n == name for n, _ in params(line.text)):
+            return text, ""  # the owner's setting, in either form (alone or among others on one line), stays
     new = f"dtparam={wanted}"
     after = next((line for line in scoped if line.base and is_dtparam(line.text)
                   and any(n in I2C_ON for n, _ in params(line.text))), None)
@@ -111,7 +106,7 @@ def edit_file(path: Path, name: str, value: str, *, dry_run: bool = False) -> st
         text = source.read()
     new, change = set_base_dtparam(text, name, value)
     if not change:
-        return f"{path}: {name}={value} already set for every board; unchanged"
+        return f"{path}: {name} already set for every board; unchanged"
     if dry_run:
         return f"{path}: would change {change}"
     backup = path.with_name(path.name + BACKUP_SUFFIX)

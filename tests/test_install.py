@@ -74,11 +74,14 @@ def test_a_file_ending_inside_a_board_section_is_not_appended_to(tmp_path):
     assert "before [pi4]" in result.stdout
 
 
-def test_a_combined_line_keeps_its_other_parameters(tmp_path):
-    text = "dtparam=i2c_arm=on,i2c_arm_baudrate=100000,spi=on\ndtoverlay=vc4-kms-v3d\n"
+@pytest.mark.parametrize("chosen", ["dtparam=i2c_arm=on,i2c_arm_baudrate=100000,spi=on",
+                                    "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=1000000"])
+def test_a_speed_already_chosen_is_not_overridden(tmp_path, chosen):
+    """Appending would put a second setting after the owner's, and the firmware takes the last one read."""
+    text = f"{chosen}\ndtoverlay=vc4-kms-v3d\n"
     result, path = edit(tmp_path, text)
-    assert path.read_text() == "dtparam=i2c_arm=on,i2c_arm_baudrate=400000,spi=on\ndtoverlay=vc4-kms-v3d\n"
-    assert "line 1: dtparam=i2c_arm=on,i2c_arm_baudrate=100000,spi=on -> " in result.stdout
+    assert path.read_text() == text and "already set for every board; unchanged" in result.stdout
+    assert not (tmp_path / "config.txt.before-companion").exists()
 
 
 def test_lines_in_a_board_section_or_after_an_overlay_are_not_the_base_setting(tmp_path):
