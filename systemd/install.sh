@@ -41,7 +41,11 @@ if command -v apt-get >/dev/null; then
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
     done
     if [[ ${#missing[@]} -gt 0 ]]; then
-        run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+        # A fresh image may have no package lists yet: fetch them once when the first try finds nothing.
+        run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" || {
+            run apt-get update
+            run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+        }
     fi
 fi
 

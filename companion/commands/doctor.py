@@ -248,7 +248,7 @@ def check_display(section: Any, drm: Path = DRM, environ: dict[str, str] | None 
     except FramebufferError as exc:
         return Result("display", False, f"no framebuffer ({exc}){shown}; is a display plugged in?")
     text = f"{device} {g.width}x{g.height} {g.format} ({g.bits_per_pixel} bits){shown}; screen: {owner}"
-    ok = not owner.startswith(("a desktop", "the screen shows", "no console"))
+    ok = not owner.startswith(console.NOT_THE_BOX)
     return Result("display", ok, text)
 
 

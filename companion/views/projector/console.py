@@ -65,12 +65,24 @@ def vt_mode(fd: int) -> int | None:
     return int.from_bytes(mode, "little")
 
 
+VT_GETSTATE = 0x5603
+"""From <linux/vt.h>: struct vt_stat, whose first field is the foreground VT's number."""
+
+
 def vt_name(fd: int) -> str:
-    """"tty1" for a VT's descriptor."""
+    """"tty1" for a VT's descriptor; for /dev/tty0 (whichever VT is in front) the VT in front now."""
     try:
-        return Path(os.ttyname(fd)).name
+        name = Path(os.ttyname(fd)).name
     except OSError:
-        return "the console"
+        name = ""
+    if name in ("", "tty0"):
+        state = bytearray(6)
+        try:
+            fcntl.ioctl(fd, VT_GETSTATE, state)
+        except OSError:
+            return name or "the console"
+        return f"tty{int.from_bytes(state[:2], 'little')}"
+    return name
 
 
 class ConsoleError(Exception):
@@ -223,6 +235,8 @@ def active_session(seat: str = "seat0") -> Session | None:
 
 
 GRAPHICAL = ("x11", "wayland", "mir")
+NOT_THE_BOX = ("a desktop", "the screen shows", "no console")
+"""How :func:`screen_owner`'s lines begin when the screen does not show the box's console."""
 
 
 def screen_owner(ours: str, active: str, session: Session | None, environ: dict[str, str] | None = None) -> str:

@@ -408,7 +408,7 @@ def own_console(device: str, say: Callable[[str], None]) -> ConsoleMode | None:
         console = None
     ours = console.name if console is not None else ""
     owner = console_module.screen_owner(ours, console_module.active_vt(), console_module.active_session())
-    if not owner.startswith(ours or "\0"):
+    if owner.startswith(console_module.NOT_THE_BOX):
         say(f"projector: {owner}")
     else:
         log.info("projector: the screen shows %s", owner)
