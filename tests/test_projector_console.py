@@ -40,12 +40,26 @@ def set_mode(mode: int, path: str = TTY) -> None:
         os.close(fd)
 
 
+def reset_console() -> None:
+    """tty1 in text mode, its keys making signals and echoing (as a getty leaves it)."""
+    import termios
+
+    set_mode(KD_TEXT)
+    fd = os.open(TTY, os.O_RDWR | os.O_NOCTTY)
+    try:
+        attrs = termios.tcgetattr(fd)
+        attrs[3] |= termios.ISIG | termios.ICANON | termios.ECHO
+        termios.tcsetattr(fd, termios.TCSANOW, attrs)
+    finally:
+        os.close(fd)
+
+
 @pytest.fixture
 def text_console() -> Iterator[None]:
-    """tty1 in text mode before and after (whatever a test's child left)."""
-    set_mode(KD_TEXT)
+    """tty1 as a getty leaves it, before and after (whatever a test's child left: a SIGKILL leaves it held)."""
+    reset_console()
     yield
-    set_mode(KD_TEXT)
+    reset_console()
 
 
 AS_THE_SERVICE = """
@@ -56,12 +70,14 @@ os.dup2(fd, 0)
 from companion.views.projector.console import take_console, vt_mode
 os.setgid(65534)
 os.setuid(65534)  # no capability left: only the controlling terminal allows KDSETMODE
+import termios
 held = take_console()
 print(held.name, vt_mode(0), flush=True)
 how = sys.argv[1]
 if how == "release":
+    keys = termios.tcgetattr(0)[3] & termios.ISIG
     held.release()
-    print(vt_mode(0), flush=True)
+    print(vt_mode(0), keys, termios.tcgetattr(0)[3] & termios.ISIG, flush=True)
 elif how == "exception":
     raise RuntimeError("a bug out of the loop")
 elif how in ("term", "kill"):
@@ -78,7 +94,10 @@ def as_the_service(how: str) -> subprocess.CompletedProcess[str]:
 def test_the_service_switches_its_own_console_without_a_capability(text_console):
     done = as_the_service("release")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["tty1", str(KD_GRAPHICS), str(KD_TEXT)]
+    import termios
+
+    # and while held, Ctrl+C on a keyboard at the Pi makes no SIGINT (ISIG off), given back on release
+    assert done.stdout.split() == ["tty1", str(KD_GRAPHICS), str(KD_TEXT), "0", str(termios.ISIG)]
     assert mode_of() == KD_TEXT
 
 

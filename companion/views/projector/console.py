@@ -13,6 +13,9 @@ terminal, or with CAP_SYS_TTY_CONFIG. The service is given tty1 that way (``TTYP
 capability at all, finds it on its standard input. Run by hand from the console's own login, standard input is that
 VT too. Over SSH standard input is a pseudo-terminal; then root may still name the foreground VT (/dev/tty0).
 
+Keys: a keyboard on the Pi types into that VT, the box's controlling terminal, so Ctrl+C there would stop the box;
+while it is held the VT makes no signals from keys and echoes nothing (termios), and gets its settings back.
+
 Giving it back: :meth:`ConsoleMode.release` (the view's close, on every clean stop), ``atexit`` (an exception out of
 the program), and SIGTERM/SIGHUP/SIGINT when nothing else handles them. What no process can cover (SIGKILL, a
 watchdog's SIGABRT on a hung loop, a crash in C) systemd covers: ``TTYReset=yes`` switches the VT back to text
@@ -26,6 +29,7 @@ state files it reads are logind's own and private) and :func:`screen_owner` says
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import ctypes.util
 import errno
@@ -33,6 +37,7 @@ import fcntl
 import logging
 import os
 import signal
+import termios
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -106,10 +111,23 @@ class ConsoleMode:
             why = "not this program's console" if exc.errno in (errno.EPERM, errno.EACCES) else exc.strerror
             raise ConsoleError(f"{self.name}: cannot switch to graphics ({why})") from None
         self.held = True
+        self._termios = self._quiet_keys()
         atexit.register(self.release)
         self._chained: dict[int, Any] = {}
         for signum in RELEASE_SIGNALS:
             self._chain(signum)
+
+    def _quiet_keys(self) -> list[Any] | None:
+        """A keyboard on the Pi types into this VT, the process's controlling terminal: Ctrl+C there would stop the
+        box (SIGINT to its process group) and Ctrl+Z suspend it. While the map is shown the VT makes no signals
+        from keys and echoes nothing; the settings before are kept for :meth:`release`."""
+        try:
+            before = termios.tcgetattr(self.fd)
+            quiet = [*before[:3], before[3] & ~(termios.ISIG | termios.ICANON | termios.ECHO), *before[4:]]
+            termios.tcsetattr(self.fd, termios.TCSANOW, quiet)
+        except termios.error:
+            return None
+        return before
 
     def _chain(self, signum: int) -> None:
         """Give the console back on ``signum`` when the signal would otherwise end the program unhandled."""
@@ -144,6 +162,9 @@ class ConsoleMode:
             fcntl.ioctl(self.fd, KDSETMODE, KD_TEXT)
         except OSError as exc:
             log.info("projector: %s not given back to text (%s)", self.name, exc.strerror)
+        if self._termios is not None:
+            with contextlib.suppress(termios.error):
+                termios.tcsetattr(self.fd, termios.TCSANOW, self._termios)
         for signum, previous in self._chained.items():
             try:
                 if signal.getsignal(signum) == self._on_signal:
