@@ -328,3 +328,25 @@ def test_the_framebuffer_path_imports_no_numpy_and_loads_no_gl_yet_keeps_an_even
     loaded = set(out.split())
     assert "companion.views.projector.fbdev" in loaded
     assert not loaded & {"numpy", "companion.views.projector.warp"}
+
+
+def test_auto_with_a_drm_card_but_no_display_waits_for_the_framebuffer(tmp_path, monkeypatch):
+    """A DRM card and no /dev/fb0: auto tries SDL's KMSDRM, which finds no display (here: no DRM device at all);
+    instead of giving up for the night the box waits for the framebuffer a display brings."""
+    import companion.views.projector.view as view_module
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr(view_module.glob, "glob", lambda pattern: ["/dev/dri/card0"])
+    pygame.display.quit()
+    device, sysfs = tmp_path / "fb0", tmp_path / "sys-fb0"
+    said: list[str] = []
+    view = open_projector(ProjectorConfig(framebuffer=str(device), framebuffer_sysfs=str(sysfs)), said.append)
+    try:
+        assert isinstance(view, FramebufferView) and view.framebuffer is None
+        assert len(said) == 2 and said[0].startswith("projector: no display") and said[1].endswith("waiting for it")
+        make_fb(tmp_path, 64, 32, 32)
+        view.watch()
+        assert view.framebuffer is not None and view.renderer.size == (64, 32)
+    finally:
+        view.close()
