@@ -240,6 +240,8 @@ def _attach_projector(table: Table, *, sim: bool, headless: bool, out: Path | No
             table.parts["projector"] = "none"
             return None
         view = opened
+        if hasattr(view, "tell"):  # the framebuffer's output says when its device goes and comes back
+            view.tell = lambda text: _tell(table, text)
         driver, full = (section.driver, section.fullscreen) if section is not None else ("auto", True)
         table.parts["projector"] = f"{driver} {'fullscreen' if full else 'window'}"
         from companion.session.gamepad import GamepadPump
@@ -261,6 +263,13 @@ def _say_once(table: Table, text: str) -> None:
     """A lasting condition: one session notice (shown on the OLED and the map) and one log line."""
     if table.session.notice(text):
         log.warning("%s", text)
+
+
+def _tell(table: Table, text: str) -> None:
+    """A passing event ("projector: /dev/fb0 back"): one log line and the OLED's message until the next input,
+    shown by the loop's next housekeeping (within a second); unlike a notice it may come again."""
+    log.warning("%s", text)
+    table.session.message = text
 
 
 def _oled_settings(config: Any, default: Callable[[], Any]) -> Any:

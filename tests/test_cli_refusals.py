@@ -188,10 +188,11 @@ class Reached(Exception):
 
 @pytest.fixture
 def no_long_runs(monkeypatch, tmp_path):
-    """`run`, `demo` and `tower` would run until stopped: their checks are fuzzed, then they stop here (exit 0).
+    """`run`, `demo` and `tower` would run until stopped (and `doctor` waits for buttons to be pressed): their
+    checks are fuzzed, then they stop here (exit 0).
     Relative paths the fuzz passes ("-", "kansas", ...) land in a folder of the test's own, so does the default
     journal."""
-    from companion.commands import demo, run, tower
+    from companion.commands import demo, doctor, run, tower
 
     def reached(*_args, **_kwargs):
         raise Reached
@@ -200,6 +201,7 @@ def no_long_runs(monkeypatch, tmp_path):
     monkeypatch.setattr(demo, "play_night", reached)
     monkeypatch.setattr(tower, "run_virtual", reached)
     monkeypatch.setattr(tower, "run_listen", reached)
+    monkeypatch.setattr(doctor, "report", reached)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COMPANION_JOURNAL", str(tmp_path / "default" / "j.sqlite"))
     import companion.config

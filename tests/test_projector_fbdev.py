@@ -188,26 +188,45 @@ def test_a_frame_warped_onto_the_board_lands_whole(tmp_path, maps_dir):
         view.close()
 
 
-def test_a_missing_or_unusable_framebuffer_leaves_the_oled_and_is_said_once(tmp_path):
+def test_an_unusable_framebuffer_leaves_the_oled_and_is_said_once(tmp_path):
     device, sysfs = make_fb(tmp_path, 64, 32, 32)
-    cases = {
-        "missing": (config_for(tmp_path / "fb9", sysfs), "fb9: no such file or directory"),
-        "too small": (config_for(device, sysfs, width=64, height=32), "cannot map"),
-    }
     device.write_bytes(bytes(100))  # smaller than 64 x 32 pixels
-    for name, (projector, needle) in cases.items():
-        with Journal(tmp_path / f"{name}.sqlite") as journal, \
-                build_table(journal, sim=True, headless=True) as table:
-            before = list(table.loop.views)
-            config = Config(projector=projector)
-            assert _attach_projector(table, sim=False, headless=False, out=None, config=config) is None
-            assert _attach_projector(table, sim=False, headless=False, out=None, config=config) is None
-            assert table.loop.views == before and table.parts["projector"] == "none"
-            table.session.start("stormfury")
-            table.inbox.put(Press("ROLL"))
-            assert table.loop.step(timeout=2)  # the game goes on with the OLED
-            notices = [n for n in table.session.frame.panel.notices if n.startswith("projector")]
-            assert len(notices) == 1 and notices[0].startswith("projector: no framebuffer") and needle in notices[0]
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
+        before = list(table.loop.views)
+        config = Config(projector=config_for(device, sysfs, width=64, height=32))
+        assert _attach_projector(table, sim=False, headless=False, out=None, config=config) is None
+        assert _attach_projector(table, sim=False, headless=False, out=None, config=config) is None
+        assert table.loop.views == before and table.parts["projector"] == "none"
+        table.session.start("stormfury")
+        table.inbox.put(Press("ROLL"))
+        assert table.loop.step(timeout=2)  # the game goes on with the OLED
+        notices = [n for n in table.session.frame.panel.notices if n.startswith("projector")]
+        assert len(notices) == 1 and notices[0].startswith("projector: no framebuffer") and "cannot map" in notices[0]
+
+
+def test_a_framebuffer_absent_at_start_is_waited_for_and_shown_when_it_comes(tmp_path, maps_dir):
+    """No display at boot: no /dev/fb0 yet. The view waits (the game goes on with the OLED) and puts the whole
+    map on the device once it is there, at the device's mode."""
+    sysfs = tmp_path / "sys-fb0"
+    device = tmp_path / "fb0"
+    config = Config(projector=config_for(device, sysfs, width=64, height=32))
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
+        view = _attach_projector(table, sim=False, headless=False, out=None, config=config)
+        assert isinstance(view, FramebufferView) and view.framebuffer is None and view in table.loop.views
+        notices = [n for n in table.session.notices if n.startswith("projector")]
+        assert len(notices) == 1 and "no such file or directory); waiting for it" in notices[0]
+        table.session.start("stormfury")
+        table.inbox.put(Press("ROLL"))
+        assert table.loop.step(timeout=2) and view.shown >= 1
+        view.watch()
+        assert view.framebuffer is None  # still nothing there
+        make_fb(tmp_path, 160, 90, 16)  # the projector is switched on
+        view.watch()
+        assert view.framebuffer is not None and view.renderer.size == (160, 90) and view.reopened == 1
+        shown = screen_rows(device, (160, 90), 160 * 2, 16)
+        assert (shown == expected(view.renderer.surface, 16)).all()  # the whole map, at the mode's size
+        assert table.session.message == f"projector: {device} back, 160x90 RGB565"
+        view.close()
 
 
 @pytest.mark.parametrize(("entry", "text", "needle"), [
@@ -224,7 +243,7 @@ def test_a_framebuffer_it_cannot_write_is_named_in_one_line(tmp_path, entry, tex
     assert len(said) == 1 and needle in said[0] and str(sysfs / entry) in said[0] and "\n" not in said[0]
 
 
-def test_a_framebuffer_failing_mid_game_is_dropped_once_and_the_oled_carries_on(tmp_path):
+def test_a_framebuffer_failing_mid_game_is_said_once_and_opened_again(tmp_path, caplog):
     device, sysfs = make_fb(tmp_path, 320, 180, 16)
     config = Config(projector=config_for(device, sysfs, width=320, height=180))
     with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
@@ -238,21 +257,25 @@ def test_a_framebuffer_failing_mid_game_is_dropped_once_and_the_oled_carries_on(
         assert view.framebuffer is not None
         view.framebuffer.close()  # the device went away under the view
         shown = oled.shown
+        device.write_bytes(bytes([SENTINEL]) * 320 * 2 * 180)
         table.inbox.put(Press("ROLL"))
         assert table.loop.step(timeout=2)  # no exception out of the loop
-        assert view not in table.loop.views and oled.shown == shown + 2  # the roll, then the word why
-        assert table.session.panel.message.startswith("FramebufferView: off (the framebuffer")
-        table.inbox.put(Press("ROLL"))
-        assert table.loop.step(timeout=2)
-        said = [n for n in table.session.frame.panel.notices if n.startswith("FramebufferView")]
-        assert len(said) == 1
+        assert view in table.loop.views and oled.shown == shown + 1
+        said = [r.getMessage() for r in caplog.records if r.getMessage().startswith("projector:")]
+        # the same turn's check opened it again at once (the file is there), the whole picture on it
+        assert said == [f"projector: {device} is closed; the map comes back when it does",
+                        f"projector: {device} back, 320x180 RGB565"]
+        assert view.framebuffer is not None and view.reopened == 1
+        assert (screen_rows(device, (320, 180), 640, 16) == expected(view.renderer.surface, 16)).all()
+        assert table.session.message == said[-1]
 
 
-def test_auto_picks_the_framebuffer_on_a_console_only_when_it_exists(tmp_path):
+def test_auto_picks_the_framebuffer_on_a_console_unless_only_drm_is_there(tmp_path):
     device = tmp_path / "fb0"
-    assert choose_driver("auto", {}, framebuffer=str(device)) == "kmsdrm"
+    assert choose_driver("auto", {}, framebuffer=str(device), drm=True) == "kmsdrm"  # no fbdev emulation
+    assert choose_driver("auto", {}, framebuffer=str(device), drm=False) == "fbdev"  # no display yet: wait for it
     device.touch()
-    assert choose_driver("auto", {}, framebuffer=str(device)) == "fbdev"
+    assert choose_driver("auto", {}, framebuffer=str(device), drm=True) == "fbdev"
     assert choose_driver("auto", {"DISPLAY": ":0"}, framebuffer=str(device)) is None  # a desktop's own
     assert choose_driver("kmsdrm", {}, framebuffer=str(device)) == "kmsdrm"
 
@@ -305,3 +328,25 @@ def test_the_framebuffer_path_imports_no_numpy_and_loads_no_gl_yet_keeps_an_even
     loaded = set(out.split())
     assert "companion.views.projector.fbdev" in loaded
     assert not loaded & {"numpy", "companion.views.projector.warp"}
+
+
+def test_auto_with_a_drm_card_but_no_display_waits_for_the_framebuffer(tmp_path, monkeypatch):
+    """A DRM card and no /dev/fb0: auto tries SDL's KMSDRM, which finds no display (here: no DRM device at all);
+    instead of giving up for the night the box waits for the framebuffer a display brings."""
+    import companion.views.projector.view as view_module
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr(view_module.glob, "glob", lambda pattern: ["/dev/dri/card0"])
+    pygame.display.quit()
+    device, sysfs = tmp_path / "fb0", tmp_path / "sys-fb0"
+    said: list[str] = []
+    view = open_projector(ProjectorConfig(framebuffer=str(device), framebuffer_sysfs=str(sysfs)), said.append)
+    try:
+        assert isinstance(view, FramebufferView) and view.framebuffer is None
+        assert len(said) == 2 and said[0].startswith("projector: no display") and said[1].endswith("waiting for it")
+        make_fb(tmp_path, 64, 32, 32)
+        view.watch()
+        assert view.framebuffer is not None and view.renderer.size == (64, 32)
+    finally:
+        view.close()

@@ -10,6 +10,7 @@ chosen is checked. When no output can be opened the box carries on with the OLED
 
 from __future__ import annotations
 
+import glob
 import logging
 import os
 from collections.abc import Callable, Iterator
@@ -128,9 +129,11 @@ def fell_back(wanted: str | None) -> str:
 
 
 def choose_driver(driver: str, environ: dict[str, str] | os._Environ[str] = os.environ,
-                  framebuffer: str | None = None) -> str | None:
+                  framebuffer: str | None = None, drm: bool | None = None) -> str | None:
     """The projector output to open: "auto" means the desktop's own SDL driver under a desktop, and on a
-    console the framebuffer when ``framebuffer`` (a device path) exists, else SDL's KMSDRM.
+    console the framebuffer when ``framebuffer`` (a device path) exists, SDL's KMSDRM when only a DRM card
+    does (``drm``; None: look for /dev/dri/card*), and with neither the framebuffer again, waited for (a Pi
+    booted with no display has its /dev/fb0 made when one is plugged in).
 
     The framebuffer comes first on a console for memory: SDL2's KMSDRM always presents through OpenGL
     ES, and the GL stack is most of the box's resident set (fbdev.py). What it gives up is vsync and the
@@ -141,7 +144,9 @@ def choose_driver(driver: str, environ: dict[str, str] | os._Environ[str] = os.e
         return None
     if framebuffer and os.path.exists(framebuffer):
         return "fbdev"
-    return "kmsdrm"
+    if drm is None:
+        drm = bool(glob.glob("/dev/dri/card*"))
+    return "kmsdrm" if drm or not framebuffer else "fbdev"
 
 
 @contextmanager
@@ -224,6 +229,10 @@ def open_projector(config: Any, say: Callable[[str], None], *, framebuffer: bool
     if wanted == "fbdev" and not framebuffer:
         wanted = "kmsdrm"
     view = output_for(wanted).open(config, say)
+    if view is None and driver == "auto" and wanted == "kmsdrm" and framebuffer:
+        # no display yet (KMSDRM finds no connected screen): the framebuffer the kernel makes when one is
+        # plugged in is waited for
+        view = output_for("fbdev").open(config, say)
     if view is None:
         return None
     if getattr(config, "calibration", ""):  # only a box calibrated onto its board pays for numpy and the warp
