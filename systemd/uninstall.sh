@@ -22,8 +22,8 @@ if [[ -e /etc/systemd/system/companion.service ]]; then
     run rm -f /etc/systemd/system/companion.service
     run systemctl daemon-reload
 fi
-if [[ -e /etc/udev/rules.d/99-dice-tower.rules ]]; then
-    run rm -f /etc/udev/rules.d/99-dice-tower.rules
+if [[ -e /etc/udev/rules.d/99-dice-tower.rules || -e /etc/udev/rules.d/98-dice-tower-serial.rules ]]; then
+    run rm -f /etc/udev/rules.d/99-dice-tower.rules /etc/udev/rules.d/98-dice-tower-serial.rules
     run udevadm control --reload-rules
 fi
 run rm -rf /opt/companion
