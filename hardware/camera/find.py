@@ -1,0 +1,94 @@
+"""Finding dice in a picture of the tray: blobs that stand out from the local background and are die-shaped.
+
+The background (tray felt, table, paper) is estimated by a wide median over a shrunken copy, so an uneven light
+or a tray colour needs no setting; what differs from it in colour or lightness by enough, and is about square
+and compact, is a candidate. A candidate is only a die once a reader reads it (pips, or a taught numeral):
+magnets, crumbs and shoes are dropped there, not here. Working on a copy at most ``WORK_SIDE`` pixels keeps a
+640x480 frame well under the box's 50 ms budget; the readers take their crops from the full picture.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_SIDE = 800
+"""The longer side of the copy candidates are looked for in."""
+
+DIFFERENCE = 28.0
+"""Lab distance from the local background (lightness counted at half weight: shadows) that marks a die pixel."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A blob that may be a die, in the full picture's pixels.
+
+    ``box`` is the upright bounding box (x, y, w, h), ``rect`` the rotated rectangle OpenCV fits to the blob
+    ((cx, cy), (w, h), angle), ``mask`` the blob inside ``box`` (uint8, 255 = blob), ``fill`` the share of the
+    rotated rectangle the blob covers (a flat square die: near 1; a die on its edge or two touching: less)."""
+
+    box: tuple[int, int, int, int]
+    rect: tuple[tuple[float, float], tuple[float, float], float]
+    mask: np.ndarray
+    fill: float
+
+
+def _shrunk(image: np.ndarray) -> tuple[np.ndarray, float]:
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    if scale == 1.0:
+        return image, 1.0
+    return cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA), scale
+
+
+def difference_map(small: np.ndarray) -> np.ndarray:
+    """Per pixel, how far the picture is from its local background (float32, Lab units)."""
+    h, w = small.shape[:2]
+    # The median's window is about a quarter of the picture: several times a die, so a die is never its own
+    # background, yet small enough to follow a tray's shading.
+    tiny = cv2.resize(small, (max(1, w // 16), max(1, h // 16)), interpolation=cv2.INTER_AREA)
+    window = max(3, (min(tiny.shape[:2]) // 4) | 1)
+    background = cv2.resize(cv2.medianBlur(tiny, window), (w, h), interpolation=cv2.INTER_LINEAR)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    bg = cv2.cvtColor(background, cv2.COLOR_BGR2LAB).astype(np.float32)
+    delta = lab - bg
+    delta[..., 0] *= 0.5
+    return np.sqrt((delta * delta).sum(axis=2))
+
+
+def find_candidates(image: np.ndarray) -> list[Candidate]:
+    """Die-shaped blobs of ``image`` (BGR uint8), largest first."""
+    small, scale = _shrunk(image)
+    mask: np.ndarray = (difference_map(small) > DIFFERENCE).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # CCOMP: a die inside a tray's dark rim is an outer boundary of its own, not lost inside the rim's.
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    contours = [c for c, h in zip(contours, hierarchy[0] if hierarchy is not None else [], strict=True) if h[3] < 0]
+    sh, sw = small.shape[:2]
+    least = max(80.0, sh * sw * 0.0002)
+    most = sh * sw * 0.04
+    found: list[tuple[float, Candidate]] = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if not least <= area <= most:
+            continue
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+        if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) > 1.8:
+            continue
+        fill = area / (rw * rh)
+        hull = cv2.contourArea(cv2.convexHull(contour))
+        if fill < 0.55 or (hull and area / hull < 0.8):
+            continue
+        x, y, w, h = cv2.boundingRect(contour)
+        blob = np.zeros((h, w), np.uint8)
+        cv2.drawContours(blob, [contour - [x, y]], -1, 255, cv2.FILLED)
+        inv = 1.0 / scale
+        box = (int(x * inv), int(y * inv), max(1, round(w * inv)), max(1, round(h * inv)))
+        full_mask = cv2.resize(blob, (box[2], box[3]), interpolation=cv2.INTER_NEAREST)
+        rect = ((cx * inv, cy * inv), (rw * inv, rh * inv), angle)
+        found.append((area, Candidate(box, rect, full_mask, fill)))
+    found.sort(key=lambda t: -t[0])
+    return [c for _, c in found]
