@@ -1,0 +1,118 @@
+"""The camera as an input source: watches the tray while the game asks for dice, and emits what it reads.
+
+Idle (no request open, or a menu open) the capture is closed and the thread only asks the session what it wants
+twice a second: no frame is grabbed, so the camera costs the Pi nothing between rolls. With a request open it
+grabs ``fps`` frames a second until the dice are at rest (:mod:`hardware.camera.settle`), reads them
+(:mod:`hardware.camera.reader`) for the kinds asked, and puts on the session's queue: a ``Roll`` when every die
+is read surely and the count matches the request; the question of :mod:`companion.session.confirm` otherwise;
+a ``SourceFault`` ("crooked") when a die leans, so it is thrown again as the tower asks.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from companion.dice import Die
+from companion.inputs import Roll, SourceFault, SourceStatus
+from companion.session.confirm import confirm_ask
+from hardware.camera.capture import Capture
+from hardware.camera.reader import DieRead, read_dice
+from hardware.camera.settle import SettleWatch
+from hardware.camera.taught import TaughtSet
+
+log = logging.getLogger(__name__)
+SOURCE = "camera"
+IDLE_POLL = 0.5
+"""Seconds between asking the session whether it wants dice, while it does not."""
+
+
+def verdict(reads: list[DieRead], kinds: tuple[str, ...], inbox: queue.Queue[Any]) -> None:
+    """Put on ``inbox`` what one settled frame's reads become (a pure step, so tests and the benchmark call it)."""
+    if any(r.crooked for r in reads):
+        inbox.put(SourceFault(SOURCE, "a die leans on the wall", "crooked"))
+        return
+    if not reads:
+        return
+    dice = tuple(Die(r.kind, r.face) for r in reads)
+    if len(reads) != len(kinds) or sorted(d.kind for d in dice) != sorted(kinds):
+        inbox.put(confirm_ask(dice, inbox, SOURCE, f"saw {len(reads)} dice, asked {len(kinds)}"))
+    elif not all(r.sure for r in reads):
+        inbox.put(confirm_ask(dice, inbox, SOURCE, "not sure of the read"))
+    else:
+        inbox.put(Roll(dice, SOURCE))
+
+
+class CameraSource:
+    """The thread watching the tray; ``wanted`` is the session's ``wanted`` (dice kinds asked right now)."""
+
+    def __init__(self, inbox: queue.Queue[Any], capture: Capture, wanted: Callable[[], tuple[str, ...]],
+                 taught: TaughtSet | None = None, fps: float = 10.0, settle_frames: int = 3) -> None:
+        self.inbox, self.capture, self.wanted, self.taught = inbox, capture, wanted, taught
+        self.period = 1.0 / fps
+        self.watch = SettleWatch(settle_frames)
+        self._stop = threading.Event()
+        self._open = False
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+
+    def start(self) -> CameraSource:
+        self.inbox.put(SourceStatus(SOURCE, "connected"))
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        self._release()
+
+    def __enter__(self) -> CameraSource:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _asked(self) -> tuple[str, ...]:
+        try:
+            return tuple(self.wanted())
+        except Exception:  # the session's state read from this thread mid-change: ask again next turn
+            return ()
+
+    def _release(self) -> None:
+        if self._open:
+            self.capture.close()
+            self._open = False
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            kinds = self._asked()
+            if not kinds:
+                self._release()
+                self._stop.wait(IDLE_POLL)
+                continue
+            if not self._open:
+                try:
+                    self.capture.open()
+                except OSError as exc:
+                    self.inbox.put(SourceStatus(SOURCE, "away", str(exc)))
+                    self._stop.wait(2.0)
+                    continue
+                self._open = True
+            frame = self.capture.frame()
+            if frame is not None and self.watch.feed(frame):
+                self.step(frame, kinds)
+            self._stop.wait(self.period)
+        self._release()
+
+    def step(self, frame: np.ndarray, kinds: tuple[str, ...]) -> None:
+        """Read one settled frame and put the outcome on the queue."""
+        try:
+            reads = read_dice(frame, self.taught, frozenset(kinds))
+        except ValueError as exc:
+            log.warning("camera frame unreadable: %s", exc)
+            return
+        verdict(reads, kinds, self.inbox)
