@@ -1,12 +1,17 @@
 """Reading a D6 by its pips: count the spots on the upward face, and say how sure the count is.
 
-The die is turned upright and scaled to a square of ``SIDE`` pixels; its body colour is the median of the square
-(pips cover at most a sixth of a face), and a pip is a round spot far enough from that colour, darker or lighter,
-so white-on-black, black-on-white and coloured pips read alike. Every pip layout of a D6 is symmetric through
-the face's centre: a spot's mirror image through the centre of the spots is another spot (or itself, the middle
-pip). How well that holds, how alike the spots are in size and how near their centre is to the die's centre make
-the confidence; a face where they disagree (a blurred die, a side face showing through, a pip hidden under a
-glint) is asked about, never guessed.
+The die is turned upright and scaled to a square of ``SIDE`` pixels. A pip is a round spot that differs from
+the die's body colour (the median of the square's middle: pips cover at most a sixth of a face), darker,
+lighter or just another colour, so white-on-black, black-on-white and coloured pips read alike. No single
+threshold suits a translucent die, a glint and a soft photograph at once, so the spots are looked for at a few
+thresholds and the set whose layout is most die-like wins.
+
+A D6's layouts are few and fixed: every layout is symmetric through its centre, its spots lie on one 3x3 grid,
+and their distances from the centre follow a profile per count (a 4's four corners, a 5's corners and middle, a
+6's corners and two middles at 1/√2). How well a set of spots fits the profile of its count, mirrors through its
+centre, has spots of one size, spread over the face as a die's do and sits in the middle of the die makes the
+confidence; a face where these disagree (a blurred die, a side face showing through, a pip under a glint) is
+asked about, never guessed.
 """
 
 from __future__ import annotations
@@ -20,8 +25,14 @@ import numpy as np
 SIDE = 72
 """The square, in pixels, a die is read at."""
 
-PIP_DISTANCE = 38.0
-"""Lab distance from the body colour that marks a pip pixel."""
+THRESHOLDS = (0.0, 28.0, 42.0, 60.0, 85.0)
+"""Lab distances from the body colour a spot is looked for at (0: Otsu's split of the face)."""
+
+_R = 1 / np.sqrt(2)
+PROFILES = {2: (1, 1), 3: (0, 1, 1), 4: (1, 1, 1, 1), 5: (0, 1, 1, 1, 1), 6: (_R, _R, 1, 1, 1, 1)}
+"""Per count, the spots' distances from their centre, sorted, as shares of the farthest."""
+
+Spot = tuple[float, float, float]
 
 
 @dataclass(frozen=True)
@@ -46,81 +57,162 @@ def upright(image: np.ndarray, rect: tuple[tuple[float, float], tuple[float, flo
     return cv2.warpAffine(image, matrix, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _spots(face: np.ndarray) -> list[tuple[float, float, float]]:
+def _ramp(value: float, good: float, bad: float) -> float:
+    """1 at ``good`` or better, 0 at ``bad`` or worse, straight between (either direction)."""
+    if good == bad:
+        return 1.0 if value <= good else 0.0
+    return float(min(1.0, max(0.0, (value - bad) / (good - bad))))
+
+
+def _distance(face: np.ndarray) -> np.ndarray:
     lab = cv2.cvtColor(cv2.GaussianBlur(face, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     inner = lab[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6].reshape(-1, 3)
     body = np.median(inner, axis=0)
     delta = lab - body
     delta[..., 0] *= 0.8
-    distance = np.sqrt((delta * delta).sum(axis=2))
-    inner_distance = distance[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6]
-    otsu, _ = cv2.threshold(np.clip(inner_distance, 0, 255).astype(np.uint8), 0, 255,
-                            cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    mask = (distance > max(PIP_DISTANCE * 0.6, float(otsu))).astype(np.uint8)
+    return np.asarray(np.sqrt((delta * delta).sum(axis=2)), np.float32)
+
+
+def _local(face: np.ndarray) -> np.ndarray:
+    """How far each pixel is from its neighbourhood's median (a window of about two pips): a pip stands out of
+    it even on a swirled or translucent die whose body has no one colour."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(face, (3, 3), 0), cv2.COLOR_BGR2LAB)
+    around = cv2.medianBlur(lab, (SIDE // 3) | 1)
+    delta = lab.astype(np.float32) - around.astype(np.float32)
+    delta[..., 0] *= 0.8
+    return np.asarray(np.sqrt((delta * delta).sum(axis=2)), np.float32)
+
+
+def _spots(distance: np.ndarray, threshold: float) -> list[Spot]:
+    mask = (distance > threshold).astype(np.uint8)
     edge = SIDE // 12
     mask[:edge] = 0
     mask[-edge:] = 0
     mask[:, :edge] = 0
     mask[:, -edge:] = 0
-    count, _, stats, centres = cv2.connectedComponentsWithStats(mask)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
     area_face = SIDE * SIDE
     spots = []
     for i in range(1, count):
-        _, _, w, h, area = stats[i]
-        if not area_face * 0.006 <= area <= area_face * 0.11:
+        x, y, w, h, area = stats[i]
+        if not area_face * 0.005 <= area <= area_face * 0.12:
             continue
-        if max(w, h) > 2.2 * min(w, h) or area < 0.4 * w * h:
+        if max(w, h) > 2.0 * min(w, h) or area < 0.45 * w * h:
+            continue
+        # Round, not a numeral's stroke or a swirl: 4πA/P² is 1 for a disc, about 0.8 for a pixel disc.
+        outline, _ = cv2.findContours((labels[y: y + h, x: x + w] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                      cv2.CHAIN_APPROX_NONE)
+        perimeter = cv2.arcLength(outline[0], True) if outline else 0.0
+        if perimeter and 4 * np.pi * area / (perimeter * perimeter) < 0.55:
             continue
         spots.append((float(centres[i][0]), float(centres[i][1]), float(area)))
     return spots
 
 
-def _symmetry(points: np.ndarray) -> float:
-    """0-1: how well the spots mirror through their own centre (every D6 layout does)."""
-    centre = points.mean(axis=0)
-    mirrored = 2 * centre - points
-    gaps = np.sqrt(((mirrored[:, None, :] - points[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
-    return float(max(0.0, 1.0 - gaps.mean() / (SIDE * 0.08)))
-
-
-def _score(spots: list[tuple[float, float, float]]) -> float:
+def _score(spots: list[Spot]) -> float:
+    """How die-like a set of spots is, 0-1."""
+    n = len(spots)
     points = np.array([(x, y) for x, y, _ in spots], np.float32)
     areas = np.array([a for _, _, a in spots], np.float32)
-    alike = float(areas.min() / areas.max()) if len(spots) > 1 else 1.0
-    symmetry = _symmetry(points) if len(spots) > 1 else 1.0
-    offset = float(np.hypot(*(points.mean(axis=0) - SIDE / 2))) / (SIDE / 2)
-    centred = max(0.0, 1.0 - offset / 0.7)
-    confidence = min(1.0, 0.35 + 0.65 * alike) * symmetry * centred
-    # Pips are as large and as far apart as a die's face makes them: two touching dice read as one blob,
-    # or a speck on a big face, have spots too small or too close together for the die they are on.
     size = float(np.sqrt(areas.mean())) / SIDE
-    confidence *= max(0.0, 1.0 - max(0.0, 0.1 - size, size - 0.26) / 0.05)
-    if len(spots) > 1:
-        spread = float(np.sqrt(((points - points.mean(axis=0)) ** 2).sum(axis=1)).max()) / SIDE
-        confidence *= max(0.0, 1.0 - max(0.0, 0.2 - spread, spread - 0.42) / 0.06)
-    if len(spots) == 1:
-        confidence *= 0.97  # one spot is the easiest to invent: a glint, a logo
-    return confidence
+    centre = points.mean(axis=0)
+    off_centre = float(np.hypot(*(centre - SIDE / 2))) / SIDE
+    if n == 1:
+        # One spot is the easiest to invent (a glint, a logo): it must be round, big enough and in the middle.
+        return 0.95 * _ramp(off_centre, 0.1, 0.22) * _ramp(size, 0.12, 0.07) * _ramp(size, 0.4, 0.5)
+    alike = _ramp(float(areas.min() / areas.max()), 0.5, 0.2)
+    sized = _ramp(size, 0.1, 0.06) * _ramp(size, 0.26, 0.32)
+    reach = np.sqrt(((points - centre) ** 2).sum(axis=1))
+    far = float(reach.max())
+    spread = _ramp(far / SIDE, 0.22, 0.15) * _ramp(far / SIDE, 0.42, 0.5)
+    mirrored = 2 * centre - points
+    gaps = np.sqrt(((mirrored[:, None, :] - points[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+    symmetry = _ramp(float(gaps.mean()) / far, 0.12, 0.35)
+    shares = np.sort(reach / far)
+    expected = np.array(PROFILES[n])
+    if n == 6:  # a 6's rows are often set closer than its columns: its middle pair nearer the centre
+        expected[:2] = np.clip(shares[:2].mean(), 0.45, 0.8)
+    profile = _ramp(float(np.abs(shares - expected).mean()), 0.08, 0.25)
+    square = 1.0
+    if n in (4, 5):  # the four corner spots stand at right angles round the centre
+        corners = points[np.argsort(reach)[-4:]] - centre
+        angles = np.sort(np.degrees(np.arctan2(corners[:, 1], corners[:, 0])))
+        steps = np.diff(np.append(angles, angles[0] + 360))
+        square = _ramp(float(np.abs(steps - 90).mean()), 10, 30)
+    centred = _ramp(off_centre, 0.12, 0.3)
+    return alike * sized * spread * symmetry * profile * square * centred
+
+
+def _probe(distance: np.ndarray, x: float, y: float) -> float:
+    xi, yi = round(x), round(y)
+    if not 2 <= xi < SIDE - 2 or not 2 <= yi < SIDE - 2:
+        return 0.0
+    return float(distance[yi - 2: yi + 3, xi - 2: xi + 3].mean())
+
+
+def _nothing_missed(distance: np.ndarray, spots: list[Spot]) -> float:
+    """0-1: no pip-like mark where the layout's missing grid points are. A 4 whose two faint pips were not
+    found is a perfect-looking 2, unless the other diagonal is looked at: a mark there as strong as the pips
+    found means the count is short, and the read is not sure."""
+    n = len(spots)
+    if n not in (2, 3, 4):
+        return 1.0
+    points = np.array([(x, y) for x, y, _ in spots], np.float32)
+    centre = points.mean(axis=0)
+    reach = np.sqrt(((points - centre) ** 2).sum(axis=1))
+    corners = points[reach > 0.5 * reach.max()] - centre
+    turned = np.stack([-corners[:, 1], corners[:, 0]], axis=1)  # the other diagonal
+    probes: list[np.ndarray] = []
+    if n in (2, 3):
+        probes.extend(centre + turned)
+    if n in (2, 4):
+        probes.append(centre)
+    if n == 4:  # a 6's middle pair, along either side
+        ordered = corners[np.argsort(np.arctan2(corners[:, 1], corners[:, 0]))]
+        probes.extend(centre + (ordered + np.roll(ordered, -1, axis=0)) / 2)
+    found = float(np.mean([_probe(distance, x, y) for x, y in points]))
+    if found <= 0:
+        return 1.0
+    strongest = max(_probe(distance, x, y) for x, y in probes)
+    return _ramp(strongest / found, 0.4, 0.7)
+
+
+def _best(spots: list[Spot]) -> tuple[float, list[Spot]]:
+    """The most die-like reading of ``spots``: all of them, or without one or two doubtful ones (smaller than
+    the rest: a side face's pips, foreshortened), each drop costing confidence."""
+    if not spots:
+        return 0.0, []
+    middle = float(np.median([a for _, _, a in spots]))
+    doubtful = [s for s in spots if s[2] < 0.6 * middle]
+    best: tuple[float, list[Spot]] = (0.0, [])
+    for dropped in range(0, min(2, len(doubtful)) + 1):
+        for gone in itertools.combinations(doubtful, dropped):
+            kept = [s for s in spots if s not in gone]
+            if 1 <= len(kept) <= 6:
+                score = _score(kept) * 0.9 ** dropped
+                if score > best[0]:
+                    best = (score, kept)
+    return best
 
 
 def read_pips(face: np.ndarray) -> PipRead:
     """The count of pips on an upright die square (BGR, ``SIDE`` x ``SIDE``).
 
-    Spots of a side face seen in perspective, or a glint, can join the top face's: the reading is the subset,
-    dropping at most two spots (each drop costs confidence), whose layout is the most die-like."""
-    found = _spots(face)
-    middle = float(np.median([a for _, _, a in found])) if found else 0.0
-    doubtful = [s for s in found
-                if s[2] < 0.6 * middle or np.hypot(s[0] - SIDE / 2, s[1] - SIDE / 2) > 0.36 * SIDE]
-    best: tuple[float, list[tuple[float, float, float]]] = (0.0, [])
-    for dropped in range(0, min(2, len(doubtful)) + 1):
-        for gone in itertools.combinations(doubtful, dropped):
-            kept = [s for s in found if s not in gone]
-            if 1 <= len(kept) <= 6:
-                score = _score(list(kept)) * 0.85 ** dropped
-                if score > best[0]:
-                    best = (score, list(kept))
-    spots = best[1]
-    if not spots:
-        return PipRead(0, 0.0, tuple((x, y) for x, y, _ in found))
-    return PipRead(len(spots), round(best[0], 3), tuple((x, y) for x, y, _ in spots))
+    Readings at the thresholds that find a die-like layout vote: the best one is taken, its confidence lowered
+    when another threshold's die-like reading says another count."""
+    readings = []
+    distance = _distance(face)
+    for distance in (distance,):
+        inner = np.clip(distance[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6], 0, 255).astype(np.uint8)
+        otsu, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        for threshold in THRESHOLDS:
+            level = max(20.0, float(otsu)) if threshold == 0 else threshold
+            score, spots = _best(_spots(distance, level))
+            if spots:
+                readings.append((score * _nothing_missed(distance, spots), len(spots), spots))
+    if not readings:
+        return PipRead(0, 0.0)
+    score, count, spots = max(readings, key=lambda r: r[0])
+    rival = max((s for s, n, _ in readings if n != count), default=0.0)
+    confidence = score * (1.0 - 0.5 * _ramp(rival, 0.7, 0.2))
+    return PipRead(count, round(confidence, 3), tuple((x, y) for x, y, _ in spots))

@@ -15,7 +15,7 @@ import numpy as np
 
 from hardware.camera import confidence as conf
 from hardware.camera import numerals, pips
-from hardware.camera.find import Candidate, find_candidates
+from hardware.camera.find import Candidate, find_candidates, refine
 from hardware.camera.taught import TaughtSet
 
 LEAST = 0.2
@@ -44,10 +44,11 @@ class DieRead:
 
 def _read_one(image: np.ndarray, candidate: Candidate, taught: TaughtSet | None,
               kinds: frozenset[str]) -> DieRead | None:
-    (_, _), (w, h), _ = candidate.rect
     options: list[tuple[float, str, int]] = []
+    rect = refine(image, candidate) if "d6" in kinds else candidate.rect
+    (_, _), (w, h), _ = rect
     if "d6" in kinds:
-        pip_read = pips.read_pips(pips.upright(image, candidate.rect))
+        pip_read = pips.read_pips(pips.upright(image, rect))
         if pip_read.face:
             options.append((pip_read.confidence, "d6", pip_read.face))
     d8 = taught.templates("d8") if taught and "d8" in kinds else {}
