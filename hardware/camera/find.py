@@ -111,7 +111,7 @@ def refine(image: np.ndarray, candidate: Candidate) -> tuple[tuple[float, float]
     k = max(3, (min(w, h) // 5) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     middle = labels[cy, cx]
     if middle == 0 or not 0.35 * w * h <= stats[middle][4] <= 1.2 * w * h:
         return candidate.rect

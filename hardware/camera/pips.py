@@ -73,16 +73,6 @@ def _distance(face: np.ndarray) -> np.ndarray:
     return np.asarray(np.sqrt((delta * delta).sum(axis=2)), np.float32)
 
 
-def _local(face: np.ndarray) -> np.ndarray:
-    """How far each pixel is from its neighbourhood's median (a window of about two pips): a pip stands out of
-    it even on a swirled or translucent die whose body has no one colour."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(face, (3, 3), 0), cv2.COLOR_BGR2LAB)
-    around = cv2.medianBlur(lab, (SIDE // 3) | 1)
-    delta = lab.astype(np.float32) - around.astype(np.float32)
-    delta[..., 0] *= 0.8
-    return np.asarray(np.sqrt((delta * delta).sum(axis=2)), np.float32)
-
-
 def _spots(distance: np.ndarray, threshold: float) -> list[Spot]:
     mask = (distance > threshold).astype(np.uint8)
     edge = SIDE // 12
@@ -202,14 +192,13 @@ def read_pips(face: np.ndarray) -> PipRead:
     when another threshold's die-like reading says another count."""
     readings = []
     distance = _distance(face)
-    for distance in (distance,):
-        inner = np.clip(distance[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6], 0, 255).astype(np.uint8)
-        otsu, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        for threshold in THRESHOLDS:
-            level = max(20.0, float(otsu)) if threshold == 0 else threshold
-            score, spots = _best(_spots(distance, level))
-            if spots:
-                readings.append((score * _nothing_missed(distance, spots), len(spots), spots))
+    inner = np.clip(distance[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6], 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    for threshold in THRESHOLDS:
+        level = max(20.0, float(otsu)) if threshold == 0 else threshold
+        score, spots = _best(_spots(distance, level))
+        if spots:
+            readings.append((score * _nothing_missed(distance, spots), len(spots), spots))
     if not readings:
         return PipRead(0, 0.0)
     score, count, spots = max(readings, key=lambda r: r[0])
