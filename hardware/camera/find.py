@@ -9,6 +9,7 @@ magnets, crumbs and shoes are dropped there, not here. Working on a copy at most
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import cv2
@@ -33,6 +34,8 @@ class Candidate:
     rect: tuple[tuple[float, float], tuple[float, float], float]
     mask: np.ndarray
     fill: float
+    faint: bool = False
+    """Found by its edges only (a pale die on a pale cloth, or a mark on the tray's rim)."""
 
 
 def _shrunk(image: np.ndarray) -> tuple[np.ndarray, float]:
@@ -58,16 +61,36 @@ def difference_map(small: np.ndarray) -> np.ndarray:
     return np.sqrt((delta * delta).sum(axis=2))
 
 
+def edge_mask(small: np.ndarray) -> np.ndarray:
+    """Where edges crowd: a white die on a white sheet hardly differs from it in colour, but its pips and
+    outline are sharp edges, closed here into a blob the size of the die."""
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 60, 150)
+    closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11)))
+    return cv2.morphologyEx(closed, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+
+
 def find_candidates(image: np.ndarray) -> list[Candidate]:
-    """Die-shaped blobs of ``image`` (BGR uint8), largest first."""
+    """Die-shaped blobs of ``image`` (BGR uint8), largest first: those that differ from the background in
+    colour, then those only edges show (white on white) where the first found nothing."""
     small, scale = _shrunk(image)
     mask: np.ndarray = (difference_map(small) > DIFFERENCE).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    found = _blobs(mask, small.shape[:2], scale)
+    for extra in _blobs(edge_mask(small), small.shape[:2], scale):
+        ex, ey, ew, eh = extra.box
+        centre = (ex + ew / 2, ey + eh / 2)
+        if not any(x <= centre[0] <= x + w and y <= centre[1] <= y + h for x, y, w, h in (c.box for c in found)):
+            found.append(dataclasses.replace(extra, faint=True))
+    return found
+
+
+def _blobs(mask: np.ndarray, shape: tuple[int, ...], scale: float) -> list[Candidate]:
     # CCOMP: a die inside a tray's dark rim is an outer boundary of its own, not lost inside the rim's.
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     contours = [c for c, h in zip(contours, hierarchy[0] if hierarchy is not None else [], strict=True) if h[3] < 0]
-    sh, sw = small.shape[:2]
+    sh, sw = shape[:2]
     least = max(80.0, sh * sw * 0.0002)
     most = sh * sw * 0.04
     found: list[tuple[float, Candidate]] = []

@@ -49,9 +49,10 @@ def _read_one(image: np.ndarray, candidate: Candidate, taught: TaughtSet | None,
     (_, _), (w, h), _ = rect
     if "d6" in kinds:
         pip_read = pips.read_pips(pips.upright(image, rect))
-        if pip_read.face:
+        # A pale blob seen by its edges only is a die when it shows a layout; one spot on it is as often a mark.
+        if pip_read.face > (1 if candidate.faint else 0):
             options.append((pip_read.confidence, "d6", pip_read.face))
-    d8 = taught.templates("d8") if taught and "d8" in kinds else {}
+    d8 = taught.templates("d8") if taught and "d8" in kinds and not candidate.faint else {}
     if d8:
         face, sureness = numerals.read_numeral(pips.upright(image, candidate.rect, numerals.CROP), d8)
         if face:
