@@ -88,7 +88,10 @@ def teach_main(args: argparse.Namespace, out: IO[str] | None = None) -> int:
             raise CompanionError(f"{file}: {exc}") from None
         for warning in warnings:
             out.write(f"{file}: {warning}\n")
-    saved = taught_store.save(taught, args.sets)
+    try:
+        saved = taught_store.save(taught, args.sets)
+    except OSError as exc:
+        raise CompanionError(f"{args.sets}: cannot keep the taught set there ({exc.strerror or exc})") from None
     missing = taught.missing(args.kind)
     still = f"; still to show: {', '.join(map(str, missing))}" if missing else "; every face taught"
     out.write(f"taught {len(args.shown)} face(s) to set {args.set!r} ({saved}){still}\n")

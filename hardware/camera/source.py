@@ -41,9 +41,9 @@ def verdict(reads: list[DieRead], kinds: tuple[str, ...], inbox: queue.Queue[Any
         return
     dice = tuple(Die(r.kind, r.face) for r in reads)
     if len(reads) != len(kinds) or sorted(d.kind for d in dice) != sorted(kinds):
-        inbox.put(confirm_ask(dice, inbox, SOURCE, f"saw {len(reads)} dice, asked {len(kinds)}"))
+        inbox.put(confirm_ask(dice, inbox, SOURCE, f"saw {len(reads)} dice, asked {len(kinds)}", kinds))
     elif not all(r.sure for r in reads):
-        inbox.put(confirm_ask(dice, inbox, SOURCE, "not sure of the read"))
+        inbox.put(confirm_ask(dice, inbox, SOURCE, "not sure of the read", kinds))
     else:
         inbox.put(Roll(dice, SOURCE))
 
@@ -64,6 +64,11 @@ class CameraSource:
         self.inbox.put(SourceStatus(SOURCE, "connected"))
         self._thread.start()
         return self
+
+    @property
+    def capturing(self) -> bool:
+        """The capture is open (frames are being looked at): only while dice are asked for."""
+        return self._open
 
     def close(self) -> None:
         self._stop.set()
@@ -89,24 +94,27 @@ class CameraSource:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            kinds = self._asked()
-            if not kinds:
-                self._release()
-                self._stop.wait(IDLE_POLL)
-                continue
-            if not self._open:
-                try:
-                    self.capture.open()
-                except OSError as exc:
-                    self.inbox.put(SourceStatus(SOURCE, "away", str(exc)))
-                    self._stop.wait(2.0)
-                    continue
-                self._open = True
-            frame = self.capture.frame()
-            if frame is not None and self.watch.feed(frame):
-                self.step(frame, kinds)
-            self._stop.wait(self.period)
+            self._stop.wait(self.poll())
         self._release()
+
+    def poll(self) -> float:
+        """One turn: idle, or one frame looked at (and read when the dice are at rest). Returns the seconds
+        to wait before the next turn. The thread calls it; a test may call it alone, turn by turn."""
+        kinds = self._asked()
+        if not kinds:
+            self._release()
+            return IDLE_POLL
+        if not self._open:
+            try:
+                self.capture.open()
+            except OSError as exc:
+                self.inbox.put(SourceStatus(SOURCE, "away", str(exc)))
+                return 2.0
+            self._open = True
+        frame = self.capture.frame()
+        if frame is not None and self.watch.feed(frame):
+            self.step(frame, kinds)
+        return self.period
 
     def step(self, frame: np.ndarray, kinds: tuple[str, ...]) -> None:
         """Read one settled frame and put the outcome on the queue."""

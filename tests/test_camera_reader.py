@@ -1,0 +1,138 @@
+"""The camera's reader on real photographs of dice (../shared/data/dice-photos/dev, beside the checkout: never
+committed), per kind: how many dice are read right without asking, read wrong above the threshold (none
+allowed), or asked about. D8s read by taught numerals: the set is taught from some photographs and reads others.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import DataError
+from hardware.camera import taught as store
+from hardware.camera.confidence import THRESHOLD
+from hardware.camera.reader import DieRead, read_dice
+from hardware.camera.taught import TaughtSet
+from hardware.camera.teach import TeachError, teach
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def photos() -> Path:
+    """The labelled photographs: ../shared beside the checkout (as CI has it), or beside its parent folder."""
+    for base in (ROOT.parent, ROOT.parent.parent):
+        folder = base / "shared" / "data" / "dice-photos" / "dev"
+        if (folder / "labels.json").exists():
+            return folder
+    raise AssertionError(f"the dice photographs are missing: expected ../shared/data/dice-photos/dev beside {ROOT}")
+
+
+def labels() -> dict[str, list[tuple[str, int]]]:
+    data = json.loads((photos() / "labels.json").read_text())
+    return {name: [(d["kind"], d["face"]) for d in entry["dice"]] for name, entry in data.items()}
+
+
+def image(name: str) -> np.ndarray:
+    found = cv2.imread(str(photos() / name))
+    assert found is not None, name
+    return found
+
+
+def tally(reads: list[DieRead], truth: list[tuple[str, int]], counts: dict[str, int]) -> None:
+    """Sure reads matched to the labels, surest first: right or wrong; every label not read right was asked."""
+    left = list(truth)
+    for r in sorted(reads, key=lambda r: -r.confidence):
+        if r.sure:
+            if (r.kind, r.face) in left:
+                left.remove((r.kind, r.face))
+                counts["right"] += 1
+            else:
+                counts["wrong"] += 1
+    counts["asked"] += len(left)
+    counts["dice"] += len(truth)
+
+
+def test_d6_photographs_never_wrong_above_the_threshold_and_two_thirds_read_without_asking():
+    counts = {"right": 0, "wrong": 0, "asked": 0, "dice": 0}
+    for name, truth in sorted(labels().items()):
+        if truth[0][0] == "d6":
+            tally(read_dice(image(name), kinds=frozenset({"d6"})), truth, counts)
+    assert counts["dice"] == 62
+    assert counts["wrong"] == 0, counts
+    # Measured: 42 of 62 (68 %) read without asking; the goal of 95 % is not reached (docs/camera.md).
+    assert counts["right"] >= 42, counts
+
+
+def test_d6_reads_hold_when_the_photograph_is_turned():
+    """The layout checks do not depend on the die's angle in the frame: a quarter turn reads the same."""
+    for name in ("byler_10.jpg", "skovy_01.jpg", "byler_13.jpg"):
+        straight = sorted((r.face, r.sure) for r in read_dice(image(name), kinds=frozenset({"d6"})))
+        turned = np.ascontiguousarray(np.rot90(image(name)))
+        assert sorted((r.face, r.sure) for r in read_dice(turned, kinds=frozenset({"d6"}))) == straight
+
+
+def taught_from(*names: str) -> TaughtSet:
+    taught = TaughtSet("test")
+    truth = labels()
+    for name in names:
+        [(kind, face)] = truth[name]
+        teach(image(name), kind, face, taught)
+    return taught
+
+
+def test_d8_faces_never_taught_are_asked_about_never_read_wrong():
+    """Taught from burks_d8_01 (5) and burks_d8_04 (1); burks_d8_05 (7) and burks_d8_06 (3) show faces the set
+    does not know: nothing sure comes of them, whatever kinds are asked for."""
+    taught = taught_from("burks_d8_01.jpg", "burks_d8_04.jpg")
+    for name in ("burks_d8_05.jpg", "burks_d8_06.jpg"):
+        for kinds in (frozenset({"d8"}), frozenset({"d6", "d8"})):
+            assert not [r for r in read_dice(image(name), taught, kinds) if r.sure], (name, kinds)
+
+
+def test_d8_taught_faces_read_from_other_frames():
+    """Taught from all four dev photographs as they are; read from the same photographs turned a quarter, a
+    half and three quarters, and shrunk to 640 pixels (the die lies at another angle and size): every read
+    right and sure. Only four faces of one die exist as real photographs here: this is what they can show."""
+    names = ("burks_d8_01.jpg", "burks_d8_04.jpg", "burks_d8_05.jpg", "burks_d8_06.jpg")
+    taught = taught_from(*names)
+    counts = {"right": 0, "wrong": 0, "asked": 0, "dice": 0}
+    for name in names:
+        for turns in (1, 2, 3):
+            frame = np.ascontiguousarray(np.rot90(image(name), turns))
+            frame = cv2.resize(frame, (640, 653), interpolation=cv2.INTER_AREA)
+            tally(read_dice(frame, taught, frozenset({"d8"})), labels()[name], counts)
+    assert counts == {"right": 12, "wrong": 0, "asked": 0, "dice": 12}
+
+
+def test_a_taught_set_is_kept_as_data_and_read_back(tmp_path):
+    taught = taught_from("burks_d8_01.jpg")
+    taught.name = "blue set"
+    meta = store.save(taught, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blue_set.json", "blue_set.npz"]
+    assert json.loads(meta.read_text())["glyphs"] == [{"kind": "d8", "face": 5, "array": "d8_5_0"}]
+    again = store.load("blue set", tmp_path)
+    assert np.array_equal(again.templates("d8")[5][0], taught.templates("d8")[5][0])
+    assert again.missing("d8") == [1, 2, 3, 4, 6, 7, 8]
+    assert store.load("never taught", tmp_path).glyphs == {}
+
+
+def test_a_damaged_taught_set_is_named_in_one_line(tmp_path):
+    store.save(taught_from("burks_d8_01.jpg"), tmp_path)
+    (tmp_path / "test.npz").write_bytes(b"not a zip")
+    with pytest.raises(DataError, match=r"test\.json: not a taught dice set"):
+        store.load("test", tmp_path)
+    with pytest.raises(DataError, match="dice set name"):
+        store.load("../etc", tmp_path)
+
+
+def test_teaching_refuses_a_picture_without_a_die():
+    with pytest.raises(TeachError, match="no die"):
+        teach(np.full((240, 320, 3), 128, np.uint8), "d8", 3, TaughtSet())
+
+
+def test_the_threshold_is_what_the_docs_say():
+    assert f"{THRESHOLD:.2f}" in (ROOT / "docs" / "camera.md").read_text()
