@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-WORK_SIDE = 800
+WORK_SIDE = 640
 """The longer side of the copy candidates are looked for in."""
 
 DIFFERENCE = 28.0
@@ -47,18 +47,18 @@ def _shrunk(image: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def difference_map(small: np.ndarray) -> np.ndarray:
-    """Per pixel, how far the picture is from its local background (float32, Lab units)."""
+    """Per pixel, how far the picture is from its local background (float32, Lab units, lightness at half
+    weight). OpenCV's own per-pixel operations: this runs on every settled frame."""
     h, w = small.shape[:2]
     # The median's window is about a quarter of the picture: several times a die, so a die is never its own
     # background, yet small enough to follow a tray's shading.
     tiny = cv2.resize(small, (max(1, w // 16), max(1, h // 16)), interpolation=cv2.INTER_AREA)
     window = max(3, (min(tiny.shape[:2]) // 4) | 1)
-    background = cv2.resize(cv2.medianBlur(tiny, window), (w, h), interpolation=cv2.INTER_LINEAR)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    bg = cv2.cvtColor(background, cv2.COLOR_BGR2LAB).astype(np.float32)
-    delta = lab - bg
-    delta[..., 0] *= 0.5
-    return np.sqrt((delta * delta).sum(axis=2))
+    background = cv2.cvtColor(cv2.medianBlur(tiny, window), cv2.COLOR_BGR2LAB)
+    background = cv2.resize(background, (w, h), interpolation=cv2.INTER_LINEAR)
+    delta = cv2.absdiff(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), background).astype(np.float32)
+    squared = cv2.transform(cv2.multiply(delta, delta), np.array([[0.25, 1.0, 1.0]], np.float32))
+    return np.asarray(cv2.sqrt(squared), np.float32)
 
 
 def edge_mask(small: np.ndarray) -> np.ndarray:

@@ -199,6 +199,9 @@ def read_pips(face: np.ndarray) -> PipRead:
         score, spots = _best(_spots(distance, level))
         if spots:
             readings.append((score * _nothing_missed(distance, spots), len(spots), spots))
+        strong = [n for sc, n, _ in readings if sc >= 0.9]
+        if len(strong) >= 2 and len(set(strong)) == 1 and len({n for _, n, _ in readings}) == 1:
+            break  # two thresholds agree surely and none said otherwise: the rest would only cost time
     if not readings:
         return PipRead(0, 0.0)
     score, count, spots = max(readings, key=lambda r: r[0])

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import cv2
 import numpy as np
 
 from companion.dice import Die
@@ -61,6 +62,9 @@ class CameraSource:
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
     def start(self) -> CameraSource:
+        # The reader's pictures are small: OpenCV's worker threads cost more in hand-offs than they save, and
+        # on a busy core a read waits for the slowest of them. One thread reads a frame in one go.
+        cv2.setNumThreads(1)
         self.inbox.put(SourceStatus(SOURCE, "connected"))
         self._thread.start()
         return self
