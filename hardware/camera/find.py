@@ -61,13 +61,24 @@ def difference_map(small: np.ndarray) -> np.ndarray:
     return np.asarray(cv2.sqrt(squared), np.float32)
 
 
+PALE = 150
+"""Grey level (0-255) of a blob's middle at or above which a blob seen by its edges only may be a pale die."""
+
+
 def edge_mask(small: np.ndarray) -> np.ndarray:
     """Where edges crowd: a white die on a white sheet hardly differs from it in colour, but its pips and
     outline are sharp edges, closed here into a blob the size of the die."""
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 60, 150)
     closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11)))
-    return cv2.morphologyEx(closed, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    closed = cv2.morphologyEx(closed, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    # A pale die's outline is broken where its edge meets the light: its pips and the outline's pieces make a
+    # ragged blob, whose convex hull is the die.
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hulls = np.zeros_like(closed)
+    least = closed.shape[0] * closed.shape[1] * 0.04
+    cv2.drawContours(hulls, [cv2.convexHull(c) for c in contours if cv2.contourArea(c) < least], -1, 255, cv2.FILLED)
+    return hulls
 
 
 def find_candidates(image: np.ndarray) -> list[Candidate]:
@@ -78,10 +89,16 @@ def find_candidates(image: np.ndarray) -> list[Candidate]:
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     found = _blobs(mask, small.shape[:2], scale)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     for extra in _blobs(edge_mask(small), small.shape[:2], scale):
         ex, ey, ew, eh = extra.box
         centre = (ex + ew / 2, ey + eh / 2)
-        if not any(x <= centre[0] <= x + w and y <= centre[1] <= y + h for x, y, w, h in (c.box for c in found)):
+        if any(x <= centre[0] <= x + w and y <= centre[1] <= y + h for x, y, w, h in (c.box for c in found)):
+            continue
+        # Only a pale blob: a dark or coloured die differs from a pale cloth and was found above already; what
+        # only edges show and is dark is a tray's printed rim, a seam, a shadow.
+        cx, cy, r = int(centre[0] * scale), int(centre[1] * scale), max(1, int(min(ew, eh) * scale / 4))
+        if float(np.median(grey[max(0, cy - r): cy + r, max(0, cx - r): cx + r])) >= PALE:
             found.append(dataclasses.replace(extra, faint=True))
     return found
 
