@@ -103,6 +103,42 @@ def find_candidates(image: np.ndarray) -> list[Candidate]:
     return found
 
 
+def _die_shaped(contour: np.ndarray) -> tuple[float, tuple[tuple[float, float], tuple[float, float], float]] | None:
+    """(fill, rotated rectangle) of a contour shaped like a die seen from above, or None."""
+    area = cv2.contourArea(contour)
+    rect = cv2.minAreaRect(contour)
+    (rw, rh) = rect[1]
+    if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) > 1.8:
+        return None
+    fill = area / (rw * rh)
+    hull = cv2.contourArea(cv2.convexHull(contour))
+    if fill < 0.55 or (hull and area / hull < 0.8):
+        return None
+    return fill, rect
+
+
+def split(contour: np.ndarray) -> list[np.ndarray]:
+    """Dice touching each other make one blob: its thick cores (the distance transform's high ground, one per
+    die) are grown back over the blob, each into a piece of its own. One core: the blob as it was."""
+    x, y, w, h = cv2.boundingRect(contour)
+    blob = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(blob, [contour - [x - 1, y - 1]], -1, 255, cv2.FILLED)
+    depth = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
+    cores = (depth > 0.6 * float(depth.max())).astype(np.uint8)
+    count, markers = cv2.connectedComponents(cores)
+    if count < 3:
+        return [contour]
+    markers[blob == 0] = count  # the outside: one more basin, so the pieces stop at the blob's edge
+    cv2.watershed(cv2.cvtColor(blob, cv2.COLOR_GRAY2BGR), markers)
+    pieces = []
+    for label in range(1, count):
+        piece = (markers == label).astype(np.uint8)
+        outline, _ = cv2.findContours(piece, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if outline:
+            pieces.append(max(outline, key=cv2.contourArea) + np.array([x - 1, y - 1]))
+    return pieces
+
+
 def _blobs(mask: np.ndarray, shape: tuple[int, ...], scale: float) -> list[Candidate]:
     # CCOMP: a die inside a tray's dark rim is an outer boundary of its own, not lost inside the rim's.
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
@@ -111,25 +147,28 @@ def _blobs(mask: np.ndarray, shape: tuple[int, ...], scale: float) -> list[Candi
     least = max(80.0, sh * sw * 0.0002)
     most = sh * sw * 0.04
     found: list[tuple[float, Candidate]] = []
-    for contour in contours:
-        area = cv2.contourArea(contour)
-        if not least <= area <= most:
+    for whole in contours:
+        area = cv2.contourArea(whole)
+        if not least <= area <= 3 * most:
             continue
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
-        if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) > 1.8:
-            continue
-        fill = area / (rw * rh)
-        hull = cv2.contourArea(cv2.convexHull(contour))
-        if fill < 0.55 or (hull and area / hull < 0.8):
-            continue
-        x, y, w, h = cv2.boundingRect(contour)
-        blob = np.zeros((h, w), np.uint8)
-        cv2.drawContours(blob, [contour - [x, y]], -1, 255, cv2.FILLED)
-        inv = 1.0 / scale
-        box = (int(x * inv), int(y * inv), max(1, round(w * inv)), max(1, round(h * inv)))
-        full_mask = cv2.resize(blob, (box[2], box[3]), interpolation=cv2.INTER_NEAREST)
-        rect = ((cx * inv, cy * inv), (rw * inv, rh * inv), angle)
-        found.append((area, Candidate(box, rect, full_mask, fill)))
+        shaped = _die_shaped(whole) if area <= most else None
+        pieces = [(whole, shaped)]
+        if shaped is None or shaped[0] < 0.8:  # not square and full: perhaps dice touching
+            parts = [(p, _die_shaped(p)) for p in split(whole) if len(p) >= 3]
+            if sum(f is not None for _, f in parts) >= 2 or shaped is None:
+                pieces = parts
+        for contour, fitted in pieces:
+            if fitted is None or not least <= cv2.contourArea(contour) <= most:
+                continue
+            fill, ((cx, cy), (rw, rh), angle) = fitted
+            x, y, w, h = cv2.boundingRect(contour)
+            blob = np.zeros((h, w), np.uint8)
+            cv2.drawContours(blob, [contour - [x, y]], -1, 255, cv2.FILLED)
+            inv = 1.0 / scale
+            box = (int(x * inv), int(y * inv), max(1, round(w * inv)), max(1, round(h * inv)))
+            full_mask = cv2.resize(blob, (box[2], box[3]), interpolation=cv2.INTER_NEAREST)
+            rect = ((cx * inv, cy * inv), (rw * inv, rh * inv), angle)
+            found.append((cv2.contourArea(contour), Candidate(box, rect, full_mask, fill)))
     found.sort(key=lambda t: -t[0])
     return [c for _, c in found]
 
