@@ -106,15 +106,14 @@ def find_candidates(image: np.ndarray) -> list[Candidate]:
 def _die_shaped(contour: np.ndarray) -> tuple[float, tuple[tuple[float, float], tuple[float, float], float]] | None:
     """(fill, rotated rectangle) of a contour shaped like a die seen from above, or None."""
     area = cv2.contourArea(contour)
-    rect = cv2.minAreaRect(contour)
-    (rw, rh) = rect[1]
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
     if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) > 1.8:
         return None
     fill = area / (rw * rh)
     hull = cv2.contourArea(cv2.convexHull(contour))
     if fill < 0.55 or (hull and area / hull < 0.8):
         return None
-    return fill, rect
+    return fill, ((cx, cy), (rw, rh), angle)
 
 
 def split(contour: np.ndarray) -> list[np.ndarray]:
