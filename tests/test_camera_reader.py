@@ -56,15 +56,15 @@ def tally(reads: list[DieRead], truth: list[tuple[str, int]], counts: dict[str, 
     counts["dice"] += len(truth)
 
 
-def test_d6_photographs_never_wrong_above_the_threshold_and_seven_in_ten_read_without_asking():
+def test_d6_photographs_never_wrong_above_the_threshold_and_three_in_four_read_without_asking():
     counts = {"right": 0, "wrong": 0, "asked": 0, "dice": 0}
     for name, truth in sorted(labels().items()):
         if truth[0][0] == "d6":
             tally(read_dice(image(name), kinds=frozenset({"d6"})), truth, counts)
     assert counts["dice"] == 62
     assert counts["wrong"] == 0, counts
-    # Measured: 44 of 62 (71 %) read without asking; the goal of 95 % is not reached (docs/camera.md).
-    assert counts["right"] >= 44, counts
+    # Measured: 48 of 62 (77 %) read without asking; the goal of 95 % is not reached (docs/camera.md).
+    assert counts["right"] >= 48, counts
 
 
 def test_d6_reads_hold_when_the_photograph_is_turned():

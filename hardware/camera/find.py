@@ -71,6 +71,13 @@ def edge_mask(small: np.ndarray) -> np.ndarray:
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 60, 150)
     closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (11, 11)))
+    # An outline closed all round is a ring: its hole filled, when it is die-sized (a tray's rim is a ring too,
+    # round the whole floor: that hole stays open, and the dice inside it stay apart).
+    rings, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    largest = closed.shape[0] * closed.shape[1] * 0.01
+    holes = [c for c, h in zip(rings, hierarchy[0] if hierarchy is not None else [], strict=True)
+             if h[3] >= 0 and cv2.contourArea(c) < largest]
+    cv2.drawContours(closed, holes, -1, 255, cv2.FILLED)
     closed = cv2.morphologyEx(closed, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     # A pale die's outline is broken where its edge meets the light: its pips and the outline's pieces make a
     # ragged blob, whose convex hull is the die.
@@ -126,7 +133,7 @@ def split(contour: np.ndarray) -> list[np.ndarray]:
     cores = (depth > 0.6 * float(depth.max())).astype(np.uint8)
     count, markers = cv2.connectedComponents(cores)
     if count < 3:
-        return [contour]
+        return _halves(contour)
     markers[blob == 0] = count  # the outside: one more basin, so the pieces stop at the blob's edge
     cv2.watershed(cv2.cvtColor(blob, cv2.COLOR_GRAY2BGR), markers)
     pieces = []
@@ -136,6 +143,20 @@ def split(contour: np.ndarray) -> list[np.ndarray]:
         if outline:
             pieces.append(max(outline, key=cv2.contourArea) + np.array([x - 1, y - 1]))
     return pieces
+
+
+def _halves(contour: np.ndarray) -> list[np.ndarray]:
+    """A blob about twice as long as wide with one core (two pale dice side by side, their hull one shape): its
+    two halves across the long side. Anything else: the blob as it was."""
+    (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+    if min(w, h) <= 0 or not 1.6 <= max(w, h) / min(w, h) <= 2.6:
+        return [contour]
+    along = np.radians(angle if w >= h else angle + 90)
+    step = max(w, h) / 4
+    dx, dy = np.cos(along) * step, np.sin(along) * step
+    half = (max(w, h) / 2, min(w, h)) if w >= h else (min(w, h), max(w, h) / 2)
+    return [cv2.boxPoints(((cx + sign * dx, cy + sign * dy), half, angle)).astype(np.int32).reshape(-1, 1, 2)
+            for sign in (-1, 1)]
 
 
 def _blobs(mask: np.ndarray, shape: tuple[int, ...], scale: float) -> list[Candidate]:
