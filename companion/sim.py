@@ -156,6 +156,9 @@ def _attach_camera(table: Table, *, config: Any) -> None:
         return
     table.closers.append(source.close)
     table.parts["camera"] = section.capture
+    from hardware.camera.teach_menu import teach_action
+
+    table.session.extras.append(("Teach dice", teach_action(source, Path(section.sets), table.inbox)))
 
 
 def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, config: Any) -> None:

@@ -55,6 +55,7 @@ def test_an_enabled_folder_camera_plays_a_roll_on_the_table(tmp_path):
     with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=False, headless=True,
                                                                 config=config) as table:
         assert table.parts["camera"] == "folder"
+        assert "Teach dice" in [label for label, _ in table.session.extras]
         session = table.session
         session.start("kansas", {"players": 4})
         session.handle(Roll.of(DiceRolled.of(("d8", 5), source="tower")))

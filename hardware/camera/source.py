@@ -59,6 +59,8 @@ class CameraSource:
         self.watch = SettleWatch(settle_frames)
         self._stop = threading.Event()
         self._open = False
+        self._lock = threading.Lock()
+        """Held while the capture is used: the thread's turn, or a picture taken for teaching."""
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
     def start(self) -> CameraSource:
@@ -105,20 +107,37 @@ class CameraSource:
         """One turn: idle, or one frame looked at (and read when the dice are at rest). Returns the seconds
         to wait before the next turn. The thread calls it; a test may call it alone, turn by turn."""
         kinds = self._asked()
-        if not kinds:
-            self._release()
-            return IDLE_POLL
-        if not self._open:
-            try:
-                self.capture.open()
-            except OSError as exc:
-                self.inbox.put(SourceStatus(SOURCE, "away", str(exc)))
-                return 2.0
-            self._open = True
-        frame = self.capture.frame()
+        with self._lock:
+            if not kinds:
+                self._release()
+                return IDLE_POLL
+            if not self._open:
+                try:
+                    self.capture.open()
+                except OSError as exc:
+                    self.inbox.put(SourceStatus(SOURCE, "away", str(exc)))
+                    return 2.0
+                self._open = True
+            frame = self.capture.frame()
         if frame is not None and self.watch.feed(frame):
             self.step(frame, kinds)
         return self.period
+
+    def snapshot(self) -> np.ndarray | None:
+        """One picture of the tray now (teaching), the capture opened for it and closed after when it was idle;
+        None when the camera gives none."""
+        with self._lock:
+            opened_here = not self._open
+            try:
+                if opened_here:
+                    self.capture.open()
+                return self.capture.frame()
+            except OSError as exc:
+                log.warning("camera: no picture to teach from (%s)", exc)
+                return None
+            finally:
+                if opened_here:
+                    self.capture.close()
 
     def step(self, frame: np.ndarray, kinds: tuple[str, ...]) -> None:
         """Read one settled frame and put the outcome on the queue."""
