@@ -67,12 +67,36 @@ def test_d6_photographs_never_wrong_above_the_threshold_and_three_in_four_read_w
     assert counts["right"] >= 48, counts
 
 
-def test_d6_reads_hold_when_the_photograph_is_turned():
-    """The layout checks do not depend on the die's angle in the frame: a quarter turn reads the same."""
-    for name in ("byler_10.jpg", "skovy_01.jpg", "byler_13.jpg"):
-        straight = sorted((r.face, r.sure) for r in read_dice(image(name), kinds=frozenset({"d6"})))
-        turned = np.ascontiguousarray(np.rot90(image(name)))
-        assert sorted((r.face, r.sure) for r in read_dice(turned, kinds=frozenset({"d6"}))) == straight
+def _turned(picture: np.ndarray, degrees: float) -> np.ndarray:
+    h, w = picture.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    return cv2.warpAffine(picture, matrix, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+CHANGES = {
+    "turned 30 degrees": lambda p: _turned(p, 30),
+    "turned -50 degrees": lambda p: _turned(p, -50),
+    "a third darker": lambda p: cv2.convertScaleAbs(p, alpha=0.7),
+    "brighter": lambda p: cv2.convertScaleAbs(p, alpha=1.15, beta=10),
+    "blurred": lambda p: cv2.GaussianBlur(p, (5, 5), 0),
+    "JPEG quality 40": lambda p: cv2.imdecode(cv2.imencode(".jpg", p, [cv2.IMWRITE_JPEG_QUALITY, 40])[1], 1),
+}
+
+
+def test_d6_reads_hold_when_the_photograph_is_turned_lit_blurred_or_compressed():
+    """Synthetic changes of real photographs (they widen the photographs, never replace them): the angle in the
+    frame, the light, focus and compression do not make a sure read wrong, and few sure reads are lost."""
+    kept = lost = 0
+    for name in ("skovy_01.jpg", "skovy_02.jpg", "skovy_05.jpg", "byler_06.jpg", "byler_10.jpg", "byler_13.jpg"):
+        truth = labels()[name]
+        straight = [r for r in read_dice(image(name), kinds=frozenset({"d6"})) if r.sure]
+        for change, make in CHANGES.items():
+            counts = {"right": 0, "wrong": 0, "asked": 0, "dice": 0}
+            tally(read_dice(make(image(name)), kinds=frozenset({"d6"})), truth, counts)
+            assert counts["wrong"] == 0, (name, change)
+            kept += counts["right"]
+            lost += max(0, len(straight) - counts["right"])
+    assert lost <= 0.05 * (kept + lost), (kept, lost)
 
 
 def taught_from(*names: str) -> TaughtSet:
