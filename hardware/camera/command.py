@@ -56,7 +56,8 @@ def read_main(args: argparse.Namespace, out: IO[str] | None = None) -> int:
     taught = taught_store.load(taught_store.check_name(args.set), args.sets)
     reads = read_dice(image, taught)
     if not reads:
-        raise CompanionError(f"{args.image}: no dice found")
+        hint = "" if taught.templates("d8") else f" (a D8 is read once set {args.set!r} is taught: dice teach)"
+        raise CompanionError(f"{args.image}: no dice found{hint}")
     if args.out is not None:
         ok, encoded = cv2.imencode(args.out.suffix or ".png", annotate(image, reads))
         if not ok:
