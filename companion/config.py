@@ -110,6 +110,24 @@ class DiceConfig:
 
 
 @dataclass(frozen=True, repr=False)
+class CameraConfig:
+    """A camera over the tray reading plain dice: ``capture`` "usb" (V4L2 ``device``), "picamera" (the Pi's
+    camera module) or "folder" (photographs in ``folder``: the simulated table's camera); ``dice_set`` names the
+    taught set in ``sets``."""
+
+    enabled: bool = False
+    capture: str = "usb"
+    device: str = "/dev/video0"
+    folder: str = ""
+    width: int = 640
+    height: int = 480
+    fps: float = 10.0
+    settle_frames: int = 3
+    dice_set: str = "default"
+    sets: str = "/var/lib/companion/dice-sets"
+
+
+@dataclass(frozen=True, repr=False)
 class Config:
     """The whole configuration: one field per TOML section."""
 
@@ -120,6 +138,7 @@ class Config:
     projector: ProjectorConfig = field(default_factory=ProjectorConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
     dice: DiceConfig = field(default_factory=DiceConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
 
 
 OLED_DRIVERS = ("ssd1306", "sh1106", "ssd1309")
@@ -236,8 +255,24 @@ def _dice(f: Fields) -> DiceConfig:
                       pixels=f.choice("pixels", ("connect", "advert"), d.pixels), **seconds)
 
 
+def _camera(f: Fields) -> CameraConfig:
+    d = CameraConfig()
+    capture = f.choice("capture", ("usb", "picamera", "folder"), d.capture)
+    folder = f.get("folder", str, d.folder)
+    if capture == "folder" and not folder:
+        raise f.error("capture = 'folder' needs a folder of photographs", "folder")
+    fps = f.get("fps", float, d.fps)
+    if not 1.0 <= fps <= 60.0:
+        raise f.error(f"expected 1..60 frames a second, got {fps!r}", "fps")
+    return CameraConfig(enabled=f.get("enabled", bool, d.enabled), capture=capture,
+                        device=f.get("device", str, d.device), folder=folder,
+                        width=f.int_in("width", 160, 4096, d.width), height=f.int_in("height", 120, 4096, d.height),
+                        fps=fps, settle_frames=f.int_in("settle_frames", 2, 30, d.settle_frames),
+                        dice_set=f.get("dice_set", str, d.dice_set), sets=_path(f, "sets", d.sets))
+
+
 _SECTIONS = {"game": _game, "tower": _tower, "buttons": _buttons, "oled": _oled,
-             "projector": _projector, "journal": _journal, "dice": _dice}
+             "projector": _projector, "journal": _journal, "dice": _dice, "camera": _camera}
 
 
 def parse_config(root: Fields) -> Config:

@@ -117,6 +117,7 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
         _attach_buttons(table, sim=sim, config=config)
         _attach_tower(table, sim=sim, config=config)
         _attach_smartdice(table, sim=sim, config=config)
+        _attach_camera(table, config=config)
         if sim and not headless and views is None:
             _attach_window(table)
     except BaseException:
@@ -140,6 +141,26 @@ def _attach_smartdice(table: Table, *, sim: bool, config: Any) -> None:
     from hardware.smartdice.source import describe
 
     table.parts["smartdice"] = describe(holder.current)
+
+
+def _attach_camera(table: Table, *, config: Any) -> None:
+    """The camera over the tray when ``[camera]`` is enabled (a folder of photographs serves the simulated
+    table); it reads only while the session wants dice."""
+    section = getattr(config, "camera", None)
+    if section is None or not section.enabled:
+        return
+    from hardware.camera.wiring import start_camera
+
+    try:
+        source = start_camera(section, table.inbox, table.session.wanted)
+    except Exception as exc:  # a damaged taught set or a bad capture: said once, the box runs on without it
+        table.session.notice(f"camera: {exc}")
+        return
+    table.closers.append(source.close)
+    table.parts["camera"] = section.capture
+    from hardware.camera.teach_menu import teach_action
+
+    table.session.extras.append(("Teach dice", teach_action(source, Path(section.sets), table.inbox)))
 
 
 def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, config: Any) -> None:

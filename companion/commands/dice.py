@@ -37,6 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show = sub.add_parser("list", help="print the paired dice")
     show.add_argument("--config", type=Path, default=None, metavar="FILE", help="configuration file (TOML)")
     show.set_defaults(func=list_main)
+    from hardware.camera.command import add_arguments as camera_arguments  # read, teach: plain dice, by camera
+
+    camera_arguments(sub)
 
 
 def found_dice(seconds: float, **backends: Any) -> list[Any]:

@@ -36,6 +36,7 @@ from companion.inputs import RollRef, source_name
 from companion.journal import GameRecord, Journal
 from companion.places import Place
 from companion.session.choices import options_for, setup_questions
+from companion.session.confirm import cursor_of
 from companion.session.engine_cache import cache_folder, load_engine
 from companion.session.game_run import GameRun, state_digest
 from companion.session.inputs import (
@@ -520,7 +521,8 @@ class Session:
                 self._close_menu()
 
         self._menu = MenuState(model.title(), labels or ["(nothing to choose)"],
-                               [partial(answer, i) for i in range(len(labels))] or [back], back=back)
+                               [partial(answer, i) for i in range(len(labels))] or [back], back=back,
+                               selected=cursor_of(model))
         if model.message:
             self.message = model.message
 

@@ -1,0 +1,210 @@
+"""Reading a D6 by its pips: count the spots on the upward face, and say how sure the count is.
+
+The die is turned upright and scaled to a square of ``SIDE`` pixels. A pip is a round spot that differs from
+the die's body colour (the median of the square's middle: pips cover at most a sixth of a face), darker,
+lighter or just another colour, so white-on-black, black-on-white and coloured pips read alike. No single
+threshold suits a translucent die, a glint and a soft photograph at once, so the spots are looked for at a few
+thresholds and the set whose layout is most die-like wins.
+
+A D6's layouts are few and fixed: every layout is symmetric through its centre, its spots lie on one 3x3 grid,
+and their distances from the centre follow a profile per count (a 4's four corners, a 5's corners and middle, a
+6's corners and two middles at 1/√2). How well a set of spots fits the profile of its count, mirrors through its
+centre, has spots of one size, spread over the face as a die's do and sits in the middle of the die makes the
+confidence; a face where these disagree (a blurred die, a side face showing through, a pip under a glint) is
+asked about, never guessed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+SIDE = 72
+"""The square, in pixels, a die is read at."""
+
+THRESHOLDS = (0.0, 28.0, 42.0, 60.0, 85.0)
+"""Lab distances from the body colour a spot is looked for at (0: Otsu's split of the face)."""
+
+_R = 1 / np.sqrt(2)
+PROFILES = {2: (1, 1), 3: (0, 1, 1), 4: (1, 1, 1, 1), 5: (0, 1, 1, 1, 1), 6: (_R, _R, 1, 1, 1, 1)}
+"""Per count, the spots' distances from their centre, sorted, as shares of the farthest."""
+
+Spot = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class PipRead:
+    """What the pips say: ``face`` 1-6 or 0 when none could be counted, ``confidence`` 0-1, ``spots`` the pip
+    centres in the square (for the annotated picture)."""
+
+    face: int
+    confidence: float
+    spots: tuple[tuple[float, float], ...] = ()
+
+
+def upright(image: np.ndarray, rect: tuple[tuple[float, float], tuple[float, float], float],
+            side: int = SIDE, grow: float = 1.0) -> np.ndarray:
+    """The rotated rectangle ``rect`` of ``image`` cut out, turned upright and scaled to ``side`` square."""
+    (cx, cy), (w, h), angle = rect
+    size = max(w, h) * grow
+    scale = side / max(size, 1.0)
+    matrix = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    matrix[0, 2] += side / 2 - cx
+    matrix[1, 2] += side / 2 - cy
+    return cv2.warpAffine(image, matrix, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _ramp(value: float, good: float, bad: float) -> float:
+    """1 at ``good`` or better, 0 at ``bad`` or worse, straight between (either direction)."""
+    if good == bad:
+        return 1.0 if value <= good else 0.0
+    return float(min(1.0, max(0.0, (value - bad) / (good - bad))))
+
+
+def _distance(face: np.ndarray) -> np.ndarray:
+    lab = cv2.cvtColor(cv2.GaussianBlur(face, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    inner = lab[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6].reshape(-1, 3)
+    body = np.median(inner, axis=0)
+    delta = lab - body
+    delta[..., 0] *= 0.8
+    return np.asarray(np.sqrt((delta * delta).sum(axis=2)), np.float32)
+
+
+def _spots(distance: np.ndarray, threshold: float) -> list[Spot]:
+    mask = (distance > threshold).astype(np.uint8)
+    edge = SIDE // 12
+    mask[:edge] = 0
+    mask[-edge:] = 0
+    mask[:, :edge] = 0
+    mask[:, -edge:] = 0
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
+    area_face = SIDE * SIDE
+    spots = []
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if not area_face * 0.005 <= area <= area_face * 0.12:
+            continue
+        if max(w, h) > 2.0 * min(w, h) or area < 0.45 * w * h:
+            continue
+        # Round, not a numeral's stroke or a swirl: 4πA/P² is 1 for a disc, about 0.8 for a pixel disc.
+        outline, _ = cv2.findContours((labels[y: y + h, x: x + w] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                      cv2.CHAIN_APPROX_NONE)
+        perimeter = cv2.arcLength(outline[0], True) if outline else 0.0
+        if perimeter and 4 * np.pi * area / (perimeter * perimeter) < 0.55:
+            continue
+        spots.append((float(centres[i][0]), float(centres[i][1]), float(area)))
+    return spots
+
+
+def _score(spots: list[Spot]) -> float:
+    """How die-like a set of spots is, 0-1."""
+    n = len(spots)
+    points = np.array([(x, y) for x, y, _ in spots], np.float32)
+    areas = np.array([a for _, _, a in spots], np.float32)
+    size = float(np.sqrt(areas.mean())) / SIDE
+    centre = points.mean(axis=0)
+    off_centre = float(np.hypot(*(centre - SIDE / 2))) / SIDE
+    if n == 1:
+        # One spot is the easiest to invent (a glint, a logo): it must be round, big enough and in the middle.
+        return 0.95 * _ramp(off_centre, 0.1, 0.22) * _ramp(size, 0.12, 0.07) * _ramp(size, 0.4, 0.5)
+    alike = _ramp(float(areas.min() / areas.max()), 0.5, 0.2)
+    sized = _ramp(size, 0.1, 0.06) * _ramp(size, 0.26, 0.32)
+    reach = np.sqrt(((points - centre) ** 2).sum(axis=1))
+    far = float(reach.max())
+    spread = _ramp(far / SIDE, 0.22, 0.15) * _ramp(far / SIDE, 0.42, 0.5)
+    mirrored = 2 * centre - points
+    gaps = np.sqrt(((mirrored[:, None, :] - points[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+    symmetry = _ramp(float(gaps.mean()) / far, 0.12, 0.35)
+    shares = np.sort(reach / far)
+    expected = np.array(PROFILES[n])
+    if n == 6:  # a 6's rows are often set closer than its columns: its middle pair nearer the centre
+        expected[:2] = np.clip(shares[:2].mean(), 0.45, 0.8)
+    profile = _ramp(float(np.abs(shares - expected).mean()), 0.08, 0.25)
+    square = 1.0
+    if n in (4, 5):  # the four corner spots stand at right angles round the centre
+        corners = points[np.argsort(reach)[-4:]] - centre
+        angles = np.sort(np.degrees(np.arctan2(corners[:, 1], corners[:, 0])))
+        steps = np.diff(np.append(angles, angles[0] + 360))
+        square = _ramp(float(np.abs(steps - 90).mean()), 10, 30)
+    centred = _ramp(off_centre, 0.12, 0.3)
+    return alike * sized * spread * symmetry * profile * square * centred
+
+
+def _probe(distance: np.ndarray, x: float, y: float) -> float:
+    xi, yi = round(x), round(y)
+    if not 2 <= xi < SIDE - 2 or not 2 <= yi < SIDE - 2:
+        return 0.0
+    return float(distance[yi - 2: yi + 3, xi - 2: xi + 3].mean())
+
+
+def _nothing_missed(distance: np.ndarray, spots: list[Spot]) -> float:
+    """0-1: no pip-like mark where the layout's missing grid points are. A 4 whose two faint pips were not
+    found is a perfect-looking 2, unless the other diagonal is looked at: a mark there as strong as the pips
+    found means the count is short, and the read is not sure."""
+    n = len(spots)
+    if n not in (2, 3, 4):
+        return 1.0
+    points = np.array([(x, y) for x, y, _ in spots], np.float32)
+    centre = points.mean(axis=0)
+    reach = np.sqrt(((points - centre) ** 2).sum(axis=1))
+    corners = points[reach > 0.5 * reach.max()] - centre
+    turned = np.stack([-corners[:, 1], corners[:, 0]], axis=1)  # the other diagonal
+    probes: list[np.ndarray] = []
+    if n in (2, 3):
+        probes.extend(centre + turned)
+    if n in (2, 4):
+        probes.append(centre)
+    if n == 4:  # a 6's middle pair, along either side
+        ordered = corners[np.argsort(np.arctan2(corners[:, 1], corners[:, 0]))]
+        probes.extend(centre + (ordered + np.roll(ordered, -1, axis=0)) / 2)
+    found = float(np.mean([_probe(distance, x, y) for x, y in points]))
+    if found <= 0:
+        return 1.0
+    strongest = max(_probe(distance, x, y) for x, y in probes)
+    return _ramp(strongest / found, 0.4, 0.7)
+
+
+def _best(spots: list[Spot]) -> tuple[float, list[Spot]]:
+    """The most die-like reading of ``spots``: all of them, or without one or two doubtful ones (smaller than
+    the rest: a side face's pips, foreshortened), each drop costing confidence."""
+    if not spots:
+        return 0.0, []
+    middle = float(np.median([a for _, _, a in spots]))
+    doubtful = [s for s in spots if s[2] < 0.6 * middle]
+    best: tuple[float, list[Spot]] = (0.0, [])
+    for dropped in range(0, min(2, len(doubtful)) + 1):
+        for gone in itertools.combinations(doubtful, dropped):
+            kept = [s for s in spots if s not in gone]
+            if 1 <= len(kept) <= 6:
+                score = _score(kept) * 0.9 ** dropped
+                if score > best[0]:
+                    best = (score, kept)
+    return best
+
+
+def read_pips(face: np.ndarray) -> PipRead:
+    """The count of pips on an upright die square (BGR, ``SIDE`` x ``SIDE``).
+
+    Readings at the thresholds that find a die-like layout vote: the best one is taken, its confidence lowered
+    when another threshold's die-like reading says another count."""
+    readings = []
+    distance = _distance(face)
+    inner = np.clip(distance[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6], 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    for threshold in THRESHOLDS:
+        level = max(20.0, float(otsu)) if threshold == 0 else threshold
+        score, spots = _best(_spots(distance, level))
+        if spots:
+            readings.append((score * _nothing_missed(distance, spots), len(spots), spots))
+        strong = [n for sc, n, _ in readings if sc >= 0.9]
+        if len(strong) >= 2 and len(set(strong)) == 1 and len({n for _, n, _ in readings}) == 1:
+            break  # two thresholds agree surely and none said otherwise: the rest would only cost time
+    if not readings:
+        return PipRead(0, 0.0)
+    score, count, spots = max(readings, key=lambda r: r[0])
+    rival = max((s for s, n, _ in readings if n != count), default=0.0)
+    confidence = score * (1.0 - 0.5 * _ramp(rival, 0.7, 0.2))
+    return PipRead(count, round(confidence, 3), tuple((x, y) for x, y, _ in spots))

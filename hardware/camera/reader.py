@@ -1,0 +1,93 @@
+"""The camera's reader: a picture in, the dice on it out (pure: no camera, no files, no clock).
+
+Each die-shaped blob (:mod:`hardware.camera.find`) is read as a D6 by its pips and, when the set is taught D8
+numerals, as a D8 by its numeral; the kind whose reading is surer wins. A blob neither reads as is dropped (a
+magnet, a crumb, a shoe). Each :class:`DieRead` keeps its confidence and whether the die stands crooked; what to
+do with an unsure or crooked read is the caller's (:mod:`hardware.camera.confidence`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from hardware.camera import confidence as conf
+from hardware.camera import numerals, pips
+from hardware.camera.find import Candidate, find_candidates, refine
+from hardware.camera.taught import TaughtSet
+
+LEAST = 0.2
+"""Below this a blob is not reported at all: it is not a die, or nothing on it could be read."""
+
+
+@dataclass(frozen=True)
+class DieRead:
+    """One die as read: kind ("d6", "d8"), face, confidence 0-1, upright box (x, y, w, h) in the picture's
+    pixels, and ``crooked`` when it leans (its face cannot be trusted: thrown again)."""
+
+    kind: str
+    face: int
+    confidence: float
+    box: tuple[int, int, int, int]
+    crooked: bool = False
+
+    @property
+    def sure(self) -> bool:
+        return conf.sure(self.confidence, self.crooked)
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "face": self.face, "confidence": round(self.confidence, 2),
+                "box": list(self.box)}
+
+
+def _read_one(image: np.ndarray, candidate: Candidate, taught: TaughtSet | None,
+              kinds: frozenset[str]) -> DieRead | None:
+    options: list[tuple[float, str, int]] = []
+    rect = refine(image, candidate) if "d6" in kinds else candidate.rect
+    (_, _), (w, h), _ = rect
+    if "d6" in kinds:
+        pip_read = pips.read_pips(pips.upright(image, rect))
+        # A pale blob seen by its edges only is a die when it shows a layout; one spot on it is as often a mark.
+        if pip_read.face > (1 if candidate.faint else 0):
+            options.append((pip_read.confidence, "d6", pip_read.face))
+    d8 = taught.templates("d8") if taught and "d8" in kinds and not candidate.faint else {}
+    if d8:
+        face, sureness = numerals.read_numeral(pips.upright(image, candidate.rect, numerals.CROP), d8)
+        if face:
+            options.append((sureness, "d8", face))
+    if not options:
+        return None
+    sureness, kind, face = max(options)
+    if sureness < LEAST:
+        return None
+    return DieRead(kind, face, sureness, candidate.box, conf.crooked(w, h) if kind == "d6" else False)
+
+
+ALL_KINDS = frozenset({"d6", "d8"})
+
+
+def read_dice(image: np.ndarray, taught: TaughtSet | None = None,
+              kinds: frozenset[str] = ALL_KINDS) -> list[DieRead]:
+    """The dice on ``image`` (BGR uint8), left to right then top to bottom.
+
+    ``kinds`` are the kinds the game asks for: a D8's numeral never reads as a D6's single pip when only D8s
+    were asked for."""
+    if image is None or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
+        raise ValueError("not a colour picture")
+    reads = [r for c in find_candidates(image) if (r := _read_one(image, c, taught, kinds)) is not None]
+    return sorted(reads, key=lambda r: (r.box[0], r.box[1]))
+
+
+def annotate(image: np.ndarray, reads: list[DieRead]) -> np.ndarray:
+    """A copy of ``image`` with each die boxed and labelled: green when taken, amber when the table is asked."""
+    out = image.copy()
+    thick = max(1, round(max(image.shape[:2]) / 500))
+    for r in reads:
+        x, y, w, h = r.box
+        colour = (60, 200, 60) if r.sure else (0, 170, 255)
+        cv2.rectangle(out, (x, y), (x + w, y + h), colour, thick)
+        label = f"{r.kind.upper()} {r.face} {r.confidence:.2f}" + (" crooked" if r.crooked else "")
+        cv2.putText(out, label, (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.4 * thick, colour, thick)
+    return out

@@ -1,0 +1,162 @@
+"""The camera's reader on real photographs of dice (../shared/data/dice-photos/dev, beside the checkout: never
+committed), per kind: how many dice are read right without asking, read wrong above the threshold (none
+allowed), or asked about. D8s read by taught numerals: the set is taught from some photographs and reads others.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import DataError
+from hardware.camera import taught as store
+from hardware.camera.confidence import THRESHOLD
+from hardware.camera.reader import DieRead, read_dice
+from hardware.camera.taught import TaughtSet
+from hardware.camera.teach import TeachError, teach
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def photos() -> Path:
+    """The labelled photographs: ../shared beside the checkout (as CI has it), or beside its parent folder."""
+    for base in (ROOT.parent, ROOT.parent.parent):
+        folder = base / "shared" / "data" / "dice-photos" / "dev"
+        if (folder / "labels.json").exists():
+            return folder
+    raise AssertionError(f"the dice photographs are missing: expected ../shared/data/dice-photos/dev beside {ROOT}")
+
+
+def labels() -> dict[str, list[tuple[str, int]]]:
+    data = json.loads((photos() / "labels.json").read_text())
+    return {name: [(d["kind"], d["face"]) for d in entry["dice"]] for name, entry in data.items()}
+
+
+def image(name: str) -> np.ndarray:
+    found = cv2.imread(str(photos() / name))
+    assert found is not None, name
+    return found
+
+
+def tally(reads: list[DieRead], truth: list[tuple[str, int]], counts: dict[str, int]) -> None:
+    """Sure reads matched to the labels, surest first: right or wrong; every label not read right was asked."""
+    left = list(truth)
+    for r in sorted(reads, key=lambda r: -r.confidence):
+        if r.sure:
+            if (r.kind, r.face) in left:
+                left.remove((r.kind, r.face))
+                counts["right"] += 1
+            else:
+                counts["wrong"] += 1
+    counts["asked"] += len(left)
+    counts["dice"] += len(truth)
+
+
+def test_d6_photographs_never_wrong_above_the_threshold_and_three_in_four_read_without_asking():
+    counts = {"right": 0, "wrong": 0, "asked": 0, "dice": 0}
+    for name, truth in sorted(labels().items()):
+        if truth[0][0] == "d6":
+            tally(read_dice(image(name), kinds=frozenset({"d6"})), truth, counts)
+    assert counts["dice"] == 62
+    assert counts["wrong"] == 0, counts
+    # Measured: 48 of 62 (77 %) read without asking; the goal of 95 % is not reached (docs/camera.md).
+    assert counts["right"] >= 48, counts
+
+
+def _turned(picture: np.ndarray, degrees: float) -> np.ndarray:
+    h, w = picture.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    return cv2.warpAffine(picture, matrix, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+CHANGES = {
+    "turned 30 degrees": lambda p: _turned(p, 30),
+    "turned -50 degrees": lambda p: _turned(p, -50),
+    "a third darker": lambda p: cv2.convertScaleAbs(p, alpha=0.7),
+    "brighter": lambda p: cv2.convertScaleAbs(p, alpha=1.15, beta=10),
+    "blurred": lambda p: cv2.GaussianBlur(p, (5, 5), 0),
+    "JPEG quality 40": lambda p: cv2.imdecode(cv2.imencode(".jpg", p, [cv2.IMWRITE_JPEG_QUALITY, 40])[1], 1),
+}
+
+
+def test_d6_reads_hold_when_the_photograph_is_turned_lit_blurred_or_compressed():
+    """Synthetic changes of real photographs (they widen the photographs, never replace them): the angle in the
+    frame, the light, focus and compression do not make a sure read wrong, and few sure reads are lost."""
+    kept = lost = 0
+    for name in ("skovy_01.jpg", "skovy_02.jpg", "skovy_05.jpg", "byler_06.jpg", "byler_10.jpg", "byler_13.jpg"):
+        truth = labels()[name]
+        straight = [r for r in read_dice(image(name), kinds=frozenset({"d6"})) if r.sure]
+        for change, make in CHANGES.items():
+            counts = {"right": 0, "wrong": 0, "asked": 0, "dice": 0}
+            tally(read_dice(make(image(name)), kinds=frozenset({"d6"})), truth, counts)
+            assert counts["wrong"] == 0, (name, change)
+            kept += counts["right"]
+            lost += max(0, len(straight) - counts["right"])
+    assert lost <= 0.05 * (kept + lost), (kept, lost)
+
+
+def taught_from(*names: str) -> TaughtSet:
+    taught = TaughtSet("test")
+    truth = labels()
+    for name in names:
+        [(kind, face)] = truth[name]
+        teach(image(name), kind, face, taught)
+    return taught
+
+
+def test_d8_faces_never_taught_are_asked_about_never_read_wrong():
+    """Taught from burks_d8_01 (5) and burks_d8_04 (1); burks_d8_05 (7) and burks_d8_06 (3) show faces the set
+    does not know: nothing sure comes of them, whatever kinds are asked for."""
+    taught = taught_from("burks_d8_01.jpg", "burks_d8_04.jpg")
+    for name in ("burks_d8_05.jpg", "burks_d8_06.jpg"):
+        for kinds in (frozenset({"d8"}), frozenset({"d6", "d8"})):
+            assert not [r for r in read_dice(image(name), taught, kinds) if r.sure], (name, kinds)
+
+
+def test_d8_taught_faces_read_from_other_frames():
+    """Taught from all four dev photographs as they are; read from the same photographs turned a quarter, a
+    half and three quarters, and shrunk to 640 pixels (the die lies at another angle and size): every read
+    right and sure. Only four faces of one die exist as real photographs here: this is what they can show."""
+    names = ("burks_d8_01.jpg", "burks_d8_04.jpg", "burks_d8_05.jpg", "burks_d8_06.jpg")
+    taught = taught_from(*names)
+    counts = {"right": 0, "wrong": 0, "asked": 0, "dice": 0}
+    for name in names:
+        for turns in (1, 2, 3):
+            frame = np.ascontiguousarray(np.rot90(image(name), turns))
+            frame = cv2.resize(frame, (640, 653), interpolation=cv2.INTER_AREA)
+            tally(read_dice(frame, taught, frozenset({"d8"})), labels()[name], counts)
+    assert counts == {"right": 12, "wrong": 0, "asked": 0, "dice": 12}
+
+
+def test_a_taught_set_is_kept_as_data_and_read_back(tmp_path):
+    taught = taught_from("burks_d8_01.jpg")
+    taught.name = "blue set"
+    meta = store.save(taught, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blue_set.json", "blue_set.npz"]
+    assert json.loads(meta.read_text())["glyphs"] == [{"kind": "d8", "face": 5, "array": "d8_5_0"}]
+    again = store.load("blue set", tmp_path)
+    assert np.array_equal(again.templates("d8")[5][0], taught.templates("d8")[5][0])
+    assert again.missing("d8") == [1, 2, 3, 4, 6, 7, 8]
+    assert store.load("never taught", tmp_path).glyphs == {}
+
+
+def test_a_damaged_taught_set_is_named_in_one_line(tmp_path):
+    store.save(taught_from("burks_d8_01.jpg"), tmp_path)
+    (tmp_path / "test.npz").write_bytes(b"not a zip")
+    with pytest.raises(DataError, match=r"test\.json: not a taught dice set"):
+        store.load("test", tmp_path)
+    with pytest.raises(DataError, match="dice set name"):
+        store.load("../etc", tmp_path)
+
+
+def test_teaching_refuses_a_picture_without_a_die():
+    with pytest.raises(TeachError, match="no die"):
+        teach(np.full((240, 320, 3), 128, np.uint8), "d8", 3, TaughtSet())
+
+
+def test_the_threshold_is_what_the_docs_say():
+    assert f"{THRESHOLD:.2f}" in (ROOT / "docs" / "camera.md").read_text()
