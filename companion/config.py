@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from companion.datafile import Fields, load_toml
-from companion.errors import DataError
 from companion.games import game_keys
 
 DEFAULT_PATH = Path("/etc/companion/config.toml")
@@ -260,15 +259,7 @@ def load_config(path: str | Path | None = None) -> Config:
         if not DEFAULT_PATH.exists():
             return Config()
         path = DEFAULT_PATH
-    try:
-        root = load_toml(path)
-    except UnicodeDecodeError:
-        # tomllib decodes before parsing; a file of binary garbage is "not TOML", not a crash.
-        raise DataError(f"{path}: not valid TOML: not UTF-8 text") from None
-    except RecursionError:
-        # tomllib parses nested arrays and inline tables recursively; no configuration nests deeply.
-        raise DataError(f"{path}: not valid TOML for a configuration: nested too deeply") from None
-    return parse_config(root)
+    return parse_config(load_toml(path))
 
 
 def _toml_value(value: Any) -> str:
