@@ -262,6 +262,30 @@ def load_config(path: str | Path | None = None) -> Config:
     return parse_config(load_toml(path))
 
 
+def check_files(config: Config) -> list[str]:
+    """Read every file the configuration points to as the box will (the calibration, the paired dice, the
+    group's own boards): a DataError naming the first that does not read, else what was read, one line each.
+    ``companion config check`` runs this, so an empty or half-written calibration is found there and not at
+    the table (where the box falls back: the map drawn flat, the shipped board)."""
+    read: list[str] = []
+    calibration = config.projector.calibration
+    if isinstance(calibration, str) and calibration:
+        from companion.views.projector.warp import load_calibration
+
+        load_calibration(calibration, (config.projector.width, config.projector.height))
+        read.append(f"calibration: {calibration}")
+    pairing = Path(config.dice.pairing)
+    if pairing.exists():  # none yet: no dice paired
+        from hardware.smartdice.store import load_pairing
+
+        load_pairing(pairing)
+        read.append(f"paired dice: {pairing}")
+    from companion.games.registry import check_own_boards
+
+    read += [f"the group's board: {path}" for path in check_own_boards()]
+    return read
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"

@@ -13,10 +13,11 @@ game's board saved under this name) is refused in one line, since the editor's d
 
 from __future__ import annotations
 
+import contextlib
 import tomllib
 from pathlib import Path
 
-from companion.atomicfile import write_atomic
+from companion.atomicfile import sweep_leftovers, write_atomic
 from companion.board_editor.graphsheet import FORMATS, MAP_FORMATS, GraphSheet, map_format
 from companion.board_editor.hexsheets import KansasSheet, StormfurySheet
 from companion.board_editor.model import Doc, Editor, Sheet
@@ -97,6 +98,9 @@ def save(editor: Editor, folder: Path | None = None, source: Path | str = "the s
     text = dumps(editor.doc, HEADER.format(game=editor.sheet.game, title=editor.sheet.title, source=source))
     with staged(target, text):
         editor.sheet.validate(target)
+    sweep_leftovers(target)  # what a save killed before its rename left
+    with contextlib.suppress(OSError):  # the trial file of earlier versions
+        (folder / f".{editor.sheet.file}.new").unlink(missing_ok=True)
     try:
         write_atomic(target, text)
     except OSError as exc:

@@ -170,6 +170,18 @@ def _own_files(key: str) -> list[Path]:
         return []
 
 
+def check_own_boards() -> list[Path]:
+    """Load every game that has files of the group's own on them, without the fallback: a DataError naming
+    the first file its loader refuses, else the files read (``companion config check``)."""
+    read: list[Path] = []
+    for key, game in specs().items():
+        own = _own_files(key)
+        if own:
+            resolve(game.engine)(None)
+            read += own
+    return read
+
+
 def board_note(engine: Any) -> str:
     """The engine's :data:`BOARD_NOTE`, or "" for an engine on the board in force."""
     note = getattr(engine, BOARD_NOTE, "")
