@@ -95,8 +95,10 @@ def main(args: argparse.Namespace) -> int:
         where = ""
     state = play(game, events, where)
     if args.record is not None:
+        from companion.atomicfile import write_atomic
+
         try:
-            args.record.write_text("".join(json.dumps(event_to_dict(e)) + "\n" for e in events), encoding="utf-8")
+            write_atomic(args.record, "".join(json.dumps(event_to_dict(e)) + "\n" for e in events))
         except OSError as exc:
             raise CompanionError(f"--record: cannot write {args.record}: {exc.strerror}") from None
     out = report(game, state)
