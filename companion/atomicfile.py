@@ -53,3 +53,30 @@ def fsync_folder(folder: str | Path) -> None:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+LEFTOVER_AGE_S = 60.0
+"""A temporary file of :func:`write_atomic` older than this is a write that was killed (a live write is done
+in milliseconds)."""
+
+
+def sweep_leftovers(path: str | Path, older_than: float = LEFTOVER_AGE_S) -> list[Path]:
+    """Remove what writes of ``path`` killed before their rename left (``.<name>.*.tmp`` beside it, older than
+    ``older_than`` seconds, so a write under way in another process keeps its file); the ones removed.
+    A ``kill -9`` runs no cleanup: the next save of the same file is where its temporary file goes."""
+    import glob
+    import time
+
+    path = Path(path)
+    removed: list[Path] = []
+    now = time.time()
+    try:
+        candidates = list(path.parent.glob(f".{glob.escape(path.name)}.*.tmp"))
+    except OSError:
+        return removed
+    for leftover in candidates:
+        with contextlib.suppress(OSError):
+            if now - leftover.lstat().st_mtime >= older_than:
+                leftover.unlink()
+                removed.append(leftover)
+    return removed

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from companion.datafile import Fields, load_toml
-from companion.errors import DataError
 from companion.games import game_keys
 
 DEFAULT_PATH = Path("/etc/companion/config.toml")
@@ -295,15 +294,31 @@ def load_config(path: str | Path | None = None) -> Config:
         if not DEFAULT_PATH.exists():
             return Config()
         path = DEFAULT_PATH
-    try:
-        root = load_toml(path)
-    except UnicodeDecodeError:
-        # tomllib decodes before parsing; a file of binary garbage is "not TOML", not a crash.
-        raise DataError(f"{path}: not valid TOML: not UTF-8 text") from None
-    except RecursionError:
-        # tomllib parses nested arrays and inline tables recursively; no configuration nests deeply.
-        raise DataError(f"{path}: not valid TOML for a configuration: nested too deeply") from None
-    return parse_config(root)
+    return parse_config(load_toml(path))
+
+
+def check_files(config: Config) -> list[str]:
+    """Read every file the configuration points to as the box will (the calibration, the paired dice, the
+    group's own boards): a DataError naming the first that does not read, else what was read, one line each.
+    ``companion config check`` runs this, so an empty or half-written calibration is found there and not at
+    the table (where the box falls back: the map drawn flat, the shipped board)."""
+    read: list[str] = []
+    calibration = config.projector.calibration
+    if isinstance(calibration, str) and calibration:
+        from companion.views.projector.warp import load_calibration
+
+        load_calibration(calibration, (config.projector.width, config.projector.height))
+        read.append(f"calibration: {calibration}")
+    pairing = Path(config.dice.pairing)
+    if pairing.exists():  # none yet: no dice paired
+        from hardware.smartdice.store import load_pairing
+
+        load_pairing(pairing)
+        read.append(f"paired dice: {pairing}")
+    from companion.games.registry import check_own_boards
+
+    read += [f"the group's board: {path}" for path in check_own_boards()]
+    return read
 
 
 def _toml_value(value: Any) -> str:

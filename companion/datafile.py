@@ -7,8 +7,12 @@ the box must say exactly where, in one line, e.g.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import stat
 import tomllib
 from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -20,19 +24,92 @@ _MISSING: Any = object()
 _TYPE_NAMES = {int: "an integer", str: "a string", bool: "true or false", float: "a number",
                list: "a list", dict: "a table"}
 
+DATA_LIMIT = 1 << 20
+"""The largest data file read (1 MiB): the largest shipped map is 11 KB, and a file a hundred times larger
+is a mistake (a photo saved under the board's name, a log), not a board; reading it whole would hold the
+box's memory and time for nothing."""
 
-def load_toml(path: str | Path) -> Fields:
-    """Parse a TOML file into a :class:`Fields` reader rooted at the file."""
-    path = Path(path)
+TEXT_LIMIT = 32 << 20
+"""The largest text file read whole (32 MiB): a journal export or replay of a long night is a few hundred KB."""
+
+_staged: ContextVar[dict[str, str] | None] = ContextVar("staged", default=None)
+
+
+def _key(path: str | Path) -> str:
+    return os.path.abspath(path)
+
+
+@contextlib.contextmanager
+def staged(path: str | Path, text: str) -> Iterator[None]:
+    """Within the block, :func:`load_toml` of ``path`` reads ``text`` instead of the file: a loader judges a
+    file before it is written (the board editor), and its errors name the file it will be."""
+    token = _staged.set({**(_staged.get() or {}), _key(path): text})
     try:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
+        yield
+    finally:
+        _staged.reset(token)
+
+
+def _size(n: int) -> str:
+    return f"{n / (1 << 20):.1f} MB" if n >= 1 << 20 else f"{n / 1024:.0f} KB" if n >= 1024 else f"{n} bytes"
+
+
+def read_bytes(path: str | Path, limit: int = DATA_LIMIT) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them; DataError (one line naming the
+    file) for a missing or unreadable file, a folder, a named pipe or device (opened without blocking, never
+    read: a pipe would wait for ever), or a file larger than ``limit`` (refused before it is read)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise DataError(f"{path}: file not found") from None
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise DataError(f"{path}: is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            what = "a named pipe" if stat.S_ISFIFO(info.st_mode) else "a device or socket"
+            raise DataError(f"{path}: is {what}, not a file")
+        if info.st_size > limit:
+            raise DataError(f"{path}: too large ({_size(info.st_size)}; at most {_size(limit)})")
+        chunks: list[bytes] = []
+        total = 0
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:  # grew while read
+                raise DataError(f"{path}: too large (over {_size(limit)})")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def read_text(path: str | Path, limit: int = DATA_LIMIT) -> str:
+    """The UTF-8 text of ``path`` (as :func:`read_bytes`; a byte-order mark is dropped); text that is not
+    UTF-8 is a DataError naming the file and the line of the first bad byte."""
+    data = read_bytes(path, limit)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise DataError(f"{path}: line {line}: not UTF-8 text (byte {exc.start} is {data[exc.start]:#04x})") from None
+
+
+def load_toml(path: str | Path, limit: int = DATA_LIMIT) -> Fields:
+    """Parse a TOML file into a :class:`Fields` reader rooted at the file; every way the file can be wrong
+    (missing, not a file, too large, not UTF-8, not TOML, nested past the parser's depth) is a DataError."""
+    text = (_staged.get() or {}).get(_key(path))
+    if text is None:
+        text = read_text(path, limit)
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError(f"{path}: not valid TOML: {exc}") from None
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read: {exc.strerror}") from None
+    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+        raise DataError(f"{path}: not valid TOML: nested too deeply") from None
     return Fields(str(path), data)
 
 

@@ -37,6 +37,14 @@ def files(tmp: Path) -> dict[str, Path]:
         paths[name.replace(".", "_")] = tmp / name
         if not (tmp / name).exists():
             (tmp / name).write_text(text)
+    for name, data in (("not-utf8.toml", b"# caf\xe9\n[game]\nplayers = 4\n"), ("empty.toml", b"")):
+        paths[name.replace(".", "_")] = tmp / name
+        if not (tmp / name).exists():
+            (tmp / name).write_bytes(data)
+    paths["huge_bin"] = tmp / "huge.bin"  # sparse: larger than any file the box reads whole, no disk used
+    if not paths["huge_bin"].exists():
+        with paths["huge_bin"].open("wb") as fh:
+            fh.truncate(40 << 20)
     paths["folder"] = tmp / "folder"  # {folder}/a.png in an argument is a file in it
     paths["folder"].mkdir(exist_ok=True)
     paths["missing"] = tmp / "missing" / "x.out"
@@ -70,6 +78,9 @@ REFUSALS = [
     (["snapshot", "kansas", "--out", "{folder}"], "is a folder"),
     (["export", "one"], "argument id: invalid int value: 'one'"),
     (["journal", "salvage", "{folder}/none.sqlite"], "no such file"),
+    (["config", "check", "{not-utf8_toml}"], "line 1: not UTF-8 text (byte 5 is 0xe9)"),
+    (["import", "{huge_bin}", "--journal", "{journal}"], "too large (40.0 MB; at most 32.0 MB)"),
+    (["hurricane", "--replay", "{folder}"], "is a folder, not a file"),
 ]
 
 
@@ -140,7 +151,9 @@ VALUES = ["-1", "0", "1", "3", "16", "17", "1000000", "-5", "1e400", "nan", "", 
           "foo=bar", "players=5", "players=99", "forecaster=2", "-", "kansas", "stormfury", "2x2", "1280x720",
           "0x0", "d8 5", "--", "{deep_toml}", "{deep-table_toml}", "{ok_toml}", "{huge_jsonl}", "{deep_jsonl}",
           "{deep-options_jsonl}", "{bad-options_jsonl}", "{ok_jsonl}", "{text_txt}", "{folder}", "{missing}",
-          "{under-file}", "{journal}"]
+          "{under-file}", "{journal}", "{not-utf8_toml}", "{empty_toml}", "{huge_bin}"]
+"""Values for any argument; the files a table's bad copy brings (not UTF-8, empty, far too large) among them
+(tests/test_cli_bad_files.py feeds them, a folder and a named pipe to every command that reads a file)."""
 
 
 def commands() -> dict[str, argparse.ArgumentParser]:

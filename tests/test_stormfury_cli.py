@@ -119,9 +119,9 @@ def test_unreadable_replay_and_unwritable_record_are_one_line(capsys, tmp_path):
     binary = tmp_path / "binary.jsonl"
     binary.write_bytes(b"\xff\xfe\x00garbage")
     code, _out, err = run(capsys, "hurricane", "--replay", str(binary))
-    assert code == 2 and err == f"companion: {binary}: not a text file of JSON lines (byte 0 is not UTF-8)\n"
+    assert code == 2 and err == f"companion: {binary}: line 1: not UTF-8 text (byte 0 is 0xff)\n"
     code, _out, err = run(capsys, "hurricane", "--replay", str(tmp_path))
-    assert code == 2 and err.startswith(f"companion: {tmp_path}: cannot read: ") and err.count("\n") == 1
+    assert code == 2 and err == f"companion: {tmp_path}: is a folder, not a file\n" and err.count("\n") == 1
     target = tmp_path / "no such folder" / "run.jsonl"
     code, out, err = run(capsys, "hurricane", "--seed", "3", "--record", str(target))
     assert code == 2 and out == "" and err.startswith(f"companion: --record: cannot write {target}: ")

@@ -1,21 +1,28 @@
 """Which sheet edits a game, the document it starts from, and saving: written, judged by the game's loader, kept.
 
 A board is saved to the group's maps folder (``companion.paths.group_maps_dir``) only once the game's own
-loader reads it: the file is written beside its final name, loaded, and moved into place in one rename, so
-the box never sees half a file or a board it would refuse. A refusal is the loader's one line, naming the
-file and the field.
+loader reads it: the loader judges the text in memory (``companion.datafile.staged``, its errors naming the
+file it will be), then the text is written whole or not at all (``companion.atomicfile.write_atomic``), so
+the box never sees half a file or a board it would refuse, and nothing is left beside it. A refusal is the
+loader's one line, naming the file and the field.
+
+The editor opens only a board the game's loader reads: the group's own file that does not (damaged, another
+game's board saved under this name) is refused in one line, since the editor's drawing assumes a sound board;
+``companion board reset GAME`` goes back to the shipped one.
 """
 
 from __future__ import annotations
 
-import os
+import contextlib
 import tomllib
 from pathlib import Path
 
+from companion.atomicfile import sweep_leftovers, write_atomic
 from companion.board_editor.graphsheet import FORMATS, MAP_FORMATS, GraphSheet, map_format
 from companion.board_editor.hexsheets import KansasSheet, StormfurySheet
 from companion.board_editor.model import Doc, Editor, Sheet
 from companion.board_editor.tomlout import dumps
+from companion.datafile import read_text, staged
 from companion.errors import CompanionError, DataError
 from companion.paths import group_maps_dir, map_source
 
@@ -52,15 +59,27 @@ def boards() -> list[tuple[str, str | None]]:
 
 
 def start_doc(sheet: Sheet) -> tuple[Doc, Path]:
-    """The board in force (the group's own if there is one, else the shipped one) as a document."""
-    _, path = map_source(sheet.file)
+    """The board in force (the group's own if there is one, else the shipped one) as a document, once the
+    game's loader reads it; a board it refuses is a DataError with the loader's reason (naming file and
+    field) and, for the group's own, the way back to the shipped board."""
+    kind, path = map_source(sheet.file)
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh), path
-    except FileNotFoundError:
-        raise DataError(f"{path}: file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{path}: not valid TOML: {exc}") from None
+        text = read_text(path)
+        try:
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise DataError(f"{path}: not valid TOML: {exc}") from None
+        except RecursionError:
+            raise DataError(f"{path}: not valid TOML: nested too deeply") from None
+        with staged(path, text):
+            sheet.validate(path)
+    except DataError as exc:
+        if kind != "group":
+            raise
+        name = sheet.title.replace(" --map ", " ")
+        raise DataError(f"{exc}; `companion board reset {sheet.title}` goes back to the shipped {name} board"
+                        ) from None
+    return doc, path
 
 
 HEADER = """{game} board drawn with `companion board edit {title}` (from {source}).
@@ -76,17 +95,15 @@ def save(editor: Editor, folder: Path | None = None, source: Path | str = "the s
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DataError(f"{folder}: cannot create the folder: {exc.strerror}") from None
-    trial = folder / f".{editor.sheet.file}.new"
     text = dumps(editor.doc, HEADER.format(game=editor.sheet.game, title=editor.sheet.title, source=source))
+    with staged(target, text):
+        editor.sheet.validate(target)
+    sweep_leftovers(target)  # what a save killed before its rename left
+    with contextlib.suppress(OSError):  # the trial file of earlier versions
+        (folder / f".{editor.sheet.file}.new").unlink(missing_ok=True)
     try:
-        trial.write_text(text, encoding="utf-8")
+        write_atomic(target, text)
     except OSError as exc:
-        raise DataError(f"{target}: cannot write: {exc.strerror}") from None
-    try:
-        editor.sheet.validate(trial)
-    except DataError as exc:
-        trial.unlink(missing_ok=True)
-        raise DataError(str(exc).replace(str(trial), str(target))) from None
-    os.replace(trial, target)
+        raise DataError(f"{target}: cannot write: {exc.strerror or exc}") from None
     editor.saved_doc = editor.doc
     return target

@@ -71,17 +71,15 @@ FORMATS: dict[str, GraphFormat] = {ALLEGHENY.game: ALLEGHENY}
 def _industry(label: str) -> GraphFormat:
     """An Age of Industry map: brushes are the space kinds the shared readings (maps/industry.toml in force)
     define, "clear" first (a location's kind is its first space that is not clear)."""
-    import tomllib
-
+    from companion.datafile import load_toml
+    from companion.errors import DataError
     from companion.games.industry.data import MAPS
     from companion.paths import map_file
 
-    path = map_file("industry.toml")
     try:
-        with path.open("rb") as fh:
-            spaces = tomllib.load(fh).get("spaces", {})
-    except (OSError, tomllib.TOMLDecodeError):
-        spaces = {}  # the loader names what is wrong with the file when the board is saved
+        spaces = load_toml(map_file("industry.toml")).data.get("spaces", {})
+    except DataError:
+        spaces = {}  # the loader names what is wrong with the file when the board is opened or saved
     kinds = tuple(sorted(spaces, key=lambda k: (k != "clear", k))) if isinstance(spaces, dict) else ()
     return GraphFormat("industry", MAPS[label], kinds or ("clear",), ("links",),
                        lambda kind: {"spaces": [kind]}, "companion.games.industry.data:load_map",

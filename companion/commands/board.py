@@ -11,12 +11,17 @@ maps/ folder once the game's own loader accepts it; from then on the box plays o
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from companion.datafile import read_bytes
 from companion.errors import CompanionError, DataError
+
+PHOTO_LIMIT = 64 << 20
+"""The largest photo read (64 MiB): a phone's photo of a board is a few MB."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -81,9 +86,10 @@ def edit_main(args: argparse.Namespace) -> int:
     try:
         photo = None
         if args.photo is not None:
+            data = read_bytes(args.photo, PHOTO_LIMIT)  # one line for a folder, a pipe, a file far too large
             try:
-                photo = pygame.image.load(str(args.photo))
-            except (pygame.error, FileNotFoundError) as exc:
+                photo = pygame.image.load(io.BytesIO(data), args.photo.name)
+            except (pygame.error, ValueError) as exc:
                 raise DataError(f"{args.photo}: cannot read the photo: {exc}") from None
         try:
             surface = pygame.display.set_mode(size)

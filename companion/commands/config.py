@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from companion.config import DEFAULT_PATH, load_config, to_toml
+from companion.config import DEFAULT_PATH, check_files, load_config, to_toml
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,8 +19,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def check_main(args: argparse.Namespace) -> int:
-    load_config(args.file)
+    """The configuration, then every file it points to (the calibration, the paired dice, the group's boards):
+    the first that does not read is the one-line error, naming it."""
+    read = check_files(load_config(args.file))
     print("ok")
+    for line in read:
+        print(f"  {line}")
     return 0
 
 

@@ -30,8 +30,10 @@ def main(args: argparse.Namespace) -> int:
     if out is None:
         sys.stdout.write(text)
         return 0
+    from companion.atomicfile import write_atomic
+
     try:
-        out.write_text(text, encoding="utf-8")
+        write_atomic(out, text)  # whole or not at all: an export cut short would import as a shorter game
     except OSError as exc:
         raise CompanionError(f"--out {out}: cannot write ({exc.strerror})") from None
     return 0

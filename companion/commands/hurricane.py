@@ -42,12 +42,9 @@ def seeded_events(game: StormfuryGame, seed: int) -> Iterator[Event]:
 
 
 def read_replay(path: Path) -> list[Event]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise CompanionError(f"{path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise CompanionError(f"{path}: not a text file of JSON lines (byte {exc.start} is not UTF-8)") from None
+    from companion.datafile import TEXT_LIMIT, read_text
+
+    lines = read_text(path, TEXT_LIMIT).splitlines()
     events = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
@@ -98,8 +95,10 @@ def main(args: argparse.Namespace) -> int:
         where = ""
     state = play(game, events, where)
     if args.record is not None:
+        from companion.atomicfile import write_atomic
+
         try:
-            args.record.write_text("".join(json.dumps(event_to_dict(e)) + "\n" for e in events), encoding="utf-8")
+            write_atomic(args.record, "".join(json.dumps(event_to_dict(e)) + "\n" for e in events))
         except OSError as exc:
             raise CompanionError(f"--record: cannot write {args.record}: {exc.strerror}") from None
     out = report(game, state)

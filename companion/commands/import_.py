@@ -10,6 +10,7 @@ import argparse
 from pathlib import Path
 
 from companion.commands.games import add_journal_option, journal_path
+from companion.datafile import TEXT_LIMIT, read_text
 from companion.errors import CompanionError, DataError
 from companion.games import load_game
 from companion.journal import BAD_DATA, Journal, parse_export, reason
@@ -26,10 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    try:
-        text = args.file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CompanionError(f"{args.file}: cannot read ({exc})") from None
+    text = read_text(args.file, TEXT_LIMIT)
     lines = text.splitlines()
     header, entries = parse_export(lines, str(args.file))
     game = load_game(header["game"])

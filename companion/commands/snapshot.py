@@ -120,11 +120,9 @@ def seeded_state(game: Game[Any], seed: int, events: int, options: Mapping[str, 
 def state_from_file(game: Game[Any], path: Path) -> Any:
     """Fold a journal export or a replay file over a new game; errors name the file and line."""
     from companion.commands.hurricane import read_replay
+    from companion.datafile import TEXT_LIMIT, read_text
 
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CompanionError(f"{path}: cannot read ({exc})") from None
+    lines = read_text(path, TEXT_LIMIT).splitlines()
     first = next((line for line in lines if line.strip()), "")
     try:
         head = json.loads(first) if first else None

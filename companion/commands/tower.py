@@ -105,10 +105,9 @@ def run_virtual(args: argparse.Namespace) -> int:
 
     script: list[str] = []
     if args.script is not None:
-        try:
-            script = args.script.read_text().splitlines()
-        except OSError as exc:
-            raise CompanionError(f"{args.script}: cannot read script: {exc.strerror}") from None
+        from companion.datafile import TEXT_LIMIT, read_text
+
+        script = read_text(args.script, TEXT_LIMIT).splitlines()
     with VirtualTower() as tower:
         print(tower.path, flush=True)
         print(f"# pty {tower.device}; type rolls like 'd6 3 d8 5' or faults like !unplug, !replug "

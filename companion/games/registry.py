@@ -11,7 +11,9 @@ Adding a game therefore touches its package, its maps/ file and its tests, nothi
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import logging
 import pkgutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,7 +21,9 @@ from importlib.metadata import distributions
 from pathlib import Path
 from typing import Any
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, DataError
+
+log = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "companion.games"
 
@@ -117,10 +121,71 @@ def register(game: GameSpec) -> Callable[[], None]:
     return unregister
 
 
+BOARD_NOTE = "board_note"
+"""The attribute of an engine loaded on the shipped board because the group's own did not load: the line
+that says so (the session shows it on the OLED and the map; the log has the loader's reason)."""
+
+
 def load_game(key: str, maps: Path | None = None) -> Any:
-    """The engine for ``key`` over the data in ``maps`` (default: the installed maps/)."""
-    loader = resolve(spec(key).engine)
-    return loader(maps)
+    """The engine for ``key`` over the data in ``maps`` (default: the files in force, the group's own boards
+    before the shipped ones). A group's board the game's loader refuses (damaged, another game's, not UTF-8)
+    does not keep the game from the table: the engine is loaded on the shipped board, the reason is logged,
+    and the engine carries a one-line note saying so (:data:`BOARD_NOTE`). Only when the shipped board fails
+    too is the group's board's reason raised."""
+    game = spec(key)
+    loader = resolve(game.engine)
+    own = _own_files(key) if maps is None else []
+    if not own:
+        return loader(maps)
+    try:
+        return loader(maps)
+    except DataError as exc:
+        reason = str(exc)
+    from companion.paths import maps_dir
+
+    try:
+        engine = loader(maps_dir())
+    except DataError:
+        raise DataError(reason) from None
+    log.warning("%s; playing %s on the shipped board (`companion board reset %s` removes the group's)",
+                reason, game.title, key)
+    with contextlib.suppress(AttributeError, TypeError):
+        setattr(engine, BOARD_NOTE, f"{game.title}: own board does not load, shipped board used")
+    return engine
+
+
+def _own_files(key: str) -> list[Path]:
+    """The group's own data files of game ``key`` in force (``<key>*.toml`` in the configuration directory's
+    maps/ folder, as the snapshots' version tag counts them); none when ``COMPANION_MAPS`` overrides both."""
+    import os
+
+    from companion.paths import group_maps_dir
+
+    if os.environ.get("COMPANION_MAPS"):
+        return []
+    folder = group_maps_dir()
+    try:
+        return sorted(p for p in folder.glob(f"{key}*.toml") if p.is_file())
+    except OSError:
+        return []
+
+
+def check_own_boards() -> list[Path]:
+    """Load every game that has files of the group's own on them, without the fallback: a DataError naming
+    the first file its loader refuses, else the files read (``companion config check``)."""
+    read: list[Path] = []
+    for key, game in specs().items():
+        own = _own_files(key)
+        if own:
+            resolve(game.engine)(None)
+            read += own
+    return read
+
+
+def board_note(engine: Any) -> str:
+    """The engine's :data:`BOARD_NOTE`, or "" for an engine on the board in force."""
+    note = getattr(engine, BOARD_NOTE, "")
+    return note if isinstance(note, str) else ""
 
 
 def lazy_exports(package: str, exports: dict[str, str]) -> Callable[[str], Any]:

@@ -32,6 +32,7 @@ from companion.errors import CompanionError
 from companion.games import game_keys as registered_keys
 from companion.games import load_game
 from companion.games.base import Game, Option
+from companion.games.registry import board_note
 from companion.inputs import RollRef, source_name
 from companion.journal import GameRecord, Journal
 from companion.places import Place
@@ -173,6 +174,8 @@ class Session:
         self._menu = None
         self.request = OpenRequest()
         self.message = ""
+        if note := board_note(run.game):  # the group's board did not load: the shipped one, said on screen
+            self.notice(note)
 
     def settle_writes(self) -> bool:
         """Wait for the journal's write finishing behind (the loop draws meanwhile, and calls this before it

@@ -238,5 +238,5 @@ def open_projector(config: Any, say: Callable[[str], None], *, framebuffer: bool
     if getattr(config, "calibration", ""):  # only a box calibrated onto its board pays for numpy and the warp
         from companion.views.projector.warp import table_for
 
-        view.table = table_for(config, view.renderer.size)
+        view.table = table_for(config, view.renderer.size, say)
     return view

@@ -19,15 +19,19 @@ or names a file ``companion calibrate`` writes, one table per game (:func:`load_
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from companion.datafile import Fields, load_toml
+from companion.atomicfile import sweep_leftovers, write_atomic
+from companion.datafile import Fields, load_toml, staged
 from companion.errors import DataError
+
+log = logging.getLogger(__name__)
 
 Pair = tuple[float, float, float, float]
 """frame x, frame y (where the box draws a point of the board), projector x, projector y (where it lies)."""
@@ -316,9 +320,13 @@ def write_calibration(path: Path, game: str, pairs: Sequence[Pair], size: tuple[
             for key, kept in old.pairs.items():
                 doc[key] = {"points": [list(p) for p in kept]}
     doc[game] = {"points": [[round(v, 1) for v in p] for p in pairs], "places": list(places)}
+    text = dumps(doc, "Where the projector's frame lands on the printed board, per game:\n"
+                      "[frame x, frame y, projector x, projector y]. Written by `companion calibrate GAME`.")
+    with staged(path, text):
+        load_calibration(str(path), size)  # what is written reads back (a DataError here is a bug, not a file)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dumps(doc, "Where the projector's frame lands on the printed board, per game:\n"
-                               "[frame x, frame y, projector x, projector y]. Written by `companion calibrate GAME`."))
+    sweep_leftovers(path)
+    write_atomic(path, text)  # a kill or power cut mid-save leaves the old file whole, never half a new one
 
 
 class TableProjection:
@@ -403,8 +411,18 @@ class TableProjection:
         return self.out
 
 
-def table_for(config: Any, size: tuple[int, int]) -> TableProjection | None:
-    """The projection the ``[projector]`` section asks for at ``size``, or None (no calibration)."""
-    calibration = load_calibration(getattr(config, "calibration", ""),
-                                   (getattr(config, "width", size[0]), getattr(config, "height", size[1])))
+def table_for(config: Any, size: tuple[int, int], say: Callable[[str], None] | None = None
+              ) -> TableProjection | None:
+    """The projection the ``[projector]`` section asks for at ``size``, or None (no calibration). A calibration
+    file that does not read (empty, half written, damaged) does not keep the box from starting: with ``say``
+    the map is drawn flat, the reason logged and said once; without it the DataError is raised."""
+    try:
+        calibration = load_calibration(getattr(config, "calibration", ""),
+                                       (getattr(config, "width", size[0]), getattr(config, "height", size[1])))
+    except DataError as exc:
+        if say is None:
+            raise
+        log.warning("%s; the map is drawn without calibration (companion calibrate GAME writes it again)", exc)
+        say("projector: calibration unreadable, map drawn flat")
+        return None
     return TableProjection(calibration, size) if calibration is not None else None
