@@ -56,6 +56,7 @@ from urllib.parse import quote
 from companion.dice import Event, event_from_dict, event_to_dict
 from companion.errors import CompanionError, DataError, UnavailableError
 from companion.inputs import RollRef
+from companion.journal_codec import Types, Unencodable
 from companion.journal_lock import JournalLock
 from companion.journal_recovery import read as read_recovery
 from companion.journal_recovery import recovery_path
@@ -661,11 +662,12 @@ class Journal:
         self._write()
         return game_id
 
-    def append(self, game_id: int, entry: Entry, *, snapshot: tuple[int, str, Any, Any, str] | None = None,
+    def append(self, game_id: int, entry: Entry, *, snapshot: tuple[int, str, Any, Any, str, Types] | None = None,
                forget_after: int | None = None, later: bool = False) -> bool:
         """Journal one entry; True once it is on disk, False if it waits in memory (disk full).
 
-        ``snapshot`` (live count, version tag, state, last live event, live chain): the state this entry reaches,
+        ``snapshot`` (live count, version tag, state, last live event, live chain, the classes the state may be
+        made of): the state this entry reaches,
         stored in the same transaction (:mod:`companion.journal_snapshots`), or with ``later`` kept until
         :meth:`store_later` (the box stores it once the table has seen the roll: packing a state costs a roll
         several milliseconds). ``forget_after``: delete the game's snapshots of more live events than this (an
@@ -684,12 +686,12 @@ class Journal:
             self._pending.forget.append((game_id, forget_after))
             self._later = [x for x in self._later if x[0] != game_id or x[1] <= forget_after]
         if snapshot is not None:
-            live, version, state, last, chain = snapshot
+            live, version, state, last, chain, types = snapshot
             digest = self._history_digest(game_id)
             if digest is not None and later:
-                self._later.append((game_id, live, idx + 1, digest.hexdigest(), version, state, last, chain))
-            elif digest is not None:
-                data, checksum = pack(state, last, chain)
+                self._later.append((game_id, live, idx + 1, digest.hexdigest(), version, state, last, chain, types))
+            elif digest is not None and (packed := _packed(state, last, chain, types)) is not None:
+                data, checksum = packed
                 self._pending.snapshots.append((game_id, live, idx + 1, digest.hexdigest(), version, checksum, data))
         return self._write()
 
@@ -704,9 +706,10 @@ class Journal:
         if self._pending:
             return False
         pending = _Pending()
-        for gid, live, idx, digest, version, state, last, chain in later:
-            data, checksum = pack(state, last, chain)
-            pending.snapshots.append((gid, live, idx, digest, version, checksum, data))
+        for gid, live, idx, digest, version, state, last, chain, types in later:
+            if (packed := _packed(state, last, chain, types)) is not None:
+                data, checksum = packed
+                pending.snapshots.append((gid, live, idx, digest, version, checksum, data))
         try:
             with self._writing():
                 self._write_snapshots(pending)
@@ -952,8 +955,8 @@ class Journal:
 
     # -- snapshots (companion.journal_snapshots) -------------------------------------------------------
 
-    def snapshot_point(self, game_id: int, version: str, at_most: int | None = None, *, one_after: bool = False,
-                       fold: Callable[[Point], Any] | None = None) -> Point | None:
+    def snapshot_point(self, game_id: int, version: str, types: Types, at_most: int | None = None, *,
+                       one_after: bool = False, fold: Callable[[Point], Any] | None = None) -> Point | None:
         """The newest stored state of the game that holds, with at most ``at_most`` live events: made by
         this engine version, its payload whole, its digest equal to the one of the history rows it summarises
         (recomputed from them now), and none of its events taken back since. None: replay every event.
@@ -982,7 +985,7 @@ class Journal:
         check = self._check_for(game_id, seed, unchecked)
         spared: tuple[int, int, str, str, str] | None = None
         for live, entry_idx, digest, tag, checksum in candidates:
-            point = self._try_snapshot(game_id, check, live, entry_idx, digest, tag, checksum, version,
+            point = self._try_snapshot(game_id, check, live, entry_idx, digest, tag, checksum, version, types,
                                        spare=one_after and spared is None, fold=fold)
             if point is _LAST:
                 spared = (live, entry_idx, digest, tag, checksum)
@@ -990,7 +993,8 @@ class Journal:
                 return point
         if spared is not None:
             live, entry_idx, digest, tag, checksum = spared
-            point = self._try_snapshot(game_id, check, live, entry_idx, digest, tag, checksum, version, fold=fold)
+            point = self._try_snapshot(game_id, check, live, entry_idx, digest, tag, checksum, version, types,
+                                       fold=fold)
             return point if isinstance(point, Point) else None
         return None
 
@@ -1038,7 +1042,7 @@ class Journal:
         return check
 
     def _try_snapshot(self, game_id: int, check: HistoryCheck | None, live: int, entry_idx: int, digest: str,
-                      tag: str, checksum: str, version: str, spare: bool = False,
+                      tag: str, checksum: str, version: str, types: Types, spare: bool = False,
                       fold: Callable[[Point], Any] | None = None) -> Point | object | None:
         """The snapshot as a Point when it holds, else None; with ``spare``, :data:`_LAST` (nothing read or
         unpickled) when no live event follows it (see :meth:`snapshot_point`)."""
@@ -1060,8 +1064,8 @@ class Journal:
             self._logged.ignored(self.path, game_id, live, "its payload is damaged")
             return None
         try:
-            state, last, chain = unpack(data)  # the box's own journal, checksum and version matched
-        except Exception as exc:  # whatever unpickling raises, the answer is a full replay
+            state, last, chain = unpack(data, types)  # plain data: reading it runs no code it names
+        except Exception as exc:  # whatever reading it raises, the answer is a full replay
             self._logged.ignored(self.path, game_id, live, f"its payload does not read: {reason(exc)}")
             return None
         point, failed = Point(live, entry_idx, state, last, chain, tail), None
@@ -1127,6 +1131,16 @@ class Journal:
         if header.get("finished") is True:
             self.mark_finished(game_id)
         return game_id
+
+
+def _packed(state: Any, last: Any, chain: str, types: Types) -> tuple[bytes, str] | None:
+    """:func:`pack`, or None (logged) for a state holding a value the codec does not write: a snapshot is a
+    cache, the game goes on and a load replays its events."""
+    try:
+        return pack(state, last, chain, types)
+    except (Unencodable, ValueError, RecursionError) as exc:
+        log.info("journal: a snapshot was not stored (%s)", reason(exc))
+        return None
 
 
 BAD_DATA = (ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError)

@@ -41,7 +41,6 @@ import hashlib
 import itertools
 import json
 import logging
-import pickle
 import sqlite3
 import sys
 import threading
@@ -50,7 +49,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, overload
 
-from companion.dice import event_to_dict
+from companion import journal_codec as codec
+from companion.dice import event_from_dict, event_to_dict
+from companion.journal_codec import Types
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
 """
 
 _SHARED_SOURCES = ("dice.py", "hexgrid.py", "places.py", "datafile.py", "errors.py", "paths.py",
-                   "games/base.py", "games/registry.py")
+                   "games/base.py", "games/registry.py", "journal_codec.py")
 """Modules of the core every engine is built on: a change to one may change what a state means."""
 
 _sources: dict[tuple[type | str, str], str] = {}
@@ -331,118 +332,55 @@ class Point:
     :meth:`companion.journal.Journal.snapshot_point`)."""
 
 
-def pack(state: Any, last: Any, chain: str) -> tuple[bytes, str]:
-    """The payload and its checksum. Equal small values are shared first (:func:`shared`): a long game's state
-    repeats the same hexes and dice thousands of times, and each one pickled apart is one more object to build
-    on load."""
-    payload = pickle.dumps((shared(state), last, chain), protocol=pickle.HIGHEST_PROTOCOL)
+PAYLOAD_FORMAT = "storm-companion state 1"
+"""The first item of every payload (:func:`pack`): a payload of another kind (an older box's pickle) reads as
+none, so its snapshot is ignored and the game replayed."""
+
+
+def pack(state: Any, last: Any, chain: str, types: Types) -> tuple[bytes, str]:
+    """The payload and its checksum: the state in the journal's data codec (:mod:`companion.journal_codec`,
+    which reads back only the classes of the game's own code, never running code a payload names), the last
+    live event as the journal writes events, and the chain. :class:`Unencodable` for a state holding a value
+    the codec does not write (the snapshot is then not stored)."""
+    event = [event_to_dict(last.event), bool(last.rerolled)] if last is not None else None
+    body = codec.dumps(state, types)
+    payload = b"".join([b'["', PAYLOAD_FORMAT.encode(), b'",', json.dumps(event, separators=(",", ":")).encode(),
+                        b",", json.dumps(chain).encode(), b",", body, b"]"])
     return payload, hashlib.sha256(payload).hexdigest()
 
 
-_ATOMS = (int, str, bool, float, type(None), bytes)
+def unpack(payload: bytes, types: Types) -> tuple[Any, Any, str]:
+    """The payload's (state, last event, chain); ValueError (TypeError, RecursionError, ...) for a payload that
+    is not one :func:`pack` made. Reading it runs no code it names (see :mod:`companion.journal_codec`).
 
+    A long game's state is thousands of small objects that live as long as the game. The collector is held off
+    while they are built, and then they are moved out of its reach (``gc.freeze``: the permanent generation), as
+    servers do with what they load at start: otherwise the next collections walk every one of them again
+    (measured: 1-10 ms in the first frame after a resume, and now and then a full collection of some hundred
+    ms). Engine states hold no reference cycles, so reference counting still frees them when the game moves on;
+    the cost is that cyclic garbage that happens to exist at that moment is never collected (at start, nothing
+    to speak of; a resume or a deep undo happens a few times an evening)."""
+    from companion.journal import LiveEvent  # the journal imports this module: see fold_from
 
-def shared(value: Any) -> Any:
-    """An equal value in which equal small immutables (a hex, a pair of dice, a move: values whose parts are atoms
-    or such values) are one object, so pickle writes each once and a load builds each once (about half the
-    objects of a long Kansas game). Only tuples, named tuples, frozensets and frozen dataclasses are rebuilt;
-    anything else is kept as it is. Successive states of a game share most of their parts (a finished turn is
-    the same object from then on), so parts seen by the previous call are not walked again."""
-    return _SHARER.shared(value)
-
-
-class _Sharer:
-    """The walk behind :func:`shared`, with what it learnt: small values by an exact key (their type and their
-    parts' types and identities, so ``Hex(1, 2)`` never stands for the tuple ``(1, 2)``, nor ``True`` for ``1``),
-    and the parts of the last value walked by identity (each kept alive with its id, so an id is never another
-    object's)."""
-
-    def __init__(self) -> None:
-        self._memo: dict[Any, Any] = {}
-        self._seen: dict[int, tuple[Any, Any, int, Any]] = {}
-        self._now: dict[int, tuple[Any, Any, int, Any]] = {}
-
-    def shared(self, value: Any) -> Any:
-        if len(self._memo) > 100_000:  # another game, or a very varied one: start afresh
-            self._memo.clear()
-        self._now = {}
-        try:
-            return self._walk(value)[0]
-        finally:
-            self._seen, self._now = self._now, {}
-
-    def _walk(self, value: Any) -> tuple[Any, int, Any]:
-        """(the shared value, its depth: 0 for an atom, its exact key); values up to depth 2 are shared."""
-        kind = type(value)
-        if kind in _ATOMS:
-            return value, 0, (kind, value)
-        known = self._seen.get(id(value))
-        if known is not None and known[0] is value:
-            self._now[id(value)] = known
-            return known[1], known[2], known[3]
-        new, depth, parts_key = self._rebuilt(value, kind)
-        key: Any = ("#", id(new))
-        if depth <= 2 and parts_key is not None:
-            new = self._memo.setdefault((kind, parts_key), new)
-            key = ("#", id(new))  # the memo keeps ``new`` alive, so its id stays its own
-        self._now[id(value)] = (value, new, depth, key)
-        return new, depth, key
-
-    def _rebuilt(self, value: Any, kind: type) -> tuple[Any, int, Any]:
-        """The value over shared parts, its depth, and its parts' exact keys (None: not to be shared)."""
-        if isinstance(value, tuple) and (kind is tuple or hasattr(kind, "_fields")):
-            parts = [self._walk(x) for x in value]
-            depth = 1 + max((d for _, d, _ in parts), default=0)
-            keys = tuple(k for _, _, k in parts)
-            if all(a is b for (a, _, _), b in zip(parts, value, strict=True)):
-                return value, depth, keys
-            items = [x for x, _, _ in parts]
-            return (tuple(items) if kind is tuple else kind(*items)), depth, keys
-        if kind is frozenset:
-            parts = [self._walk(x) for x in value]
-            depth = 1 + max((d for _, d, _ in parts), default=0)
-            return frozenset(x for x, _, _ in parts), depth, frozenset(k for _, _, k in parts)
-        if _frozen_dataclass(kind) and hasattr(value, "__dict__"):
-            fields = vars(value)
-            named = {name: self._walk(v) for name, v in fields.items()}
-            depth = 1 + max((d for _, d, _ in named.values()), default=0)
-            keys = tuple((name, k) for name, (_, _, k) in named.items())
-            if all(named[name][0] is v for name, v in fields.items()):
-                return value, depth, keys
-            new: Any = object.__new__(kind)
-            new.__dict__.update({name: v for name, (v, _, _) in named.items()})
-            return new, depth, keys
-        return value, 3, None
-
-
-_SHARER = _Sharer()
-
-
-def _frozen_dataclass(kind: type) -> bool:
-    params = getattr(kind, "__dataclass_params__", None)
-    return bool(params is not None and params.frozen)
-
-
-def unpack(payload: bytes) -> tuple[Any, Any, str]:
-    """The payload's (state, last event, chain).
-
-    A long game's state is tens of thousands of small objects that live as long as the game. The collector is
-    held off while they are built, and then they are moved out of its reach (``gc.freeze``: the permanent
-    generation), as servers do with what they load at start: otherwise the next collections walk every one of
-    them again (measured: 1-10 ms in the first frame after a resume, and now and then a full collection of some
-    hundred ms). Engine states hold no reference cycles, so reference counting still frees them when the game
-    moves on; the cost is that cyclic garbage that happens to exist at that moment is never collected (at
-    start, nothing to speak of; a resume or a deep undo happens a few times an evening)."""
     was = gc.isenabled()
     gc.disable()
     try:
-        state, last, chain = pickle.loads(payload)  # the box's own journal, checksummed first
+        data = json.loads(payload)
+        if not (isinstance(data, list) and len(data) == 4 and data[0] == PAYLOAD_FORMAT):
+            raise ValueError("not a state this box writes")
+        _, event, chain, body = data
+        if not isinstance(chain, str):
+            raise ValueError("chain is not text")
+        last = None
+        if event is not None:
+            if not (isinstance(event, list) and len(event) == 2 and isinstance(event[1], bool)):
+                raise ValueError("the last event is not one")
+            last = LiveEvent(event_from_dict(event[0]), event[1])
+        state = codec.decode(body, types)
         gc.freeze()
     finally:
         if was:
             gc.enable()
-    if not isinstance(chain, str):
-        raise ValueError("chain is not text")
     return state, last, chain
 
 

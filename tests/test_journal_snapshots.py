@@ -16,6 +16,7 @@ from companion.dice import DiceRolled, event_to_dict
 from companion.games.base import replay
 from companion.games.registry import load_game
 from companion.journal import Journal
+from companion.journal_codec import types_for
 from companion.journal_salvage import salvage
 from companion.journal_snapshots import KEEP, SNAPSHOT_EVERY, engine_version
 from companion.session import game_run
@@ -146,13 +147,13 @@ def test_a_damaged_payload_is_ignored_and_an_older_snapshot_used(tmp_path, every
     assert any("payload is damaged" in r.getMessage() for r in caplog.records)
 
 
-def test_a_payload_that_does_not_unpickle_means_a_full_replay(tmp_path, every, caplog):
+def test_a_payload_that_does_not_read_means_a_full_replay(tmp_path, every, caplog):
     """Checksum right, content not a state (as a class renamed by new code would leave it): full replay."""
     import hashlib
 
     path = tmp_path / "j.sqlite"
     game_id, events = played(path, "kansas", {"players": 4}, EVERY + 3)
-    junk = b"not a pickle at all"
+    junk = b"not a state at all"
     with sqlite3.connect(path) as db:
         db.execute("UPDATE snapshots SET payload=?, checksum=? WHERE game_id=?",
                    (junk, hashlib.sha256(junk).hexdigest(), game_id))
@@ -272,7 +273,7 @@ def test_an_old_journal_keeps_working_and_a_read_only_open_writes_nothing(tmp_pa
     files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     with Journal(path, readonly=True) as reader:
         assert [x.event for x in reader.events(game_id)] == events
-        assert reader.snapshot_point(game_id, engine_version(game)) is None
+        assert reader.snapshot_point(game_id, engine_version(game), types_for(game)) is None
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files  # not a byte, not a file
     assert main(["games", "--journal", str(path)]) == 0
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
@@ -471,14 +472,13 @@ def test_a_tampered_state_is_never_used_although_its_tail_is_replayed_during_the
     """A payload swapped for another game's state (checksum made to match): the replay of the events after it
     runs on it while the history is checked, and its result is thrown away with it."""
     import hashlib
-    import pickle
 
     path = tmp_path / "j.sqlite"
     game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY + 3)
     with sqlite3.connect(path) as db:
         (data,) = db.execute("SELECT payload FROM snapshots WHERE game_id=? AND live=?",
                              (game_id, EVERY)).fetchone()
-        other = pickle.dumps(pickle.loads(data))  # a state that unpickles, under the newest snapshot's row
+        other = bytes(data)  # a state that reads, under the newest snapshot's row
         (newest,) = db.execute("SELECT digest FROM snapshots WHERE game_id=? AND live=?",
                                (game_id, 2 * EVERY)).fetchone()
         db.execute("UPDATE snapshots SET payload=?, checksum=?, digest=? WHERE game_id=? AND live=?",

@@ -25,6 +25,7 @@ from companion.errors import CompanionError
 from companion.games.base import Game, replay
 from companion.inputs import RollRef
 from companion.journal import Entry, GameRecord, Journal, LiveEvent
+from companion.journal_codec import Types, types_for
 from companion.journal_snapshots import SNAPSHOT_EVERY, LiveEvents, Point, engine_version, prefix_from
 
 STATE_CACHE = 64
@@ -63,6 +64,7 @@ class GameRun:
     (the box: the loop stores it once the frame is shown)."""
     _states: dict[int, Any] = field(default_factory=dict, repr=False)
     """Recent states by live count, oldest first (at most STATE_CACHE)."""
+    _types: Types | None = field(default=None, repr=False, compare=False)
     _prompted: tuple[Any, Prompt] | None = field(default=None, repr=False, compare=False)
     """The last state asked for its prompt, and the answer (states are immutable; a turn asks several times)."""
 
@@ -88,6 +90,14 @@ class GameRun:
         except CompanionError as exc:
             raise CompanionError(f"game {record.id} ({record.game}) does not replay: {exc}") from None
         return run
+
+    @property
+    def types(self) -> Types:
+        """The classes this engine's states may be made of: all a snapshot may name (see
+        :mod:`companion.journal_codec`)."""
+        if self._types is None:
+            self._types = types_for(self.game)
+        return self._types
 
     @property
     def version(self) -> str:
@@ -157,7 +167,8 @@ class GameRun:
                               prefix=prefix_from(lambda: self.journal.events(self.game_id)))
             return states, live
 
-        point = self.journal.snapshot_point(self.game_id, self.version, count, one_after=count is None, fold=fold)
+        point = self.journal.snapshot_point(self.game_id, self.version, self.types, count, one_after=count is None,
+                                            fold=fold)
         if point is not None:
             states, live = point.folded
             state = point.state
@@ -183,7 +194,7 @@ class GameRun:
         count = len(live)
         snapshot = None
         if count and count % SNAPSHOT_EVERY == 0 and entry.kind != "undo":  # an undo lands on one still stored
-            snapshot = (count, self.version, state, live[-1], live.chain)
+            snapshot = (count, self.version, state, live[-1], live.chain, self.types)
         self.journal.append(self.game_id, entry, snapshot=snapshot, forget_after=forget_after,
                             later=self.snapshots_later)
         self.live, self.state = live, state
