@@ -970,7 +970,19 @@ class Journal:
         checked (the replay of the events after it, and whatever else the caller builds from it, then cost no
         time of their own); its result is the Point's ``folded``, and is thrown away with the state when the
         check fails. What it raises is raised only for a snapshot that held (the same error the full replay would
-        meet)."""
+        meet).
+
+        Any failure reading the snapshots (a cell whose type was flipped to text that is not UTF-8, a page
+        SQLite will not read) means the replay, logged once: a snapshot is a cache, never a reason a game does
+        not resume."""
+        try:
+            return self._snapshot_point(game_id, version, types, at_most, one_after, fold)
+        except sqlite3.Error as exc:
+            self._logged.ignored(self.path, game_id, None, f"they do not read: {reason(exc)}")
+            return None
+
+    def _snapshot_point(self, game_id: int, version: str, types: Types, at_most: int | None, one_after: bool,
+                        fold: Callable[[Point], Any] | None) -> Point | None:
         if not self._has_snapshot_table():
             return None
         seed = self._seed(game_id)
@@ -1007,7 +1019,11 @@ class Journal:
             return
         seed = self._seed(game_id)
         if seed is not None:
-            rows = self._db.execute("SELECT live, entry_idx, digest FROM snapshots WHERE game_id=?", (game_id,))
+            try:
+                rows = self._db.execute("SELECT live, entry_idx, digest FROM snapshots WHERE game_id=?",
+                                        (game_id,)).fetchall()
+            except sqlite3.Error:
+                return  # the load that follows meets it again, says so and replays
             self._check_for(game_id, seed, [idx for live, idx, digest in rows
                                             if not self._written_here(game_id, live, idx, digest)])
 

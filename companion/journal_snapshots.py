@@ -534,9 +534,11 @@ class Logged:
 
     _said: ClassVar[set[tuple[str, int, int, str]]] = set()
 
-    def ignored(self, path: Path, game_id: int, live: int, why: str) -> None:
+    def ignored(self, path: Path, game_id: int, live: int | None, why: str) -> None:
+        """``live`` None: every snapshot of the game (they could not be read at all)."""
         key = (str(path.resolve()), game_id, live, why)
         if key not in Logged._said:
             Logged._said.add(key)
-            log.warning("journal %s: game %d: snapshot at %d events ignored (%s); replaying the events instead",
-                        path.name, game_id, live, why)
+            which = "snapshots" if live is None else f"snapshot at {live} events"
+            log.warning("journal %s: game %d: %s ignored (%s); replaying the events instead",
+                        path.name, game_id, which, why)

@@ -604,3 +604,29 @@ def test_one_statement_gives_the_digest_at_every_boundary(primary_key):
             expected.add(text)
         assert digest.hexdigest() == expected.hexdigest(), bound
     assert rows_digests(db, HistoryDigest("kansas", "{}"), 7, [], lambda: calls.append(1)) == [] and len(calls) == 2
+
+
+@pytest.mark.parametrize("column", ["payload", "digest"])
+def test_a_snapshot_cell_that_reads_as_text_that_is_not_utf8_means_the_replay(tmp_path, every, caplog, column):
+    """One flipped bit in a cell's type byte makes a BLOB a TEXT: SQLite's quick_check passes, reading it raises
+    sqlite3.OperationalError. The game resumes by replay, said once in the log, at every start alike."""
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY + 3)
+    with sqlite3.connect(path) as db:
+        db.execute(f"UPDATE snapshots SET {column}=CAST(x'ff00fe80c3' AS TEXT) WHERE game_id=?", (game_id,))
+        assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        with pytest.raises(sqlite3.OperationalError):
+            db.execute(f"SELECT {column} FROM snapshots").fetchall()
+    caplog.set_level(logging.WARNING)
+    for start in range(2):
+        live = events[:len(events) - start]  # each start undoes one event
+        with Journal(path) as journal:
+            session = Session(journal)
+            session.start()
+            run = session.current
+            assert run is not None and run.game_id == game_id and run.live.base == 0
+            assert run.state == replay(run.game, {"players": 4}, live)
+            session.undo()
+            assert len(run.live) == len(live) - 1
+    said = [r.getMessage() for r in caplog.records if "do not read" in r.getMessage()]
+    assert len(said) == 1 and f"game {game_id}: snapshots ignored" in said[0]
