@@ -532,7 +532,7 @@ class Logged:
     """Says each ignored snapshot once per process (a box that resumes, undoes and reopens its journal says it
     once, not at every load)."""
 
-    _said: ClassVar[set[tuple[str, int, int, str]]] = set()
+    _said: ClassVar[set[tuple[str, int, int | None, str]]] = set()
 
     def ignored(self, path: Path, game_id: int, live: int | None, why: str) -> None:
         """``live`` None: every snapshot of the game (they could not be read at all)."""
