@@ -16,9 +16,9 @@ from companion.games.base import HasMapJson, replay
 from companion.games.kansas import data as kansas_data
 from companion.games.registry import load_game
 from companion.journal import Journal
-from companion.journal_snapshots import engine_version, package_version
+from companion.journal.engine_cache import MAGIC, SUFFIX, cache_folder, load_engine
+from companion.journal.version import engine_version, package_version
 from companion.session.core import Session
-from companion.session.engine_cache import MAGIC, SUFFIX, cache_folder, load_engine
 
 GAMES = {"kansas": {"players": 4}, "stormfury": {}, "carcassonne": {}, "industry": {}, "allegheny": {}}
 

@@ -16,7 +16,7 @@ import pytest
 from companion.cli import main
 from companion.dice import DiceRolled
 from companion.journal import Entry, Journal
-from companion.journal_recovery import recovery_path
+from companion.journal.recovery import recovery_path
 from tests.test_e2e_service import ENV, REPO, _lines_until_ready, _start, _stop
 
 D8 = DiceRolled.of(("d8", 5), source="tower")

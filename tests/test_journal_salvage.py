@@ -13,7 +13,7 @@ import pytest
 from companion.cli import main
 from companion.dice import Choice, DiceRolled
 from companion.journal import Entry, Journal
-from companion.journal_salvage import salvage
+from companion.journal.salvage import salvage
 
 GAMES = 12
 

@@ -16,9 +16,10 @@ from companion.dice import DiceRolled, event_to_dict
 from companion.games.base import replay
 from companion.games.registry import load_game
 from companion.journal import Journal
-from companion.journal_codec import types_for
-from companion.journal_salvage import salvage
-from companion.journal_snapshots import KEEP, SNAPSHOT_EVERY, engine_version
+from companion.journal.codec import types_for
+from companion.journal.salvage import salvage
+from companion.journal.snapshots import KEEP, SNAPSHOT_EVERY
+from companion.journal.version import engine_version
 from companion.session import game_run
 from companion.session.core import Session
 from companion.session.game_run import GameRun
@@ -441,7 +442,7 @@ def test_one_scan_checks_every_snapshot_so_a_deep_undo_reads_no_row_again(tmp_pa
     run, _ = resumed(path, "kansas", game_id)
     with run.journal:
         assert run.live.base == 3 * EVERY
-        monkeypatch.setattr(Journal, "_reader", no_second_check)
+        monkeypatch.setattr(Journal, "reader", no_second_check)
         for n in range(len(events) - 1, EVERY - 1, -1):  # past the snapshots at 3 and 2 * EVERY, down to EVERY
             run._states.clear()  # nothing in memory: each undo loads a snapshot
             run.undo()
@@ -494,7 +495,7 @@ def test_a_tampered_state_is_never_used_although_its_tail_is_replayed_during_the
 @pytest.mark.parametrize("primary_key", [True, False])
 def test_the_history_digest_follows_idx_whatever_order_the_rows_were_written_in(primary_key):
     """Through the primary key's index, or (a table without it) through the sorted form."""
-    from companion.journal_snapshots import HistoryDigest, rows_digest
+    from companion.journal.history import HistoryDigest, rows_digest
 
     db = sqlite3.connect(":memory:")
     key = ", PRIMARY KEY (game_id, idx)" if primary_key else ""
@@ -519,7 +520,7 @@ def test_the_box_checks_the_history_once_from_its_start_and_undoes_past_every_sn
         session.start()
         run = session.current
         assert run is not None and run.game_id == game_id and run.live.base == 3 * EVERY
-        monkeypatch.setattr(Journal, "_reader", no_second_check)
+        monkeypatch.setattr(Journal, "reader", no_second_check)
         for n in range(len(events) - 1, EVERY - 1, -1):
             run._states.clear()
             session.undo()
@@ -533,7 +534,7 @@ def test_a_history_that_cannot_be_read_for_the_check_means_the_full_replay(tmp_p
     def refused(self: Journal) -> sqlite3.Connection:
         return sqlite3.connect(tmp_path / "missing" / "j.sqlite")  # cannot be opened
 
-    monkeypatch.setattr(Journal, "_reader", refused)
+    monkeypatch.setattr(Journal, "reader", refused)
     caplog.set_level(logging.WARNING)
     run, _ = resumed(path, "kansas", game_id)
     with run.journal:
@@ -547,13 +548,13 @@ def test_a_start_checks_the_history_once_from_the_moment_it_knows_the_game(tmp_p
     path = tmp_path / "j.sqlite"
     game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 2)
     readers = []
-    reader = Journal._reader
+    reader = Journal.reader
 
     def counted(self: Journal) -> sqlite3.Connection:
         readers.append(1)
         return reader(self)
 
-    monkeypatch.setattr(Journal, "_reader", counted)
+    monkeypatch.setattr(Journal, "reader", counted)
     with Journal(path) as journal:
         record = journal.last_unfinished()
         assert record is not None and record.id == game_id and len(readers) == 1  # under way already
@@ -585,7 +586,7 @@ def test_a_start_still_refuses_a_snapshot_over_an_edited_history(tmp_path, every
 def test_one_statement_gives_the_digest_at_every_boundary(primary_key):
     """Each boundary's digest equals the rows below it hashed one by one, empty stretches between boundaries
     included, through the index or (a table without it) the sorted form; ``scanning`` is called once."""
-    from companion.journal_snapshots import HistoryDigest, rows_digests
+    from companion.journal.history import HistoryDigest, rows_digests
 
     db = sqlite3.connect(":memory:")
     key = ", PRIMARY KEY (game_id, idx)" if primary_key else ""

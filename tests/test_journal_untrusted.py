@@ -18,10 +18,10 @@ import pytest
 from companion.games.base import replay
 from companion.games.registry import load_game
 from companion.journal import Journal
-from companion.journal_codec import Types, Unencodable, dumps, loads, types_for
+from companion.journal.codec import Types, Unencodable, dumps, loads, types_for
+from companion.journal.engine_cache import MAGIC, SUFFIX, cache_folder
 from companion.session import game_run
 from companion.session.core import Session
-from companion.session.engine_cache import MAGIC, SUFFIX, cache_folder
 from tests.test_journal_snapshots import played
 
 EVERY = 10

@@ -34,9 +34,9 @@ from companion.games import load_game
 from companion.games.base import Game, Option
 from companion.inputs import RollRef, source_name
 from companion.journal import GameRecord, Journal
+from companion.journal.engine_cache import cache_folder, load_engine
 from companion.places import Place
 from companion.session.choices import options_for, setup_questions
-from companion.session.engine_cache import cache_folder, load_engine
 from companion.session.game_run import GameRun, state_digest
 from companion.session.inputs import (
     Ask,
@@ -126,7 +126,7 @@ class Session:
     def _loader(self, key: str, maps: Path | None) -> Game[Any]:
         """The engine for ``key``; an engine that is not installed is a one-line error, not a traceback. The
         registry's engines come from the box's engine cache beside its journal when that still matches their
-        code and map files (:mod:`companion.session.engine_cache`: parsing the maps is a quarter of a resume)."""
+        code and map files (:mod:`companion.journal.engine_cache`: parsing the maps is a quarter of a resume)."""
         try:
             if self._raw_loader is load_game and not self.journal.readonly:
                 return load_engine(key, maps, cache_folder(self.journal.path), load_game)

@@ -5,9 +5,9 @@ changes), the journal commits it, and only then does the run's state move. What 
 therefore always on disk, and resuming is replaying the journal's live events.
 
 Replaying from the first event grows with a game's length (about 400 ms at 10,000 Kansas events), so every
-:data:`~companion.journal_snapshots.SNAPSHOT_EVERY` live events the state is stored with the entry that
+:data:`~companion.journal.snapshots.SNAPSHOT_EVERY` live events the state is stored with the entry that
 reached it, and resume and undo start from the newest stored state that still holds (the journal checks it
-against the history it summarises: :mod:`companion.journal_snapshots`). Undo first looks in a small cache of
+against the history it summarises: :mod:`companion.journal.snapshots`). Undo first looks in a small cache of
 the states this run has passed through (:data:`STATE_CACHE`): a table undoing a few rolls never reads the disk.
 """
 
@@ -25,8 +25,10 @@ from companion.errors import CompanionError
 from companion.games.base import Game, replay
 from companion.inputs import RollRef
 from companion.journal import Entry, GameRecord, Journal, LiveEvent
-from companion.journal_codec import Types, types_for
-from companion.journal_snapshots import SNAPSHOT_EVERY, LiveEvents, Point, engine_version, prefix_from
+from companion.journal.codec import Types, types_for
+from companion.journal.history import LiveEvents, Point, prefix_from
+from companion.journal.snapshots import SNAPSHOT_EVERY
+from companion.journal.version import engine_version
 
 STATE_CACHE = 64
 """States kept in memory by live count: undo and re-roll within these many events cost no replay at all."""
@@ -94,7 +96,7 @@ class GameRun:
     @property
     def types(self) -> Types:
         """The classes this engine's states may be made of: all a snapshot may name (see
-        :mod:`companion.journal_codec`)."""
+        :mod:`companion.journal.codec`)."""
         if self._types is None:
             self._types = types_for(self.game)
         return self._types

@@ -15,11 +15,11 @@ the journal would have made it::
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from companion.atomicfile import write_atomic
 from companion.errors import DataError
 
 
@@ -40,19 +40,7 @@ def to_lines(games: dict[int, tuple[str, str, str]], rows: Iterable[tuple[int, i
 
 def write(path: Path, lines: list[str]) -> None:
     """Write ``lines`` to ``path`` atomically and durably (OSError if the storage refuses)."""
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o640)
-    try:
-        os.write(fd, "".join(line + "\n" for line in lines).encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    write_atomic(path, "".join(line + "\n" for line in lines), mode=0o640)
 
 
 def read(path: Path) -> tuple[dict[int, tuple[str, str, str]], list[tuple[int, int, str, str, str]],

@@ -4,7 +4,7 @@ Loading an engine reads its TOML map files with tomllib (pure Python) and cross-
 resume for Kansas on the development machine, more on a Pi, a quarter of issue 16's 20 ms budget for resuming a
 long game. The engine built from them is a small immutable object (Kansas: about 6 KB pickled, read back in a
 quarter of a millisecond), so the box keeps it in a folder next to its journal and reads it at the next start.
-It is kept in the journal's data codec (:mod:`companion.journal_codec`), never pickled: the folder travels with
+It is kept in the journal's data codec (:mod:`companion.journal.codec`), never pickled: the folder travels with
 the journal, and reading an entry builds only classes of the game's own code, running nothing the file names.
 
 It is never trusted over the files it was built from: each entry names the :func:`package_version` it was built
@@ -24,9 +24,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion import journal_codec as codec
 from companion.atomicfile import write_atomic
-from companion.journal_snapshots import package_version
+from companion.journal import codec
+from companion.journal.version import package_version
 
 log = logging.getLogger(__name__)
 

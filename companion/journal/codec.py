@@ -30,6 +30,8 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from companion.games.registry import specs
+
 CORE = ("companion.hexgrid", "companion.places", "companion.dice")
 """Modules every game's values may use (hexes, cells, links, dice)."""
 
@@ -84,8 +86,6 @@ class Types:
 def types_for(engine: Any) -> Types:
     """The classes an engine's states (and the engine itself) may be made of: its game package's (the one the
     registry names for its key) and its class's own module."""
-    from companion.games.registry import specs  # the registry is imported by then: the engine came through it
-
     packages = [type(engine).__module__]
     spec = specs().get(str(getattr(engine, "key", "")))
     if spec is not None:
@@ -95,8 +95,6 @@ def types_for(engine: Any) -> Types:
 
 def package_types(key: str) -> Types | None:
     """The :func:`types_for` of the engine a registered game package loads, known before loading it."""
-    from companion.games.registry import specs
-
     spec = specs().get(key)
     return Types([spec.engine.partition(":")[0]]) if spec is not None else None
 

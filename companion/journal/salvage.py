@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.journal import ENTRY_KINDS
+from companion.errors import CompanionError
+from companion.journal.entries import ENTRY_KINDS, Entry
 
 PAGE_SIZES = (4096, 1024, 2048, 8192, 16384, 32768, 65536, 512)
 MAX_GAME_ID = 1_000_000
@@ -243,9 +244,6 @@ def _record(payload: bytes) -> list[Any]:
 
 
 def _assemble(games: dict[int, tuple[Any, ...]], entries: dict[tuple[int, int], tuple[Any, ...]]) -> Salvage:
-    from companion.errors import CompanionError
-    from companion.journal import Entry
-
     result = Salvage()
     by_game: dict[int, dict[int, tuple[Any, ...]]] = {}
     for (gid, idx), row in entries.items():
