@@ -293,3 +293,48 @@ def test_entries_lost_at_the_end_are_noticed_even_when_written_a_moment_apart(tm
     assert len(set(stamps)) == len(stamps)  # every write its own time
     found = salvage(path)
     assert not found.saved and "entries from 6 on are gone" in found.lost[gid]
+
+
+def games_only_in_the_wal(tmp_path: Path, main_file: str) -> tuple[Path, bytes, dict[int, list[Entry]]]:
+    """A journal whose every game is still in its -wal (a box cut off before its first checkpoint), beside a main
+    file emptied to 0 bytes (or gone): what SQLite would take for a new journal."""
+    path = tmp_path / "j.sqlite"
+    made: dict[int, list[Entry]] = {}
+    j = Journal(path)
+    j._db.execute("PRAGMA wal_autocheckpoint=0")
+    for n in range(4):
+        gid = j.new_game("kansas", {"players": 3 + n})
+        made[gid] = [Entry("event", DiceRolled.of(("d8", 1 + (n + i) % 8), source="tower")) for i in range(6 + n)]
+        for entry in made[gid]:
+            j.append(gid, entry)
+    wal = (tmp_path / "j.sqlite-wal").read_bytes()
+    j.close()
+    if main_file == "emptied":
+        path.write_bytes(b"")
+    else:
+        path.unlink()
+    (tmp_path / "j.sqlite-wal").write_bytes(wal)
+    assert len(wal) > 4096
+    return path, wal, made
+
+
+@pytest.mark.parametrize("main_file", ["emptied", "gone"])
+def test_an_empty_journal_beside_a_wal_holding_games_is_never_read_as_none(tmp_path, capsys, main_file):
+    path, wal, made = games_only_in_the_wal(tmp_path, main_file)
+    for command in (["games"], ["journal", "check"], ["export", "1"]):
+        assert main([*command, "--journal", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "write-ahead log" in err and "salvage" in err and err.count("\n") == 1
+    assert path.exists() == (main_file == "emptied")  # read-only: nothing made, moved or written
+    assert not path.exists() or path.read_bytes() == b""
+    assert (tmp_path / "j.sqlite-wal").read_bytes() == wal
+    with Journal(path) as j:
+        assert "kept as" in j.notice and "4 games saved, 0 not" in j.notice
+        assert [g.id for g in j.games()] == sorted(made, reverse=True)
+        for gid, entries in made.items():
+            assert j.entries(gid) == entries
+    aside = sorted(p for p in tmp_path.iterdir() if ".aside" in p.name)
+    assert aside[0].name.endswith(".aside") and len(aside) in (2, 3)  # with its -wal (and -shm, when there is one)
+    assert aside[0].stat().st_size == 0 and aside[-1].name.endswith(".aside-wal") and aside[-1].read_bytes() == wal
+    assert main(["games", "--journal", str(path)]) == 0
+    assert capsys.readouterr().out.count("kansas") == 4
