@@ -198,3 +198,30 @@ def test_a_recovery_file_the_journal_cannot_take_yet_keeps_its_game_ids(tmp_path
     again.close()
     with Journal(path) as third:
         assert [(g.id, g.game) for g in third.games()] == [(waiting + 1, "stormfury"), (waiting, "kansas")]
+
+
+@pytest.mark.usefixtures("restore_logging")
+def test_a_start_on_a_full_disk_is_one_line_and_a_later_try(tmp_path, capsys, monkeypatch):
+    """The lock file's PID is the first byte a start writes: on a full disk that write fails (ENOSPC). One line,
+    exit 75 (systemd starts the box again later), no traceback; nothing left behind, the games untouched."""
+    import errno
+
+    from companion.journal import lock
+
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as first:
+        gid = first.new_game("kansas", {"players": 4})
+        first.append(gid, Entry("event", D8))
+    before = path.read_bytes()
+
+    def full(fd: int, data: bytes, offset: int) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(lock.os, "pwrite", full)
+    assert main(["run", "--sim", "--headless", "--journal", str(path)]) == 75
+    err = capsys.readouterr().err
+    assert err == f"companion: journal {path}: disk full, cannot write its lock file j.sqlite.lock; free some space\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["j.sqlite"] and path.read_bytes() == before
+    monkeypatch.undo()
+    with Journal(path) as again:  # space freed: the next start takes the lock as ever
+        assert [x.event for x in again.events(gid)] == [D8]
