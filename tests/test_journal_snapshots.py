@@ -18,7 +18,7 @@ from companion.games.registry import load_game
 from companion.journal import Journal
 from companion.journal.codec import types_for
 from companion.journal.salvage import salvage
-from companion.journal.snapshots import KEEP, SNAPSHOT_EVERY
+from companion.journal.snapshots import KEEP, SNAPSHOT_EVERY, row_checksum
 from companion.journal.version import engine_version
 from companion.session import game_run
 from companion.session.core import Session
@@ -51,6 +51,21 @@ def played(path: Path, key: str, options: dict[str, Any], count: int, *, seed: i
 def snapshot_counts(path: Path, game_id: int) -> list[int]:
     with sqlite3.connect(path) as db:
         return [r[0] for r in db.execute("SELECT live FROM snapshots WHERE game_id=? ORDER BY live", (game_id,))]
+
+
+def plant(db: sqlite3.Connection, game_id: int, payload: bytes, *, live: int | None = None,
+          digest: str | None = None) -> int:
+    """The game's snapshots (or the one at ``live``) given ``payload`` (and ``digest``), their checksums made to
+    match, as anyone holding a genuine journal can; how many rows."""
+    rows = db.execute("SELECT live, entry_idx, digest, version FROM snapshots WHERE game_id=?", (game_id,)).fetchall()
+    count = 0
+    for at, entry_idx, old_digest, version in rows:
+        if live is None or at == live:
+            new_digest = digest if digest is not None else old_digest
+            checksum = row_checksum(game_id, at, entry_idx, new_digest, version, payload)
+            count += db.execute("UPDATE snapshots SET payload=?, checksum=?, digest=? WHERE game_id=? AND live=?",
+                                (payload, checksum, new_digest, game_id, at)).rowcount
+    return count
 
 
 def resumed(path: Path, key: str, game_id: int, maps: Path | None = None) -> tuple[GameRun, list[Any]]:
@@ -150,14 +165,11 @@ def test_a_damaged_payload_is_ignored_and_an_older_snapshot_used(tmp_path, every
 
 def test_a_payload_that_does_not_read_means_a_full_replay(tmp_path, every, caplog):
     """Checksum right, content not a state (as a class renamed by new code would leave it): full replay."""
-    import hashlib
-
     path = tmp_path / "j.sqlite"
     game_id, events = played(path, "kansas", {"players": 4}, EVERY + 3)
     junk = b"not a state at all"
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE snapshots SET payload=?, checksum=? WHERE game_id=?",
-                   (junk, hashlib.sha256(junk).hexdigest(), game_id))
+        assert plant(db, game_id, junk) == 1
     caplog.set_level(logging.WARNING)
     run, _ = resumed(path, "kansas", game_id)
     with run.journal:
@@ -454,8 +466,10 @@ def test_one_scan_checks_every_snapshot_so_a_deep_undo_reads_no_row_again(tmp_pa
 def test_an_older_snapshot_whose_digest_was_changed_is_refused_on_a_deep_undo(tmp_path, every, caplog):
     path = tmp_path / "j.sqlite"
     game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 2)
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE snapshots SET digest=? WHERE game_id=? AND live=?", ("0" * 64, game_id, 2 * EVERY))
+    with sqlite3.connect(path) as db:  # its checksum made to match: the check against the history refuses it
+        (payload,) = db.execute("SELECT payload FROM snapshots WHERE game_id=? AND live=?",
+                                (game_id, 2 * EVERY)).fetchone()
+        assert plant(db, game_id, payload, live=2 * EVERY, digest="0" * 64) == 1
     caplog.set_level(logging.WARNING)
     run, _ = resumed(path, "kansas", game_id)
     with run.journal:
@@ -472,8 +486,6 @@ def test_an_older_snapshot_whose_digest_was_changed_is_refused_on_a_deep_undo(tm
 def test_a_tampered_state_is_never_used_although_its_tail_is_replayed_during_the_check(tmp_path, every, caplog):
     """A payload swapped for another game's state (checksum made to match): the replay of the events after it
     runs on it while the history is checked, and its result is thrown away with it."""
-    import hashlib
-
     path = tmp_path / "j.sqlite"
     game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY + 3)
     with sqlite3.connect(path) as db:
@@ -482,8 +494,7 @@ def test_a_tampered_state_is_never_used_although_its_tail_is_replayed_during_the
         other = bytes(data)  # a state that reads, under the newest snapshot's row
         (newest,) = db.execute("SELECT digest FROM snapshots WHERE game_id=? AND live=?",
                                (game_id, 2 * EVERY)).fetchone()
-        db.execute("UPDATE snapshots SET payload=?, checksum=?, digest=? WHERE game_id=? AND live=?",
-                   (other, hashlib.sha256(other).hexdigest(), "f" * 64, game_id, 2 * EVERY))
+        assert plant(db, game_id, other, live=2 * EVERY, digest="f" * 64) == 1
         assert newest != "f" * 64
     caplog.set_level(logging.WARNING)
     run, _ = resumed(path, "kansas", game_id)
@@ -631,3 +642,23 @@ def test_a_snapshot_cell_that_reads_as_text_that_is_not_utf8_means_the_replay(tm
             assert len(run.live) == len(live) - 1
     said = [r.getMessage() for r in caplog.records if "do not read" in r.getMessage()]
     assert len(said) == 1 and f"game {game_id}: snapshots ignored" in said[0]
+
+
+@pytest.mark.parametrize("column", ["live", "entry_idx", "game_id"])
+def test_a_flipped_column_of_a_snapshot_row_makes_it_one_that_does_not_hold(tmp_path, every, caplog, column):
+    """Every column a load relies on is under the row's checksum: ``live`` one lower would make the newest state
+    stand for one event fewer (the rows after it folded on it again), ``game_id`` would move it to another game."""
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY + 3)
+    other, _ = played(path, "kansas", {"players": 4}, 3, seed=4)  # a game the row could be moved to
+    with sqlite3.connect(path) as db:
+        value = {"live": 2 * EVERY - 1, "entry_idx": 2 * EVERY - 1, "game_id": other}[column]
+        assert db.execute(f"UPDATE snapshots SET {column}=? WHERE game_id=? AND live=?",
+                          (value, game_id, 2 * EVERY)).rowcount == 1
+    caplog.set_level(logging.WARNING)
+    for gid, count in ((game_id, len(events)), (other, 3)):
+        run, live = resumed(path, "kansas", gid)
+        with run.journal:
+            assert len(run.live) == count and run.state == replay(run.game, {"players": 4}, live)
+            assert run.live.base != 2 * EVERY - 1
+    assert any("or a column of its row" in r.getMessage() for r in caplog.records)

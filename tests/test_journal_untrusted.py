@@ -22,7 +22,7 @@ from companion.journal.codec import Types, Unencodable, dumps, loads, types_for
 from companion.journal.engine_cache import MAGIC, SUFFIX, cache_folder
 from companion.session import game_run
 from companion.session.core import Session
-from tests.test_journal_snapshots import played
+from tests.test_journal_snapshots import plant, played
 
 EVERY = 10
 
@@ -51,9 +51,7 @@ def evil(marker: Path) -> bytes:
 def plant_snapshot(path: Path, game_id: int, payload: bytes) -> None:
     """Every stored snapshot of the game replaced by ``payload``, its checksum made to match."""
     with sqlite3.connect(path) as db:
-        count = db.execute("UPDATE snapshots SET payload=?, checksum=? WHERE game_id=?",
-                           (payload, hashlib.sha256(payload).hexdigest(), game_id)).rowcount
-        assert count >= 2
+        assert plant(db, game_id, payload) >= 2
 
 
 def plant_engine(entry: Path, payload: bytes) -> None:

@@ -16,7 +16,8 @@ Table ``snapshots(game_id, live, entry_idx, digest, version, checksum, payload)`
   no longer follows from it.
 - ``version``: :func:`engine_version`, a hash of the engine package's source, the shared modules it is
   built on, and the map files in force: new code or corrected data never meet an old state.
-- ``checksum``: SHA-256 of the payload (a damaged page is noticed before anything is unpickled).
+- ``checksum``: SHA-256 over every other column and the payload (:func:`row_checksum`: a damaged page is noticed
+  before anything is read, whichever column it hit).
 - ``payload``: the state, the last live event and the live chain (:class:`LiveEvents`), pickled.
 
 Why pickle: engine states are immutable frozen dataclasses, tuples and frozensets of many shapes; a codec
@@ -89,8 +90,8 @@ PAYLOAD_FORMAT = "storm-companion state 1"
 none, so its snapshot is ignored and the game replayed."""
 
 
-def pack(state: Any, last: Any, chain: str, types: Types) -> tuple[bytes, str]:
-    """The payload and its checksum: the state in the journal's data codec (:mod:`companion.journal.codec`,
+def pack(state: Any, last: Any, chain: str, types: Types) -> bytes:
+    """The payload: the state in the journal's data codec (:mod:`companion.journal.codec`,
     which reads back only the classes of the game's own code, never running code a payload names), the last
     live event as the journal writes events, and the chain. :class:`Unencodable` for a state holding a value
     the codec does not write (the snapshot is then not stored)."""
@@ -98,7 +99,15 @@ def pack(state: Any, last: Any, chain: str, types: Types) -> tuple[bytes, str]:
     body = codec.dumps(state, types)
     payload = b"".join([b'["', PAYLOAD_FORMAT.encode(), b'",', json.dumps(event, separators=(",", ":")).encode(),
                         b",", json.dumps(chain).encode(), b",", body, b"]"])
-    return payload, hashlib.sha256(payload).hexdigest()
+    return payload
+
+
+def row_checksum(game_id: int, live: int, entry_idx: int, digest: str, version: str, payload: bytes) -> str:
+    """SHA-256 over every column a load relies on, the payload last: a flipped bit in any of them (a ``live``
+    that would make the state stand for another count of events, a ``game_id`` that would move it to another
+    game) makes the snapshot one that does not hold."""
+    head = f"{game_id}\n{live}\n{entry_idx}\n{digest}\n{version}\n".encode()
+    return hashlib.sha256(head + payload).hexdigest()
 
 
 def unpack(payload: bytes, types: Types) -> tuple[Any, Any, str]:
@@ -225,8 +234,8 @@ class SnapshotStore:
         digest = self._history_digest(game_id)
         if digest is not None and later:
             self._later.append((game_id, live, idx + 1, digest.hexdigest(), version, state, last, chain, types))
-        elif digest is not None and (packed := _packed(state, last, chain, types)) is not None:
-            data, checksum = packed
+        elif digest is not None and (data := _packed(state, last, chain, types)) is not None:
+            checksum = row_checksum(game_id, live, idx + 1, digest.hexdigest(), version, data)
             pending.snapshots.append((game_id, live, idx + 1, digest.hexdigest(), version, checksum, data))
 
     @property
@@ -371,8 +380,8 @@ class SnapshotStore:
         row = self._host.db.execute("SELECT payload FROM snapshots WHERE game_id=? AND live=?",
                                     (game_id, live)).fetchone()
         data = bytes(row[0]) if row is not None and isinstance(row[0], bytes) else b""
-        if hashlib.sha256(data).hexdigest() != checksum:
-            self._logged.ignored(self._host.path, game_id, live, "its payload is damaged")
+        if row_checksum(game_id, live, entry_idx, digest, tag, data) != checksum:
+            self._logged.ignored(self._host.path, game_id, live, "its payload is damaged (or a column of its row)")
             return None
         try:
             state, last, chain = unpack(data, types)  # plain data: reading it runs no code it names
@@ -438,8 +447,8 @@ class SnapshotStore:
             return False
         pending = Pending()
         for gid, live, idx, digest, version, state, last, chain, types in later:
-            if (packed := _packed(state, last, chain, types)) is not None:
-                data, checksum = packed
+            if (data := _packed(state, last, chain, types)) is not None:
+                checksum = row_checksum(gid, live, idx, digest, version, data)
                 pending.snapshots.append((gid, live, idx, digest, version, checksum, data))
         try:
             with self._host.transaction():
@@ -500,7 +509,7 @@ class SnapshotStore:
                        "(SELECT live FROM snapshots WHERE game_id=? ORDER BY live DESC LIMIT ?)", (gid, gid, KEEP))
 
 
-def _packed(state: Any, last: Any, chain: str, types: Types) -> tuple[bytes, str] | None:
+def _packed(state: Any, last: Any, chain: str, types: Types) -> bytes | None:
     """:func:`pack`, or None (logged) for a state holding a value the codec does not write: a snapshot is a
     cache, the game goes on and a load replays its events."""
     try:
