@@ -17,6 +17,7 @@ from companion.errors import CompanionError, DataError
 from companion.journal import Journal
 from companion.journal.lock import holder
 from companion.journal.recovery import recovery_path
+from companion.journal.replays import replay_check
 from companion.journal.salvage import salvage
 
 
@@ -71,7 +72,7 @@ def salvage_main(args: argparse.Namespace) -> int:
         raise CompanionError(f"--out {out}: already exists; name a new file")
     if not out.parent.is_dir():
         raise CompanionError(f"--out {out}: no folder {out.parent}")
-    found = salvage(source)
+    found = salvage(source, replay_check())  # saved: whole, and it replays
     with Journal(out) as journal:
         journal.adopt(found)
     print(f"{source}: {found.summary()}; written to {out}")

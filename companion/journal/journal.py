@@ -69,7 +69,7 @@ from companion.journal.store import (
 from companion.journal.writer import Landing, WriteBehind
 
 if TYPE_CHECKING:
-    from companion.journal.salvage import Salvage
+    from companion.journal.salvage import Salvage, SavedGame
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,8 @@ class Journal:
     DISK_FULL = "journal: disk full" + IN_MEMORY
 
     def __init__(self, path: Path | str | None = None, *, readonly: bool = False, max_pages: int | None = None,
-                 busy_timeout: float = BUSY_TIMEOUT, stop_wait: float = STOP_WAIT) -> None:
+                 busy_timeout: float = BUSY_TIMEOUT, stop_wait: float = STOP_WAIT,
+                 replays: Callable[[SavedGame], str] | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
         self.readonly = readonly
         self.notice = ""
@@ -104,6 +105,9 @@ class Journal:
         self.salvaged: Salvage | None = None
         """What was read back from a damaged journal set aside at start (None when nothing was set aside)."""
         self._max_pages = max_pages
+        self._replays = replays
+        """What a salvage at start asks of each game before it counts it saved (the box: that it replays,
+        :func:`companion.journal.replays.replay_check`; without it, that its rows read)."""
         self._busy_timeout = busy_timeout
         self._stop_wait = stop_wait
         self._pending = Pending()
@@ -194,7 +198,7 @@ class Journal:
             # (every evening) never loads the row-by-row reader.
             from companion.journal.salvage import salvage
 
-            self.salvaged = salvage(aside)
+            self.salvaged = salvage(aside, self._replays)
             self._adopt(db, self.salvaged)
             saved = f"; {self.salvaged.summary()}"
         self.notice = f"journal {self.path.name}: {why}; kept as {aside.name}, new journal started{saved}"

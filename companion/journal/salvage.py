@@ -11,7 +11,8 @@ Rows are recognised by their shape (a ``games`` row: null id, four texts, an int
 row: two integers, three texts, the kind one of the journal's) and each is checked the way the journal
 reads it. A game is *saved* only if it is whole: its row, entries numbered 0..n without a gap, each one
 readable, and the last written no earlier than the game's ``updated`` time (which every write moves to
-the last entry's time), so an entry lost at the end is noticed too. Games that are not whole are
+the last entry's time), so an entry lost at the end is noticed too; and, for the box, only if it replays
+(:mod:`companion.journal.replays`: a flipped bit can leave a row that parses). Games that are not whole are
 *not saved* and named; ids between 1 and the highest seen that left no row at all count as not saved.
 The damaged file itself is never changed.
 """
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import json
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,8 +68,9 @@ class Salvage:
         return text
 
 
-def salvage(path: Path) -> Salvage:
-    """Every whole game in the journal at ``path`` (and its ``-wal``), read row by row."""
+def salvage(path: Path, replays: Callable[[SavedGame], str] | None = None) -> Salvage:
+    """Every whole game in the journal at ``path`` (and its ``-wal``), read row by row; with ``replays`` (see
+    :mod:`companion.journal.replays`) only those it finds nothing wrong with."""
     data = _read(path)
     wal = _read(path.with_name(path.name + "-wal"))
     best: tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]]] = ({}, {})
@@ -76,7 +78,7 @@ def salvage(path: Path) -> Salvage:
         found = _rows(_pages(data, wal, size), size - _reserved(data))
         if len(found[0]) + len(found[1]) > len(best[0]) + len(best[1]):
             best = found
-    return _assemble(*best)
+    return _assemble(*best, replays)
 
 
 def _read(path: Path) -> bytes:
@@ -243,7 +245,8 @@ def _record(payload: bytes) -> list[Any]:
     return values
 
 
-def _assemble(games: dict[int, tuple[Any, ...]], entries: dict[tuple[int, int], tuple[Any, ...]]) -> Salvage:
+def _assemble(games: dict[int, tuple[Any, ...]], entries: dict[tuple[int, int], tuple[Any, ...]],
+              replays: Callable[[SavedGame], str] | None = None) -> Salvage:
     result = Salvage()
     by_game: dict[int, dict[int, tuple[Any, ...]]] = {}
     for (gid, idx), row in entries.items():
@@ -278,6 +281,10 @@ def _assemble(games: dict[int, tuple[Any, ...]], entries: dict[tuple[int, int], 
         if why:
             result.lost[gid] = why
             continue
-        result.saved.append(SavedGame(gid, game, options, created, updated, int(bool(finished)),
-                                      tuple((idx, r[2], r[3], r[4]) for idx, r in sorted(rows.items()))))
+        saved = SavedGame(gid, game, options, created, updated, int(bool(finished)),
+                          tuple((idx, r[2], r[3], r[4]) for idx, r in sorted(rows.items())))
+        if replays is not None and (why := replays(saved)):
+            result.lost[gid] = why
+            continue
+        result.saved.append(saved)
     return result
