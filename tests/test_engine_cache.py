@@ -16,6 +16,7 @@ from companion.games.base import HasMapJson, replay
 from companion.games.kansas import data as kansas_data
 from companion.games.registry import load_game
 from companion.journal import Journal
+from companion.journal.boards import CHANGED
 from companion.journal.engine_cache import MAGIC, SUFFIX, cache_folder, load_engine
 from companion.journal.version import engine_version, package_version
 from companion.session.core import Session
@@ -77,8 +78,13 @@ def test_a_changed_map_file_is_read_again(tmp_path, maps):
     assert started(path, maps).current.game.board.markers_per_tornado == 5  # type: ignore[union-attr]
     board = maps / "kansas.toml"
     board.write_text(board.read_text().replace("markers_per_tornado = 5", "markers_per_tornado = 6"))
-    again = started(path, maps)
-    assert again.current is not None and again.current.game.board.markers_per_tornado == 6
+    with Journal(path) as journal:  # the open game plays on the board it began with; a new one reads the new file
+        again = Session(journal, maps=maps)
+        again.start()
+        assert again.current is not None and again.current.game.board.markers_per_tornado == 5
+        assert again.message == CHANGED
+        again.new_game("kansas", {"players": 4})
+        assert again.current is not None and again.current.game.board.markers_per_tornado == 6
     assert load_engine("kansas", maps, cache_folder(path),
                        lambda *_: pytest.fail("not kept")).board.markers_per_tornado == 6
 

@@ -18,6 +18,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from companion.dice import Event, event_from_dict, event_to_dict
@@ -166,7 +167,13 @@ def parse_export(lines: Iterable[str], name: str = "<input>") -> tuple[dict[str,
             options = data.get("options", {})
             if not isinstance(options, dict):
                 raise DataError(f"{name}: line {number}: header.options must be an object")
-            header = {**data, "options": options}
+            files = data.get("files", {})
+            if not (isinstance(files, dict) and all(
+                    isinstance(k, str) and isinstance(v, str) and Path(k).name == k and k.endswith(".toml")
+                    for k, v in files.items())):
+                raise DataError(f"{name}: line {number}: header.files must name data files (NAME.toml) and hold "
+                                "their text")
+            header = {**data, "options": options, "files": files}
             continue
         try:
             entries.append(replace(Entry.from_dict(data), rolls=()))  # another box's tower's rolls: not ours

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import CompanionError, DataError
-from companion.journal import store
+from companion.journal import boards, store
 from companion.journal.codec import Types
 from companion.journal.entries import (
     BAD_DATA,
@@ -360,8 +360,9 @@ class Journal:
             self._behind = WriteBehind()
         self._behind.start(commit)
 
-    def new_game(self, game: str, options: Mapping[str, Any]) -> int:
-        """A new game's id; its row is written now (or kept in memory if the disk is full)."""
+    def new_game(self, game: str, options: Mapping[str, Any], files: Mapping[str, bytes] | None = None) -> int:
+        """A new game's id; its row is written now (or kept in memory if the disk is full). ``files``: the data
+        files its engine was built from, by name, kept with it (:mod:`companion.journal.boards`)."""
         self._writable()
         self.join()  # what waits is not touched while its COMMIT is under way
         created = now()
@@ -374,6 +375,7 @@ class Journal:
         self._next_game_id += 1
         self._next_idx[game_id] = 0
         self._pending.games[game_id] = (game, opts, created)
+        self._pending.files += [(game_id, name, bytes(content)) for name, content in sorted((files or {}).items())]
         self.snapshots.started(game_id, game, opts)
         self._write()
         return game_id
@@ -448,6 +450,7 @@ class Journal:
                 for gid, (game, opts, created) in pending.games.items():
                     self._db.execute("INSERT INTO games (id, game, options, created, updated) VALUES (?,?,?,?,?)",
                                      (gid, game, opts, created, created))
+                boards.write(self._db, pending.files)
                 touched: dict[int, str] = {}
                 for gid, idx, kind, payload, at in pending.rows:
                     self._db.execute("INSERT INTO entries (game_id, idx, kind, event, accepted_at) VALUES (?,?,?,?,?)",
@@ -590,6 +593,11 @@ class Journal:
     def events(self, game_id: int) -> list[LiveEvent]:
         return live_events(self.entries(game_id))
 
+    def game_files(self, game_id: int) -> dict[str, bytes] | None:
+        """The data files the game began with, by name (None: it stored none, as an older journal's games)."""
+        waiting = {name: content for gid, name, content in self._pending.files if gid == game_id}
+        return waiting or boards.read(self._db, game_id)
+
     # -- snapshots (companion.journal.snapshots) -------------------------------------------------------
 
     def snapshot_point(self, game_id: int, version: str, types: Types, at_most: int | None = None, *,
@@ -612,9 +620,12 @@ class Journal:
         line: events, and the undo and re-roll rows as they happened. Moved to another box the game folds to
         the same state and shows the same thing, the re-rolled mark on the dice included."""
         record = self.game(game_id)
-        header = {"format": FORMAT, "version": SCHEMA_VERSION, "game": record.game, "options": dict(record.options),
-                  "id": record.id, "created": record.created, "updated": record.updated,
-                  "finished": record.finished}
+        header: dict[str, Any] = {"format": FORMAT, "version": SCHEMA_VERSION, "game": record.game,
+                                  "options": dict(record.options), "id": record.id, "created": record.created,
+                                  "updated": record.updated, "finished": record.finished}
+        files = self.game_files(game_id)
+        if files:  # the board it was played on travels with it (data files are UTF-8 text: datafile.load_toml)
+            header["files"] = {name: content.decode("utf-8", "replace") for name, content in files.items()}
         yield json.dumps(header, sort_keys=True)
         for entry in self.entries(game_id):
             yield json.dumps(replace(entry, rolls=()).to_dict(), sort_keys=True)  # this box's tower's bookkeeping
@@ -622,7 +633,8 @@ class Journal:
     def import_lines(self, lines: Iterable[str], name: str = "<input>") -> int:
         """A new game from exported lines; returns its id. Errors name the file and line."""
         header, entries = parse_export(lines, name)
-        game_id = self.new_game(header["game"], header["options"])
+        files = {file: text.encode() for file, text in header.get("files", {}).items()}
+        game_id = self.new_game(header["game"], header["options"], files)
         for entry in entries:
             self.append(game_id, entry)
         if header.get("finished") is True:

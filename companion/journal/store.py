@@ -7,6 +7,7 @@ user_version``, :data:`companion.journal.entries.SCHEMA_VERSION`):
 - ``games(id, game, options, created, updated, finished)``: one row per game; ``options`` is JSON.
 - ``entries(game_id, idx, kind, event, accepted_at)``: the game's history, in order (:mod:`.entries`).
 - ``snapshots``: stored states, a cache (:mod:`.snapshots`), made with the first one.
+- ``data_files``, ``game_files``: the data files each game began with, by content (:mod:`.boards`).
 
 Nothing here decides what to do with a file: :class:`companion.journal.journal.Journal` does.
 """
@@ -80,6 +81,9 @@ class Pending:
     the storage refuses the write: they are a cache."""
     forget: list[tuple[int, int]] = field(default_factory=list)
     """(game, live count): snapshots beyond it are deleted with these rows (an undo past them)."""
+    files: list[tuple[int, str, bytes]] = field(default_factory=list)
+    """(game, name, content): the data files a new game began with (:mod:`companion.journal.boards`), written with
+    its ``games`` row."""
 
     def __bool__(self) -> bool:
         return bool(self.games or self.rows or self.finished)

@@ -37,7 +37,7 @@ from companion.journal import GameRecord, Journal
 from companion.journal.engine_cache import cache_folder, load_engine
 from companion.places import Place
 from companion.session.choices import options_for, setup_questions
-from companion.session.game_run import GameRun, state_digest
+from companion.session.game_run import GameRun, state_digest, stored_board
 from companion.session.inputs import (
     Ask,
     Decide,
@@ -162,8 +162,12 @@ class Session:
 
     def resume(self, record: GameRecord) -> None:
         self.journal.check_snapshots(record.id)  # the history's check reads the rows while the engine loads
-        engine = self._loader(record.game, self.maps)
-        self._enter_play(GameRun.resume(self.journal, engine, record, self.maps))
+        maps, changed = stored_board(self.journal, record, self.maps)  # the board the game began on
+        engine = self._loader(record.game, maps)
+        self._enter_play(GameRun.resume(self.journal, engine, record, maps))
+        if changed:
+            log.warning("game %d (%s): %s", record.id, record.game, changed)
+            self.message = changed
 
     def _enter_play(self, run: GameRun) -> None:
         run.before_commit = self._announce

@@ -24,11 +24,23 @@ from companion.dice import DiceRolled, Event, Prompt
 from companion.errors import CompanionError
 from companion.games.base import Game, replay
 from companion.inputs import RollRef
-from companion.journal import Entry, GameRecord, Journal, LiveEvent
+from companion.journal import Entry, GameRecord, Journal, LiveEvent, boards
+from companion.journal.boards import files_in_force
 from companion.journal.codec import Types, types_for
 from companion.journal.history import LiveEvents, Point, prefix_from
 from companion.journal.snapshots import SNAPSHOT_EVERY
 from companion.journal.version import engine_version
+
+
+def stored_board(journal: Journal, record: GameRecord, maps: Path | None) -> tuple[Path | None, str]:
+    """Where a resumed game's engine is loaded from: ``maps`` (the files in force) when they are the files the
+    game began with (or it kept none, as an older journal's games), else a folder holding the ones it began with
+    (:mod:`companion.journal.boards`), with the one line that says so."""
+    stored = journal.game_files(record.id)
+    if stored is None or stored == files_in_force(record.game, maps):
+        return maps, ""
+    return boards.folder_for(journal.path, stored), boards.CHANGED
+
 
 STATE_CACHE = 64
 """States kept in memory by live count: undo and re-roll within these many events cost no replay at all."""
@@ -80,7 +92,7 @@ class GameRun:
     def new(cls, journal: Journal, game: Game[Any], options: Mapping[str, Any], maps: Path | None = None) -> GameRun:
         """A new game: the engine's starting state first (a RuleError leaves the journal untouched)."""
         state = game.new_game(options)
-        game_id = journal.new_game(game.key, options)
+        game_id = journal.new_game(game.key, options, files_in_force(game.key, maps))
         return cls(game, dict(options), game_id, journal, LiveEvents(), state, maps=maps)
 
     @classmethod
