@@ -101,3 +101,24 @@ def test_a_game_without_stored_files_replays_on_the_files_in_force(tmp_path):
         session.resume(journal.game(game_id))
         run = session.current
         assert run is not None and run.state == replay(game, {"players": 4}, events) and session.message == ""
+
+
+def test_a_salvaged_game_keeps_its_board_and_replays_on_it(finished_game):
+    """A damaged journal set aside at start: the game's data files come back with its rows (each checked against
+    its digest), so the replay check and the resume use the board it was played on, not the edited one."""
+    from companion.journal.replays import replay_check
+
+    path, game_id, _, before = finished_game
+    with Journal(path, readonly=True) as journal:
+        files = journal.game_files(game_id)
+    assert files is not None and set(files) == {"kansas.toml"}
+    swap_path_key(group_maps_dir() / "kansas.toml")
+    data = path.read_bytes()
+    path.write_bytes(b"\x00" * 100 + data[100:])  # the header zeroed: SQLite refuses the whole file
+    with Journal(path, replays=replay_check()) as journal:
+        assert "1 game saved, 0 not" in journal.notice
+        assert journal.game_files(game_id) == files
+        session = Session(journal)
+        session.resume(journal.game(game_id))
+        run = session.current
+        assert run is not None and outcome(run.game, run.state) == before and session.message == CHANGED

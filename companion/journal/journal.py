@@ -212,6 +212,7 @@ class Journal:
                            (g.id, g.game, g.options, g.created, g.updated, g.finished))
                 db.executemany("INSERT INTO entries (game_id, idx, kind, event, accepted_at) VALUES (?,?,?,?,?)",
                                [(g.id, *row) for row in g.rows])
+                boards.write(db, [(g.id, name, content) for name, content in g.files])
 
     def adopt(self, found: Salvage) -> None:
         """Add salvaged games to this (new, empty) journal: ``companion journal salvage``."""

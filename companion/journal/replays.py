@@ -9,7 +9,9 @@ refuses it (or that has no engine here) is named as not saved, and stays in the 
 
 from __future__ import annotations
 
+import hashlib
 import json
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,16 +28,19 @@ Check = Callable[["SavedGame"], str]
 
 
 def replay_check(loader: Callable[[str, Path | None], Any] = load_game, maps: Path | None = None) -> Check:
-    """A check that replays each game on its engine (``loader(key, maps)``, loaded once per game key)."""
-    engines: dict[str, Any] = {}
+    """A check that replays each game on its engine (``loader(key, maps)``), built from the data files the game
+    began with when they came back with it, else from the files in force; each engine loaded once."""
+    engines: dict[tuple[str, str], Any] = {}
 
     def check(game: SavedGame) -> str:
-        if game.game not in engines:
+        files = hashlib.sha256(repr(game.files).encode()).hexdigest() if game.files else ""
+        key = (game.game, files)
+        if key not in engines:
             try:
-                engines[game.game] = loader(game.game, maps)
+                engines[key] = _load(loader, game, maps)
             except Exception as exc:  # not installed here, or its data does not load: it cannot be replayed
-                engines[game.game] = f"no engine for {game.game} ({reason(exc)})"
-        engine = engines[game.game]
+                engines[key] = f"no engine for {game.game} ({reason(exc)})"
+        engine = engines[key]
         if isinstance(engine, str):
             return engine
         try:
@@ -47,3 +52,14 @@ def replay_check(loader: Callable[[str, Path | None], Any] = load_game, maps: Pa
         return ""
 
     return check
+
+
+def _load(loader: Callable[[str, Path | None], Any], game: SavedGame, maps: Path | None) -> Any:
+    if not game.files:
+        return loader(game.game, maps)
+    with tempfile.TemporaryDirectory(prefix="companion-salvage-") as folder:
+        for name, content in game.files:
+            if Path(name).name != name:
+                raise ValueError(f"{name!r} is not a data file's name")
+            (Path(folder) / name).write_bytes(content)
+        return loader(game.game, Path(folder))
