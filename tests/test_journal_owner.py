@@ -225,3 +225,20 @@ def test_a_start_on_a_full_disk_is_one_line_and_a_later_try(tmp_path, capsys, mo
     monkeypatch.undo()
     with Journal(path) as again:  # space freed: the next start takes the lock as ever
         assert [x.event for x in again.events(gid)] == [D8]
+
+
+def test_a_game_begun_while_writes_are_refused_keeps_its_board_through_the_recovery_file(tmp_path):
+    path = tmp_path / "j.sqlite"
+    j = Journal(path)
+    holder = hold_write_lock(path)
+    board = {"kansas.toml": "[rules]\nmarkers_per_tornado = 5\n# \u00e9\n".encode()}
+    try:
+        gid = j.new_game("kansas", {"players": 4}, board)
+        assert j.append(gid, Entry("event", D8)) is False
+        j.close(timeout=0.2)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert '"type": "file"' in recovery_path(path).read_text()
+    with Journal(path) as again:
+        assert again.game_files(gid) == board and [e.event for e in again.entries(gid)] == [D8]

@@ -225,7 +225,7 @@ class Journal:
         if not path.exists():
             return
         try:
-            games, rows, finished = read_recovery(path)
+            games, rows, finished, files = read_recovery(path)
         except (DataError, OSError) as exc:
             log.error("journal: recovery file not read, left as it is: %s", exc)
             self.notice = f"journal: recovery file {path.name} unreadable, left as it is"
@@ -243,6 +243,7 @@ class Journal:
                 self._pending.rows.append(row)
                 self._next_idx[gid] = max(idx + 1, self._next_index(gid))
         self._pending.finished.update({gid: done for gid, done in finished.items() if gid in known})
+        self._pending.files += [item for item in files if item[0] in self._pending.games]
         count = len(self._pending.games) + len(self._pending.rows) + len(self._pending.finished)
         if self._flush():
             path.unlink()
@@ -283,7 +284,7 @@ class Journal:
                 self._lock = None
 
     def _save_recovery(self) -> None:
-        lines = recovery_lines(self._pending.games, self._pending.rows, self._pending.finished)
+        lines = recovery_lines(self._pending.games, self._pending.rows, self._pending.finished, self._pending.files)
         path = recovery_path(self.path)
         try:
             write_recovery(path, lines)
