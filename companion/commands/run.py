@@ -170,7 +170,7 @@ def _started() -> None:
     cyclic garbage; collecting as it went walked them some sixty times (15-25 ms of the start, measured),
     and every full collection later would walk them again. Frozen, they are never walked: reference
     counting still frees what is dropped, and the few hundred garbage objects of the start are kept (a
-    few tens of kB), as ``journal_snapshots.unpack`` does with a loaded game's state."""
+    few tens of kB), as ``journal.snapshots.unpack`` does with a loaded game's state."""
     gc.freeze()
 
 
