@@ -20,7 +20,7 @@ the box does at the table.
 - before: the full replay that resume and undo were until now (every live event read and folded).
 
 The first start after an install (or a change of the maps or the code) loads the engine from its files and
-keeps it beside the journal (companion.session.engine_cache); that start is its own row, and the resume
+keeps it beside the journal (companion.journal.engine_cache); that start is its own row, and the resume
 rows time the starts after it, as the box starts every evening.
 """
 
@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks._table import Row, summary, time_calls
-from companion.journal_snapshots import SNAPSHOT_EVERY
+from companion.journal.snapshots import SNAPSHOT_EVERY
 
 AREA = "journal"
 EVENTS = 10_000

@@ -82,7 +82,7 @@ class Table:
 SWITCH_INTERVAL = 0.0005
 """Seconds a thread waiting for the GIL waits before the thread holding it must let go (Python's default is
 0.005). The table's other threads each need it only for moments, and need them soon: the journal's writer
-to start a roll's COMMIT while the loop draws (companion.journal_writer), the tower's reader to queue a roll,
+to start a roll's COMMIT while the loop draws (companion.journal.writer), the tower's reader to queue a roll,
 the OLED's writer to put an image on the bus. With five milliseconds a moment could come after the frame."""
 
 

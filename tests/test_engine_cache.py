@@ -4,7 +4,6 @@ from other files or other code, and a broken map file is still reported."""
 from __future__ import annotations
 
 import hashlib
-import pickle
 import shutil
 from pathlib import Path
 
@@ -17,9 +16,10 @@ from companion.games.base import HasMapJson, replay
 from companion.games.kansas import data as kansas_data
 from companion.games.registry import load_game
 from companion.journal import Journal
-from companion.journal_snapshots import engine_version, package_version
+from companion.journal.boards import CHANGED
+from companion.journal.engine_cache import MAGIC, SUFFIX, cache_folder, load_engine
+from companion.journal.version import engine_version, package_version
 from companion.session.core import Session
-from companion.session.engine_cache import MAGIC, cache_folder, load_engine
 
 GAMES = {"kansas": {"players": 4}, "stormfury": {}, "carcassonne": {}, "industry": {}, "allegheny": {}}
 
@@ -51,7 +51,7 @@ def test_a_second_start_reads_the_engine_from_the_cache(tmp_path, maps, monkeypa
     path = tmp_path / "j.sqlite"
     first = started(path, maps)
     fresh = load_game("kansas", maps).board
-    assert (cache_folder(path) / "kansas.pickle").is_file()
+    assert (cache_folder(path) / f"kansas{SUFFIX}").is_file()
     no_board_read(monkeypatch)
     again = started(path, maps)
     assert again.current is not None and first.current is not None
@@ -78,8 +78,13 @@ def test_a_changed_map_file_is_read_again(tmp_path, maps):
     assert started(path, maps).current.game.board.markers_per_tornado == 5  # type: ignore[union-attr]
     board = maps / "kansas.toml"
     board.write_text(board.read_text().replace("markers_per_tornado = 5", "markers_per_tornado = 6"))
-    again = started(path, maps)
-    assert again.current is not None and again.current.game.board.markers_per_tornado == 6
+    with Journal(path) as journal:  # the open game plays on the board it began with; a new one reads the new file
+        again = Session(journal, maps=maps)
+        again.start()
+        assert again.current is not None and again.current.game.board.markers_per_tornado == 5
+        assert again.message == CHANGED
+        again.new_game("kansas", {"players": 4})
+        assert again.current is not None and again.current.game.board.markers_per_tornado == 6
     assert load_engine("kansas", maps, cache_folder(path),
                        lambda *_: pytest.fail("not kept")).board.markers_per_tornado == 6
 
@@ -115,19 +120,19 @@ def spoil(entry: Path, payload: bytes | None = None, flip: bool = False) -> None
         entry.write_bytes(head + b"\n\n" + bytes(spoilt))
 
 
-@pytest.mark.parametrize("damage", ["flipped", "truncated", "not an engine", "not a pickle", "other magic"])
+@pytest.mark.parametrize("damage", ["flipped", "truncated", "not an engine", "not data", "other magic"])
 def test_a_damaged_entry_means_a_load_from_the_files_and_a_new_entry(tmp_path, maps, damage):
     folder = tmp_path / "cache"
     load_engine("kansas", maps, folder, load_game)
-    entry = folder / "kansas.pickle"
+    entry = folder / f"kansas{SUFFIX}"
     if damage == "flipped":
         spoil(entry, flip=True)
     elif damage == "truncated":
         entry.write_bytes(entry.read_bytes()[:100])
     elif damage == "not an engine":
-        spoil(entry, payload=pickle.dumps({"key": "kansas"}))
-    elif damage == "not a pickle":
-        spoil(entry, payload=b"not a pickle at all")
+        spoil(entry, payload=b'["D","key","kansas"]')
+    elif damage == "not data":
+        spoil(entry, payload=b"not a value the codec wrote")
     else:
         entry.write_bytes(entry.read_bytes().replace(MAGIC, b"something else\n", 1))
     loaded = []

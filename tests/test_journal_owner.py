@@ -16,7 +16,7 @@ import pytest
 from companion.cli import main
 from companion.dice import DiceRolled
 from companion.journal import Entry, Journal
-from companion.journal_recovery import recovery_path
+from companion.journal.recovery import recovery_path
 from tests.test_e2e_service import ENV, REPO, _lines_until_ready, _start, _stop
 
 D8 = DiceRolled.of(("d8", 5), source="tower")
@@ -198,3 +198,47 @@ def test_a_recovery_file_the_journal_cannot_take_yet_keeps_its_game_ids(tmp_path
     again.close()
     with Journal(path) as third:
         assert [(g.id, g.game) for g in third.games()] == [(waiting + 1, "stormfury"), (waiting, "kansas")]
+
+
+@pytest.mark.usefixtures("restore_logging")
+def test_a_start_on_a_full_disk_is_one_line_and_a_later_try(tmp_path, capsys, monkeypatch):
+    """The lock file's PID is the first byte a start writes: on a full disk that write fails (ENOSPC). One line,
+    exit 75 (systemd starts the box again later), no traceback; nothing left behind, the games untouched."""
+    import errno
+
+    from companion.journal import lock
+
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as first:
+        gid = first.new_game("kansas", {"players": 4})
+        first.append(gid, Entry("event", D8))
+    before = path.read_bytes()
+
+    def full(fd: int, data: bytes, offset: int) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(lock.os, "pwrite", full)
+    assert main(["run", "--sim", "--headless", "--journal", str(path)]) == 75
+    err = capsys.readouterr().err
+    assert err == f"companion: journal {path}: disk full, cannot write its lock file j.sqlite.lock; free some space\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["j.sqlite"] and path.read_bytes() == before
+    monkeypatch.undo()
+    with Journal(path) as again:  # space freed: the next start takes the lock as ever
+        assert [x.event for x in again.events(gid)] == [D8]
+
+
+def test_a_game_begun_while_writes_are_refused_keeps_its_board_through_the_recovery_file(tmp_path):
+    path = tmp_path / "j.sqlite"
+    j = Journal(path)
+    holder = hold_write_lock(path)
+    board = {"kansas.toml": "[rules]\nmarkers_per_tornado = 5\n# \u00e9\n".encode()}
+    try:
+        gid = j.new_game("kansas", {"players": 4}, board)
+        assert j.append(gid, Entry("event", D8)) is False
+        j.close(timeout=0.2)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert '"type": "file"' in recovery_path(path).read_text()
+    with Journal(path) as again:
+        assert again.game_files(gid) == board and [e.event for e in again.entries(gid)] == [D8]

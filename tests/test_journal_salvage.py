@@ -6,16 +6,59 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from benchmarks.bench_journal import scripted_events
 from companion.cli import main
 from companion.dice import Choice, DiceRolled
+from companion.errors import RuleError
+from companion.games.registry import GameSpec, load_game, register
 from companion.journal import Entry, Journal
-from companion.journal_salvage import salvage
+from companion.journal.salvage import salvage
 
 GAMES = 12
+
+
+class LedgerGame:
+    """The game of the 12 games below: any roll, and notes (names as long as Kansas's and Stormfury's keys, so the
+    file's pages are laid out as a night of those); its rules refuse any other choice, so a salvaged game is
+    counted saved only when its rows replay here too."""
+
+    title = "Ledger"
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def new_game(self, options: dict[str, Any]) -> tuple[Any, ...]:
+        if not isinstance(options.get("players"), int):
+            raise RuleError("players: a number")
+        return ()
+
+    def apply(self, state: tuple[Any, ...], event: Any) -> tuple[Any, ...]:
+        if not isinstance(event, DiceRolled) and not (isinstance(event, Choice) and event.action == "note"):
+            raise RuleError(f"not a roll or a note: {event}")
+        return (*state, event)
+
+
+def load_ledger(maps: Path | None = None) -> LedgerGame:
+    return LedgerGame("ledger")
+
+
+def load_ledgerbig(maps: Path | None = None) -> LedgerGame:
+    return LedgerGame("ledgerbig")
+
+
+@pytest.fixture(autouse=True)
+def ledger_games() -> Iterator[None]:
+    undo = [register(GameSpec(key=key, title="Ledger", engine=f"tests.test_journal_salvage:load_{key}", order=990))
+            for key in ("ledger", "ledgerbig")]
+    yield
+    for remove in undo:
+        remove()
 
 
 def twelve_games(path: Path) -> dict[int, list[Entry]]:
@@ -23,7 +66,7 @@ def twelve_games(path: Path) -> dict[int, list[Entry]]:
     made: dict[int, list[Entry]] = {}
     with Journal(path) as j:
         for n in range(GAMES):
-            gid = j.new_game("kansas" if n % 2 else "stormfury", {"players": 4 + n % 3, "note": "x" * (n * 7)})
+            gid = j.new_game("ledger" if n % 2 else "ledgerbig", {"players": 4 + n % 3, "note": "x" * (n * 7)})
             entries = []
             for i in range(5 + 5 * n):
                 if i % 9 == 8:
@@ -293,3 +336,79 @@ def test_entries_lost_at_the_end_are_noticed_even_when_written_a_moment_apart(tm
     assert len(set(stamps)) == len(stamps)  # every write its own time
     found = salvage(path)
     assert not found.saved and "entries from 6 on are gone" in found.lost[gid]
+
+
+def games_only_in_the_wal(tmp_path: Path, main_file: str) -> tuple[Path, bytes, dict[int, list[Entry]]]:
+    """A journal whose every game is still in its -wal (a box cut off before its first checkpoint), beside a main
+    file emptied to 0 bytes (or gone): what SQLite would take for a new journal."""
+    path = tmp_path / "j.sqlite"
+    made: dict[int, list[Entry]] = {}
+    j = Journal(path)
+    j._db.execute("PRAGMA wal_autocheckpoint=0")
+    for n in range(4):
+        gid = j.new_game("kansas", {"players": 3 + n})
+        made[gid] = [Entry("event", DiceRolled.of(("d8", 1 + (n + i) % 8), source="tower")) for i in range(6 + n)]
+        for entry in made[gid]:
+            j.append(gid, entry)
+    wal = (tmp_path / "j.sqlite-wal").read_bytes()
+    j.close()
+    if main_file == "emptied":
+        path.write_bytes(b"")
+    else:
+        path.unlink()
+    (tmp_path / "j.sqlite-wal").write_bytes(wal)
+    assert len(wal) > 4096
+    return path, wal, made
+
+
+@pytest.mark.parametrize("main_file", ["emptied", "gone"])
+def test_an_empty_journal_beside_a_wal_holding_games_is_never_read_as_none(tmp_path, capsys, main_file):
+    path, wal, made = games_only_in_the_wal(tmp_path, main_file)
+    for command in (["games"], ["journal", "check"], ["export", "1"]):
+        assert main([*command, "--journal", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "write-ahead log" in err and "salvage" in err and err.count("\n") == 1
+    assert path.exists() == (main_file == "emptied")  # read-only: nothing made, moved or written
+    assert not path.exists() or path.read_bytes() == b""
+    assert (tmp_path / "j.sqlite-wal").read_bytes() == wal
+    with Journal(path) as j:
+        assert "kept as" in j.notice and "4 games saved, 0 not" in j.notice
+        assert [g.id for g in j.games()] == sorted(made, reverse=True)
+        for gid, entries in made.items():
+            assert j.entries(gid) == entries
+    aside = sorted(p for p in tmp_path.iterdir() if ".aside" in p.name)
+    assert aside[0].name.endswith(".aside") and len(aside) in (2, 3)  # with its -wal (and -shm, when there is one)
+    assert aside[0].stat().st_size == 0 and aside[-1].name.endswith(".aside-wal") and aside[-1].read_bytes() == wal
+    assert main(["games", "--journal", str(path)]) == 0
+    assert capsys.readouterr().out.count("kansas") == 4
+
+
+def test_a_game_counts_as_saved_only_when_it_replays(tmp_path, capsys):
+    """A flipped bit that leaves a row parsing (a D8 read as a D6, same length, same page) made salvage call a
+    game saved that no longer resumes. The box's salvage (`run`, `journal salvage`) replays each game on its
+    engine: that one is named as not saved, the sound one beside it comes back."""
+    from companion.journal.replays import replay_check
+
+    path = tmp_path / "j.sqlite"
+    engine = load_game("kansas")
+    events = scripted_events(engine, {"players": 4}, 30, seed=5)
+    with Journal(path) as j:
+        good, flipped = j.new_game("kansas", {"players": 4}), j.new_game("kansas", {"players": 4})
+        for gid in (good, flipped):
+            for event in events:
+                j.append(gid, Entry("event", event))
+    with sqlite3.connect(path) as db:  # the first roll of the second game: a grid line's D8
+        (text,) = db.execute("SELECT event FROM entries WHERE game_id=? AND idx=0", (flipped,)).fetchone()
+        assert '"d8"' in text
+        db.execute("UPDATE entries SET event=? WHERE game_id=? AND idx=0", (text.replace('"d8"', '"d6"'), flipped))
+    header_zeroed(path)
+    assert {g.id for g in salvage(path).saved} == {good, flipped}  # the rows alone: both parse
+    found = salvage(path, replay_check())
+    assert [g.id for g in found.saved] == [good] and "does not replay" in found.lost[flipped]
+    out = tmp_path / "saved.sqlite"
+    assert main(["journal", "salvage", str(path), "--out", str(out)]) == 0
+    assert "1 game saved, 1 not" in capsys.readouterr().out
+    with Journal(path, replays=replay_check()) as j:  # the box's own start
+        assert "1 game saved, 1 not" in j.notice and f"game {flipped}: does not replay" in j.notice
+        assert [g.id for g in j.games()] == [good]
+        assert [x.event for x in j.events(good)] == events

@@ -16,8 +16,10 @@ from companion.dice import DiceRolled, event_to_dict
 from companion.games.base import replay
 from companion.games.registry import load_game
 from companion.journal import Journal
-from companion.journal_salvage import salvage
-from companion.journal_snapshots import KEEP, SNAPSHOT_EVERY, engine_version
+from companion.journal.codec import types_for
+from companion.journal.salvage import salvage
+from companion.journal.snapshots import KEEP, SNAPSHOT_EVERY, row_checksum
+from companion.journal.version import engine_version
 from companion.session import game_run
 from companion.session.core import Session
 from companion.session.game_run import GameRun
@@ -49,6 +51,21 @@ def played(path: Path, key: str, options: dict[str, Any], count: int, *, seed: i
 def snapshot_counts(path: Path, game_id: int) -> list[int]:
     with sqlite3.connect(path) as db:
         return [r[0] for r in db.execute("SELECT live FROM snapshots WHERE game_id=? ORDER BY live", (game_id,))]
+
+
+def plant(db: sqlite3.Connection, game_id: int, payload: bytes, *, live: int | None = None,
+          digest: str | None = None) -> int:
+    """The game's snapshots (or the one at ``live``) given ``payload`` (and ``digest``), their checksums made to
+    match, as anyone holding a genuine journal can; how many rows."""
+    rows = db.execute("SELECT live, entry_idx, digest, version FROM snapshots WHERE game_id=?", (game_id,)).fetchall()
+    count = 0
+    for at, entry_idx, old_digest, version in rows:
+        if live is None or at == live:
+            new_digest = digest if digest is not None else old_digest
+            checksum = row_checksum(game_id, at, entry_idx, new_digest, version, payload)
+            count += db.execute("UPDATE snapshots SET payload=?, checksum=?, digest=? WHERE game_id=? AND live=?",
+                                (payload, checksum, new_digest, game_id, at)).rowcount
+    return count
 
 
 def resumed(path: Path, key: str, game_id: int, maps: Path | None = None) -> tuple[GameRun, list[Any]]:
@@ -146,16 +163,13 @@ def test_a_damaged_payload_is_ignored_and_an_older_snapshot_used(tmp_path, every
     assert any("payload is damaged" in r.getMessage() for r in caplog.records)
 
 
-def test_a_payload_that_does_not_unpickle_means_a_full_replay(tmp_path, every, caplog):
+def test_a_payload_that_does_not_read_means_a_full_replay(tmp_path, every, caplog):
     """Checksum right, content not a state (as a class renamed by new code would leave it): full replay."""
-    import hashlib
-
     path = tmp_path / "j.sqlite"
     game_id, events = played(path, "kansas", {"players": 4}, EVERY + 3)
-    junk = b"not a pickle at all"
+    junk = b"not a state at all"
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE snapshots SET payload=?, checksum=? WHERE game_id=?",
-                   (junk, hashlib.sha256(junk).hexdigest(), game_id))
+        assert plant(db, game_id, junk) == 1
     caplog.set_level(logging.WARNING)
     run, _ = resumed(path, "kansas", game_id)
     with run.journal:
@@ -272,7 +286,7 @@ def test_an_old_journal_keeps_working_and_a_read_only_open_writes_nothing(tmp_pa
     files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     with Journal(path, readonly=True) as reader:
         assert [x.event for x in reader.events(game_id)] == events
-        assert reader.snapshot_point(game_id, engine_version(game)) is None
+        assert reader.snapshot_point(game_id, engine_version(game), types_for(game)) is None
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files  # not a byte, not a file
     assert main(["games", "--journal", str(path)]) == 0
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
@@ -440,7 +454,7 @@ def test_one_scan_checks_every_snapshot_so_a_deep_undo_reads_no_row_again(tmp_pa
     run, _ = resumed(path, "kansas", game_id)
     with run.journal:
         assert run.live.base == 3 * EVERY
-        monkeypatch.setattr(Journal, "_reader", no_second_check)
+        monkeypatch.setattr(Journal, "reader", no_second_check)
         for n in range(len(events) - 1, EVERY - 1, -1):  # past the snapshots at 3 and 2 * EVERY, down to EVERY
             run._states.clear()  # nothing in memory: each undo loads a snapshot
             run.undo()
@@ -452,8 +466,10 @@ def test_one_scan_checks_every_snapshot_so_a_deep_undo_reads_no_row_again(tmp_pa
 def test_an_older_snapshot_whose_digest_was_changed_is_refused_on_a_deep_undo(tmp_path, every, caplog):
     path = tmp_path / "j.sqlite"
     game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 2)
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE snapshots SET digest=? WHERE game_id=? AND live=?", ("0" * 64, game_id, 2 * EVERY))
+    with sqlite3.connect(path) as db:  # its checksum made to match: the check against the history refuses it
+        (payload,) = db.execute("SELECT payload FROM snapshots WHERE game_id=? AND live=?",
+                                (game_id, 2 * EVERY)).fetchone()
+        assert plant(db, game_id, payload, live=2 * EVERY, digest="0" * 64) == 1
     caplog.set_level(logging.WARNING)
     run, _ = resumed(path, "kansas", game_id)
     with run.journal:
@@ -470,19 +486,15 @@ def test_an_older_snapshot_whose_digest_was_changed_is_refused_on_a_deep_undo(tm
 def test_a_tampered_state_is_never_used_although_its_tail_is_replayed_during_the_check(tmp_path, every, caplog):
     """A payload swapped for another game's state (checksum made to match): the replay of the events after it
     runs on it while the history is checked, and its result is thrown away with it."""
-    import hashlib
-    import pickle
-
     path = tmp_path / "j.sqlite"
     game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY + 3)
     with sqlite3.connect(path) as db:
         (data,) = db.execute("SELECT payload FROM snapshots WHERE game_id=? AND live=?",
                              (game_id, EVERY)).fetchone()
-        other = pickle.dumps(pickle.loads(data))  # a state that unpickles, under the newest snapshot's row
+        other = bytes(data)  # a state that reads, under the newest snapshot's row
         (newest,) = db.execute("SELECT digest FROM snapshots WHERE game_id=? AND live=?",
                                (game_id, 2 * EVERY)).fetchone()
-        db.execute("UPDATE snapshots SET payload=?, checksum=?, digest=? WHERE game_id=? AND live=?",
-                   (other, hashlib.sha256(other).hexdigest(), "f" * 64, game_id, 2 * EVERY))
+        assert plant(db, game_id, other, live=2 * EVERY, digest="f" * 64) == 1
         assert newest != "f" * 64
     caplog.set_level(logging.WARNING)
     run, _ = resumed(path, "kansas", game_id)
@@ -494,7 +506,7 @@ def test_a_tampered_state_is_never_used_although_its_tail_is_replayed_during_the
 @pytest.mark.parametrize("primary_key", [True, False])
 def test_the_history_digest_follows_idx_whatever_order_the_rows_were_written_in(primary_key):
     """Through the primary key's index, or (a table without it) through the sorted form."""
-    from companion.journal_snapshots import HistoryDigest, rows_digest
+    from companion.journal.history import HistoryDigest, rows_digest
 
     db = sqlite3.connect(":memory:")
     key = ", PRIMARY KEY (game_id, idx)" if primary_key else ""
@@ -519,7 +531,7 @@ def test_the_box_checks_the_history_once_from_its_start_and_undoes_past_every_sn
         session.start()
         run = session.current
         assert run is not None and run.game_id == game_id and run.live.base == 3 * EVERY
-        monkeypatch.setattr(Journal, "_reader", no_second_check)
+        monkeypatch.setattr(Journal, "reader", no_second_check)
         for n in range(len(events) - 1, EVERY - 1, -1):
             run._states.clear()
             session.undo()
@@ -533,7 +545,7 @@ def test_a_history_that_cannot_be_read_for_the_check_means_the_full_replay(tmp_p
     def refused(self: Journal) -> sqlite3.Connection:
         return sqlite3.connect(tmp_path / "missing" / "j.sqlite")  # cannot be opened
 
-    monkeypatch.setattr(Journal, "_reader", refused)
+    monkeypatch.setattr(Journal, "reader", refused)
     caplog.set_level(logging.WARNING)
     run, _ = resumed(path, "kansas", game_id)
     with run.journal:
@@ -547,13 +559,13 @@ def test_a_start_checks_the_history_once_from_the_moment_it_knows_the_game(tmp_p
     path = tmp_path / "j.sqlite"
     game_id, events = played(path, "kansas", {"players": 4}, 3 * EVERY + 2)
     readers = []
-    reader = Journal._reader
+    reader = Journal.reader
 
     def counted(self: Journal) -> sqlite3.Connection:
         readers.append(1)
         return reader(self)
 
-    monkeypatch.setattr(Journal, "_reader", counted)
+    monkeypatch.setattr(Journal, "reader", counted)
     with Journal(path) as journal:
         record = journal.last_unfinished()
         assert record is not None and record.id == game_id and len(readers) == 1  # under way already
@@ -585,7 +597,7 @@ def test_a_start_still_refuses_a_snapshot_over_an_edited_history(tmp_path, every
 def test_one_statement_gives_the_digest_at_every_boundary(primary_key):
     """Each boundary's digest equals the rows below it hashed one by one, empty stretches between boundaries
     included, through the index or (a table without it) the sorted form; ``scanning`` is called once."""
-    from companion.journal_snapshots import HistoryDigest, rows_digests
+    from companion.journal.history import HistoryDigest, rows_digests
 
     db = sqlite3.connect(":memory:")
     key = ", PRIMARY KEY (game_id, idx)" if primary_key else ""
@@ -604,3 +616,49 @@ def test_one_statement_gives_the_digest_at_every_boundary(primary_key):
             expected.add(text)
         assert digest.hexdigest() == expected.hexdigest(), bound
     assert rows_digests(db, HistoryDigest("kansas", "{}"), 7, [], lambda: calls.append(1)) == [] and len(calls) == 2
+
+
+@pytest.mark.parametrize("column", ["payload", "digest"])
+def test_a_snapshot_cell_that_reads_as_text_that_is_not_utf8_means_the_replay(tmp_path, every, caplog, column):
+    """One flipped bit in a cell's type byte makes a BLOB a TEXT: SQLite's quick_check passes, reading it raises
+    sqlite3.OperationalError. The game resumes by replay, said once in the log, at every start alike."""
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY + 3)
+    with sqlite3.connect(path) as db:
+        db.execute(f"UPDATE snapshots SET {column}=CAST(x'ff00fe80c3' AS TEXT) WHERE game_id=?", (game_id,))
+        assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        with pytest.raises(sqlite3.OperationalError):
+            db.execute(f"SELECT {column} FROM snapshots").fetchall()
+    caplog.set_level(logging.WARNING)
+    for start in range(2):
+        live = events[:len(events) - start]  # each start undoes one event
+        with Journal(path) as journal:
+            session = Session(journal)
+            session.start()
+            run = session.current
+            assert run is not None and run.game_id == game_id and run.live.base == 0
+            assert run.state == replay(run.game, {"players": 4}, live)
+            session.undo()
+            assert len(run.live) == len(live) - 1
+    said = [r.getMessage() for r in caplog.records if "do not read" in r.getMessage()]
+    assert len(said) == 1 and f"game {game_id}: snapshots ignored" in said[0]
+
+
+@pytest.mark.parametrize("column", ["live", "entry_idx", "game_id"])
+def test_a_flipped_column_of_a_snapshot_row_makes_it_one_that_does_not_hold(tmp_path, every, caplog, column):
+    """Every column a load relies on is under the row's checksum: ``live`` one lower would make the newest state
+    stand for one event fewer (the rows after it folded on it again), ``game_id`` would move it to another game."""
+    path = tmp_path / "j.sqlite"
+    game_id, events = played(path, "kansas", {"players": 4}, 2 * EVERY + 3)
+    other, _ = played(path, "kansas", {"players": 4}, 3, seed=4)  # a game the row could be moved to
+    with sqlite3.connect(path) as db:
+        value = {"live": 2 * EVERY - 1, "entry_idx": 2 * EVERY - 1, "game_id": other}[column]
+        assert db.execute(f"UPDATE snapshots SET {column}=? WHERE game_id=? AND live=?",
+                          (value, game_id, 2 * EVERY)).rowcount == 1
+    caplog.set_level(logging.WARNING)
+    for gid, count in ((game_id, len(events)), (other, 3)):
+        run, live = resumed(path, "kansas", gid)
+        with run.journal:
+            assert len(run.live) == count and run.state == replay(run.game, {"players": 4}, live)
+            assert run.live.base != 2 * EVERY - 1
+    assert any("or a column of its row" in r.getMessage() for r in caplog.records)

@@ -17,7 +17,7 @@ import pytest
 
 from companion.dice import FACES, DiceRolled
 from companion.journal import Journal
-from companion.journal_writer import WriteBehind
+from companion.journal.writer import WriteBehind
 from companion.sim import build_table
 
 
@@ -236,7 +236,7 @@ def test_the_oleds_image_of_a_roll_goes_to_its_writer_with_the_write_and_reaches
 
 def test_start_returns_once_the_writer_has_taken_the_job_so_the_commit_is_under_way_before_the_drawing(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import companion.journal_writer as journal_writer
+    import companion.journal.writer as journal_writer
 
     monkeypatch.setattr(journal_writer, "TAKE_WAIT", 10.0)  # the bound only spares a starved thread's loop
     writer = WriteBehind("test-writer")

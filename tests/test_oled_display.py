@@ -394,7 +394,7 @@ def test_any_run_of_images_leaves_the_panel_as_luma_writing_each_whole_would(fra
 def test_an_image_handed_over_with_the_journals_write_reaches_the_panel_only_once_that_write_landed():
     """With ``after``, the writer thread holds the image until the write says it is on disk (the loop draws the
     projector meanwhile), and drops it when the write failed."""
-    from companion.journal_writer import Landing
+    from companion.journal.writer import Landing
 
     device = dummy(mode="1")
     display = Display(device=device, background=True)
@@ -416,7 +416,7 @@ def test_an_image_handed_over_with_the_journals_write_reaches_the_panel_only_onc
 
 
 def test_a_display_closed_while_its_image_waits_for_the_journal_stops_its_writer():
-    from companion.journal_writer import Landing
+    from companion.journal.writer import Landing
 
     display = Display(device=dummy(mode="1"), background=True)
     display.submit(screen(3), after=Landing())  # a write that never ends
@@ -425,7 +425,7 @@ def test_a_display_closed_while_its_image_waits_for_the_journal_stops_its_writer
 
 
 def test_the_oled_view_hands_a_rolls_image_over_before_the_frame_is_shown_and_shows_it_again_if_its_write_failed():
-    from companion.journal_writer import Landing
+    from companion.journal.writer import Landing
     from companion.session.core import Frame
     from companion.session.views import OledView
 

@@ -40,7 +40,7 @@ sys.exit(main(sys.argv[1:]))
 
 NOT_BEFORE_READY = ("numpy", "PIL", "luma.oled", "luma.core.interface", "luma.core.device", "smbus2",
                     "companion.views.oled", "companion.games.kansas.engine", "companion.games.kansas.risk",
-                    "companion.games.stormfury.engine", "companion.journal_salvage", "companion.views.projector.board",
+                    "companion.games.stormfury.engine", "companion.journal.salvage", "companion.views.projector.board",
                     "companion.views.projector.painters", "companion.views.projector.overlay")
 """What a box starting on its menu does not use before READY: the OLED's drivers and images (its bus is absent),
 the engines and their risk, a damaged journal's salvage, and a game's board, painter and overlay."""

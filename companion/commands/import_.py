@@ -1,13 +1,16 @@
 """``companion import FILE``: a game exported elsewhere becomes a new saved game here.
 
-The game is replayed before it is saved, so a file that does not fit the rules is refused with
-the line that breaks them, and the journal never holds a game that cannot be resumed.
+The game is replayed before it is saved, on the board it was played on (the data files its export carries),
+so a file that does not fit the rules is refused with the line that breaks them, and the journal never holds
+a game that cannot be resumed; it keeps that board with it.
 """
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 from pathlib import Path
+from typing import Any
 
 from companion.commands.games import add_journal_option, journal_path
 from companion.datafile import TEXT_LIMIT, read_text
@@ -26,11 +29,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=main)
 
 
+def _engine(header: dict[str, Any], folder: Path) -> Any:
+    """The game's engine over the data files the export carries (the board it was played on), else over the
+    files in force here (an export from before files travelled with a game)."""
+    files: dict[str, str] = header.get("files") or {}
+    if not files:
+        return load_game(header["game"])
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return load_game(header["game"], folder)
+
+
 def main(args: argparse.Namespace) -> int:
     text = read_text(args.file, TEXT_LIMIT)
     lines = text.splitlines()
     header, entries = parse_export(lines, str(args.file))
-    game = load_game(header["game"])
+    with tempfile.TemporaryDirectory(prefix="companion-import-") as folder:
+        game = _engine(header, Path(folder))
     try:
         state = game.new_game(header["options"])
     except REFUSED as exc:

@@ -2,7 +2,7 @@
 
 ``check`` only reads (beside a running box too): one line saying the journal is sound, with its games,
 or what is wrong (exit 2). ``salvage`` reads a damaged journal row by row, SQLite's header not needed
-(:mod:`companion.journal_salvage`), and writes every whole game into a new journal; the damaged file is
+(:mod:`companion.journal.salvage`), and writes every whole game into a new journal; the damaged file is
 left as it is. ``companion run`` does the same by itself when it finds its journal damaged at start.
 """
 
@@ -15,9 +15,10 @@ from pathlib import Path
 from companion.commands.games import add_journal_option, journal_path
 from companion.errors import CompanionError, DataError
 from companion.journal import Journal
-from companion.journal_lock import holder
-from companion.journal_recovery import recovery_path
-from companion.journal_salvage import salvage
+from companion.journal.lock import holder
+from companion.journal.recovery import recovery_path
+from companion.journal.replays import replay_check
+from companion.journal.salvage import salvage
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -71,7 +72,7 @@ def salvage_main(args: argparse.Namespace) -> int:
         raise CompanionError(f"--out {out}: already exists; name a new file")
     if not out.parent.is_dir():
         raise CompanionError(f"--out {out}: no folder {out.parent}")
-    found = salvage(source)
+    found = salvage(source, replay_check())  # saved: whole, and it replays
     with Journal(out) as journal:
         journal.adopt(found)
     print(f"{source}: {found.summary()}; written to {out}")

@@ -32,6 +32,7 @@ from companion.config import load_config
 from companion.errors import CompanionError
 from companion.games import game_keys
 from companion.journal import Journal
+from companion.journal.replays import replay_check
 from companion.logging_setup import setup_logging
 from companion.sdnotify import Notifier
 from companion.session.inputs import Quit
@@ -127,7 +128,7 @@ def _run(args: argparse.Namespace) -> int:
         check_hardware(config)
     if args.out is not None:
         _check_frames_folder(args.out)
-    with Journal(journal_path(args.journal, config, args.config)) as journal:
+    with Journal(journal_path(args.journal, config, args.config), replays=replay_check()) as journal:
         if journal.notice:
             log.warning("%s", journal.notice)
         notify = Notifier()
@@ -169,7 +170,7 @@ def _started() -> None:
     cyclic garbage; collecting as it went walked them some sixty times (15-25 ms of the start, measured),
     and every full collection later would walk them again. Frozen, they are never walked: reference
     counting still frees what is dropped, and the few hundred garbage objects of the start are kept (a
-    few tens of kB), as ``journal_snapshots.unpack`` does with a loaded game's state."""
+    few tens of kB), as ``journal.snapshots.unpack`` does with a loaded game's state."""
     gc.freeze()
 
 

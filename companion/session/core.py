@@ -35,11 +35,11 @@ from companion.games.base import Game, Option
 from companion.games.registry import board_note
 from companion.inputs import RollRef, source_name
 from companion.journal import GameRecord, Journal
+from companion.journal.engine_cache import cache_folder, load_engine
 from companion.places import Place
 from companion.session.choices import options_for, setup_questions
 from companion.session.confirm import cursor_of
-from companion.session.engine_cache import cache_folder, load_engine
-from companion.session.game_run import GameRun, state_digest
+from companion.session.game_run import GameRun, state_digest, stored_board
 from companion.session.inputs import (
     Ask,
     Decide,
@@ -128,7 +128,7 @@ class Session:
     def _loader(self, key: str, maps: Path | None) -> Game[Any]:
         """The engine for ``key``; an engine that is not installed is a one-line error, not a traceback. The
         registry's engines come from the box's engine cache beside its journal when that still matches their
-        code and map files (:mod:`companion.session.engine_cache`: parsing the maps is a quarter of a resume)."""
+        code and map files (:mod:`companion.journal.engine_cache`: parsing the maps is a quarter of a resume)."""
         try:
             if self._raw_loader is load_game and not self.journal.readonly:
                 return load_engine(key, maps, cache_folder(self.journal.path), load_game)
@@ -164,8 +164,12 @@ class Session:
 
     def resume(self, record: GameRecord) -> None:
         self.journal.check_snapshots(record.id)  # the history's check reads the rows while the engine loads
-        engine = self._loader(record.game, self.maps)
-        self._enter_play(GameRun.resume(self.journal, engine, record, self.maps))
+        maps, changed = stored_board(self.journal, record, self.maps)  # the board the game began on
+        engine = self._loader(record.game, maps)
+        self._enter_play(GameRun.resume(self.journal, engine, record, maps))
+        if changed:
+            log.warning("game %d (%s): %s", record.id, record.game, changed)
+            self.message = changed
 
     def _enter_play(self, run: GameRun) -> None:
         run.before_commit = self._announce

@@ -5,9 +5,9 @@ changes), the journal commits it, and only then does the run's state move. What 
 therefore always on disk, and resuming is replaying the journal's live events.
 
 Replaying from the first event grows with a game's length (about 400 ms at 10,000 Kansas events), so every
-:data:`~companion.journal_snapshots.SNAPSHOT_EVERY` live events the state is stored with the entry that
+:data:`~companion.journal.snapshots.SNAPSHOT_EVERY` live events the state is stored with the entry that
 reached it, and resume and undo start from the newest stored state that still holds (the journal checks it
-against the history it summarises: :mod:`companion.journal_snapshots`). Undo first looks in a small cache of
+against the history it summarises: :mod:`companion.journal.snapshots`). Undo first looks in a small cache of
 the states this run has passed through (:data:`STATE_CACHE`): a table undoing a few rolls never reads the disk.
 """
 
@@ -24,8 +24,23 @@ from companion.dice import DiceRolled, Event, Prompt
 from companion.errors import CompanionError
 from companion.games.base import Game, replay
 from companion.inputs import RollRef
-from companion.journal import Entry, GameRecord, Journal, LiveEvent
-from companion.journal_snapshots import SNAPSHOT_EVERY, LiveEvents, Point, engine_version, prefix_from
+from companion.journal import Entry, GameRecord, Journal, LiveEvent, boards
+from companion.journal.boards import files_in_force
+from companion.journal.codec import Types, types_for
+from companion.journal.history import LiveEvents, Point, prefix_from
+from companion.journal.snapshots import SNAPSHOT_EVERY
+from companion.journal.version import engine_version
+
+
+def stored_board(journal: Journal, record: GameRecord, maps: Path | None) -> tuple[Path | None, str]:
+    """Where a resumed game's engine is loaded from: ``maps`` (the files in force) when they are the files the
+    game began with (or it kept none, as an older journal's games), else a folder holding the ones it began with
+    (:mod:`companion.journal.boards`), with the one line that says so."""
+    stored = journal.game_files(record.id)
+    if stored is None or stored == files_in_force(record.game, maps):
+        return maps, ""
+    return boards.folder_for(journal.path, stored), boards.CHANGED
+
 
 STATE_CACHE = 64
 """States kept in memory by live count: undo and re-roll within these many events cost no replay at all."""
@@ -63,6 +78,7 @@ class GameRun:
     (the box: the loop stores it once the frame is shown)."""
     _states: dict[int, Any] = field(default_factory=dict, repr=False)
     """Recent states by live count, oldest first (at most STATE_CACHE)."""
+    _types: Types | None = field(default=None, repr=False, compare=False)
     _prompted: tuple[Any, Prompt] | None = field(default=None, repr=False, compare=False)
     """The last state asked for its prompt, and the answer (states are immutable; a turn asks several times)."""
 
@@ -76,7 +92,7 @@ class GameRun:
     def new(cls, journal: Journal, game: Game[Any], options: Mapping[str, Any], maps: Path | None = None) -> GameRun:
         """A new game: the engine's starting state first (a RuleError leaves the journal untouched)."""
         state = game.new_game(options)
-        game_id = journal.new_game(game.key, options)
+        game_id = journal.new_game(game.key, options, files_in_force(game.key, maps))
         return cls(game, dict(options), game_id, journal, LiveEvents(), state, maps=maps)
 
     @classmethod
@@ -88,6 +104,14 @@ class GameRun:
         except CompanionError as exc:
             raise CompanionError(f"game {record.id} ({record.game}) does not replay: {exc}") from None
         return run
+
+    @property
+    def types(self) -> Types:
+        """The classes this engine's states may be made of: all a snapshot may name (see
+        :mod:`companion.journal.codec`)."""
+        if self._types is None:
+            self._types = types_for(self.game)
+        return self._types
 
     @property
     def version(self) -> str:
@@ -157,7 +181,8 @@ class GameRun:
                               prefix=prefix_from(lambda: self.journal.events(self.game_id)))
             return states, live
 
-        point = self.journal.snapshot_point(self.game_id, self.version, count, one_after=count is None, fold=fold)
+        point = self.journal.snapshot_point(self.game_id, self.version, self.types, count, one_after=count is None,
+                                            fold=fold)
         if point is not None:
             states, live = point.folded
             state = point.state
@@ -183,7 +208,7 @@ class GameRun:
         count = len(live)
         snapshot = None
         if count and count % SNAPSHOT_EVERY == 0 and entry.kind != "undo":  # an undo lands on one still stored
-            snapshot = (count, self.version, state, live[-1], live.chain)
+            snapshot = (count, self.version, state, live[-1], live.chain, self.types)
         self.journal.append(self.game_id, entry, snapshot=snapshot, forget_after=forget_after,
                             later=self.snapshots_later)
         self.live, self.state = live, state

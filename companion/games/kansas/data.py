@@ -150,7 +150,7 @@ class Board:
         return nearest[h]
 
     def __getstate__(self) -> dict[str, Any]:
-        """What pickle keeps (the box keeps its engine between starts, :mod:`companion.session.engine_cache`):
+        """What pickle keeps (the box keeps its engine between starts, :mod:`companion.journal.engine_cache`):
         the fields, with every hex's name and nearest place worked out first, so a resumed game's replay and
         first panel look them up instead of searching every place again."""
         for h in self.terrain:

@@ -23,7 +23,7 @@ def evolve(value: T, **changes: Any) -> T:
     """``dataclasses.replace`` for this module's frozen dataclasses, about four times cheaper: the fields copied
     as they are, the changed ones set, with no ``__init__`` run (none of these classes checks anything there).
     ``replace`` walked every field and called the constructor: two fifths of a Kansas event's replay, which a
-    resume does for up to :data:`~companion.journal_snapshots.SNAPSHOT_EVERY` events. A name that is not a field
+    resume does for up to :data:`~companion.journal.snapshots.SNAPSHOT_EVERY` events. A name that is not a field
     is a TypeError, as with ``replace``."""
     kind = type(value)
     names = _FIELDS.get(kind)

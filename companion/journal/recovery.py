@@ -10,16 +10,21 @@ the journal would have made it::
     {"type": "game", "id": 3, "game": "kansas", "options": "{\\"players\\": 4}", "created": "..."}
     {"type": "entry", "game_id": 3, "idx": 0, "kind": "event", "event": "{...}", "at": "..."}
     {"type": "finished", "game_id": 3, "finished": true}
+    {"type": "file", "game_id": 3, "name": "kansas.toml", "content": "<base64>"}
+
+(the last: a data file a game waiting to be written began with, :mod:`companion.journal.boards`).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
-import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from companion.atomicfile import write_atomic
 from companion.errors import DataError
 
 
@@ -28,39 +33,30 @@ def recovery_path(journal: Path) -> Path:
 
 
 def to_lines(games: dict[int, tuple[str, str, str]], rows: Iterable[tuple[int, int, str, str, str]],
-             finished: dict[int, bool]) -> list[str]:
+             finished: dict[int, bool], files: Iterable[tuple[int, str, bytes]] = ()) -> list[str]:
     """The waiting writes as lines, in the order the journal would commit them."""
     lines = [json.dumps({"type": "game", "id": gid, "game": game, "options": opts, "created": created})
              for gid, (game, opts, created) in games.items()]
     lines += [json.dumps({"type": "entry", "game_id": gid, "idx": idx, "kind": kind, "event": event, "at": at})
               for gid, idx, kind, event, at in rows]
     lines += [json.dumps({"type": "finished", "game_id": gid, "finished": done}) for gid, done in finished.items()]
+    lines += [json.dumps({"type": "file", "game_id": gid, "name": name, "content": base64.b64encode(content).decode()})
+              for gid, name, content in files]
     return lines
 
 
 def write(path: Path, lines: list[str]) -> None:
     """Write ``lines`` to ``path`` atomically and durably (OSError if the storage refuses)."""
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o640)
-    try:
-        os.write(fd, "".join(line + "\n" for line in lines).encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    write_atomic(path, "".join(line + "\n" for line in lines), mode=0o640)
 
 
 def read(path: Path) -> tuple[dict[int, tuple[str, str, str]], list[tuple[int, int, str, str, str]],
-                              dict[int, bool]]:
+                              dict[int, bool], list[tuple[int, str, bytes]]]:
     """The writes in a recovery file; DataError naming the line when one is not what :func:`write` makes."""
     games: dict[int, tuple[str, str, str]] = {}
     rows: list[tuple[int, int, str, str, str]] = []
     finished: dict[int, bool] = {}
+    files: list[tuple[int, str, bytes]] = []
     text = path.read_text(encoding="utf-8", errors="replace")
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -75,11 +71,14 @@ def read(path: Path) -> tuple[dict[int, tuple[str, str, str]], list[tuple[int, i
                              _str(item["at"])))
             elif kind == "finished":
                 finished[_int(item["game_id"])] = bool(item["finished"])
+            elif kind == "file":
+                files.append((_int(item["game_id"]), _str(item["name"]),
+                              base64.b64decode(_str(item["content"]), validate=True)))
             else:
                 raise ValueError(f"unknown type {kind!r}")
-        except (ValueError, KeyError, TypeError, RecursionError) as exc:
+        except (ValueError, KeyError, TypeError, RecursionError, binascii.Error) as exc:
             raise DataError(f"{path}: line {number}: not a recovery line ({exc})") from None
-    return games, rows, finished
+    return games, rows, finished, files
 
 
 def _int(value: Any) -> int:

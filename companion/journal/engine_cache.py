@@ -4,33 +4,34 @@ Loading an engine reads its TOML map files with tomllib (pure Python) and cross-
 resume for Kansas on the development machine, more on a Pi, a quarter of issue 16's 20 ms budget for resuming a
 long game. The engine built from them is a small immutable object (Kansas: about 6 KB pickled, read back in a
 quarter of a millisecond), so the box keeps it in a folder next to its journal and reads it at the next start.
+It is kept in the journal's data codec (:mod:`companion.journal.codec`), never pickled: the folder travels with
+the journal, and reading an entry builds only classes of the game's own code, running nothing the file names.
 
 It is never trusted over the files it was built from: each entry names the :func:`package_version` it was built
 under, a SHA-256 over the engine package's source, the shared core and every byte of the game's map files in
 force (the same tag that guards the journal's snapshots), and a checksum of its payload. Another tag (a map
-file corrected by the group, new code), a damaged or unreadable file, a payload that does not unpickle or is
+file corrected by the group, new code), a damaged or unreadable file, a payload that does not read or is
 not an engine for that key: the engine is loaded from its files, as without a cache, and the entry rewritten.
-Pickle is acceptable for the same reason as the snapshots': it reads only the box's own folder, and only after
-the checksum and the tag matched. Writing is best effort (a cache): a folder that refuses writes costs the
-next start a load from the files, nothing more.
+Writing is best effort (a cache): a folder that refuses writes costs the next start a load from the files,
+nothing more. (Entries an older box pickled, ``<key>.pickle``, are never read.)
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import os
-import pickle
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.journal_snapshots import package_version
+from companion.atomicfile import write_atomic
+from companion.journal import codec
+from companion.journal.version import package_version
 
 log = logging.getLogger(__name__)
 
-MAGIC = b"storm-companion engine 1\n"
+MAGIC = b"storm-companion engine 2\n"
+SUFFIX = ".engine.json"
 
 
 def cache_folder(journal_path: Path) -> Path:
@@ -44,12 +45,15 @@ def load_engine(key: str, maps: Path | None, folder: Path, loader: Callable[[str
     tag = _tag(key, maps)
     if tag is None:
         return loader(key, maps)
-    path = folder / f"{key}.pickle"
-    engine = _read(path, tag, key)
+    types = codec.package_types(key)
+    if types is None:
+        return loader(key, maps)
+    path = folder / f"{key}{SUFFIX}"
+    engine = _read(path, tag, key, types)
     if engine is not None:
         return engine
     engine = loader(key, maps)
-    _write(folder, path, tag, engine)
+    _write(folder, path, tag, engine, types)
     return engine
 
 
@@ -62,7 +66,7 @@ def _tag(key: str, maps: Path | None) -> str | None:
     return hashlib.sha256(f"{version}\n{where}".encode()).hexdigest()
 
 
-def _read(path: Path, tag: str, key: str) -> Any:
+def _read(path: Path, tag: str, key: str, types: codec.Types) -> Any:
     try:
         data = path.read_bytes()
     except OSError:
@@ -76,30 +80,23 @@ def _read(path: Path, tag: str, key: str) -> Any:
         log.info("engine cache %s: damaged, loading %s from its map files", path, key)
         return None
     try:
-        engine = pickle.loads(payload)  # the box's own folder, checksum and tag matched
-    except Exception as exc:  # whatever unpickling raises, the answer is a load from the files
+        engine = codec.loads(payload, types)  # plain data: reading it runs no code it names
+    except Exception as exc:  # whatever reading it raises, the answer is a load from the files
         log.info("engine cache %s: does not read (%s), loading %s from its map files", path, type(exc).__name__, key)
         return None
     return engine if getattr(engine, "key", None) == key else None
 
 
-def _write(folder: Path, path: Path, tag: str, engine: Any) -> None:
-    """Store ``engine`` (atomically: a file written beside it, then renamed over it); any failure is only logged."""
+def _write(folder: Path, path: Path, tag: str, engine: Any, types: codec.Types) -> None:
+    """Store ``engine`` (atomically: :func:`write_atomic`); any failure is only logged."""
     try:
-        payload = pickle.dumps(engine, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception as exc:  # an engine holding something pickle cannot write: simply not cached
+        payload = codec.dumps(engine, types)
+    except Exception as exc:  # an engine holding something the codec does not write: simply not cached
         log.info("engine cache: %s not kept (%s)", getattr(engine, "key", "?"), type(exc).__name__)
         return
     data = MAGIC + tag.encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode() + b"\n\n" + payload
     try:
         folder.mkdir(mode=0o750, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_atomic(path, data, mode=0o640)
     except OSError as exc:
         log.info("engine cache %s: not written (%s)", path, exc.strerror or exc)

@@ -1,166 +1,20 @@
-"""Engine states kept in the journal, so resume and undo do not replay a whole night.
-
-Resume and undo were a replay of every live event from the start: linear in a game's length (about 400 ms
-at 10,000 Kansas events). Every :data:`SNAPSHOT_EVERY` live events the game's state is stored beside the
-entries, in the same transaction as the entry that reached it, and a load starts from the newest snapshot
-that still holds and replays only what follows.
-
-Table ``snapshots(game_id, live, entry_idx, digest, version, checksum, payload)``, one row per stored state:
-
-- ``live``: how many live events the state follows; ``entry_idx``: how many history rows (``entries``
-  with ``idx`` below it) fold to those events.
-- ``digest``: SHA-256 over the game's key, its options and the stored text of those rows
-  (:class:`HistoryDigest`); recomputed from the rows by the first load of the game in each open journal
-  (:class:`HistoryCheck`, one scan for all its snapshots; a read-only journal, which owns nothing, at every
-  load), so a history edited by hand, salvaged or imported differently is never summarised by a state that
-  no longer follows from it.
-- ``version``: :func:`engine_version`, a hash of the engine package's source, the shared modules it is
-  built on, and the map files in force: new code or corrected data never meet an old state.
-- ``checksum``: SHA-256 of the payload (a damaged page is noticed before anything is unpickled).
-- ``payload``: the state, the last live event and the live chain (:class:`LiveEvents`), pickled.
-
-Why pickle: engine states are immutable frozen dataclasses, tuples and frozensets of many shapes; a codec
-per engine would be a second description of every state to keep in step. Pickle runs code named by the
-data it reads, so a payload is only unpickled from the box's own journal, after its checksum and its version
-tag matched (the digest over the history is computed meanwhile, the events after it may be replayed on it
-meanwhile, and the state and that replay are used only once it matched too); any unpickling failure (a class
-renamed, a field gone) means the snapshot is ignored and the game is replayed in full, never a wrong state.
-
-A snapshot that does not hold (digest, version, checksum or payload) is ignored, logged once, and the load
-falls back to an older one or to the full replay. One undone past (its history folds below its ``live``
-after ``entry_idx``) is simply no longer usable; an undo also deletes the snapshots beyond the live list in
-its own transaction. Snapshots are a cache: :mod:`companion.journal_salvage` does not copy them, a
-journal that refuses writes drops them (the entries wait, the snapshots do not), and only the newest
-:data:`KEEP` per game are kept.
-"""
+"""A game's history as the snapshots see it: the digest of its rows, its live events (of which the first may be
+only on disk), the check of the rows against a snapshot's digest on a thread of its own, and a snapshot that
+holds (:class:`Point`)."""
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import itertools
 import json
-import logging
-import pickle
 import sqlite3
-import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, ClassVar, overload
+from typing import Any, overload
 
 from companion.dice import event_to_dict
-
-log = logging.getLogger(__name__)
-
-SNAPSHOT_EVERY = 25
-"""Live events between two stored states: a load replays at most this many less one. A replayed Kansas event
-costs about 0.02-0.05 ms, so an undo right after a resume, which lands one event before the newest snapshot,
-replays up to 24 of them: about a millisecond. A snapshot of a 10,000-event Kansas game pickles to about 110 KB
-(its 320 past tornado phases as one text, :class:`companion.games.kansas.state.TurnHistory`) in about 0.2 ms and
-unpickles in under 0.1 ms (it was 200 KB of objects: 15 ms to pack, 6.5 ms to unpickle); it is stored after the
-roll that reached it is shown (once in 25 rolls). In a game of ordinary length the state is a few KB."""
-KEEP = 8
-"""Snapshots kept per game, the newest: undo reaches back this many times :data:`SNAPSHOT_EVERY` events before
-it pays a full replay; older ones only take room (a state of a long game is about 110 KB)."""
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS snapshots (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    live INTEGER NOT NULL,
-    entry_idx INTEGER NOT NULL,
-    digest TEXT NOT NULL,
-    version TEXT NOT NULL,
-    checksum TEXT NOT NULL,
-    payload BLOB NOT NULL,
-    PRIMARY KEY (game_id, live)
-);
-"""
-
-_SHARED_SOURCES = ("dice.py", "hexgrid.py", "places.py", "datafile.py", "errors.py", "paths.py",
-                   "games/base.py", "games/registry.py")
-"""Modules of the core every engine is built on: a change to one may change what a state means."""
-
-_sources: dict[tuple[type | str, str], str] = {}
-_files: dict[tuple[str, int, int], str] = {}
-
-
-def engine_version(game: Any, maps: Path | None = None) -> str:
-    """A tag that changes when the engine's code or its map data changes: SHA-256 over the source files of the
-    engine's package and of the shared core (read once per process: the code cannot change under it), and over
-    the game's map files in force (``<key>*.toml``, the group's own copy where there is one; each read again only
-    when its size or modification time changed, since the session loads the engine anew for each game)."""
-    key = str(getattr(game, "key", ""))
-    if (type(game), key) not in _sources:
-        _sources[(type(game), key)] = _code_digest(key, _engine_sources(game, key))
-    return _with_maps(_sources[(type(game), key)], key, maps)
-
-
-def package_version(key: str, maps: Path | None = None) -> str | None:
-    """The :func:`engine_version` of the engine a registered game package loads, known before loading it (the
-    engine cache looks it up by this), or None for a game that is not a package (its engine's module is known
-    only from the engine)."""
-    if ("package", key) not in _sources:  # read once per process, as engine_version does
-        sources = _package_sources(key)
-        if sources is None:
-            return None
-        _sources[("package", key)] = _code_digest(key, sources)
-    return _with_maps(_sources[("package", key)], key, maps)
-
-
-def _code_digest(key: str, sources: list[Path]) -> str:
-    digest = hashlib.sha256(f"{key}\n".encode())
-    core = Path(__file__).parent
-    for path in [*sources, *(core / name for name in _SHARED_SOURCES)]:
-        digest.update(f"\n{path.name}\n{_file_digest(path)}".encode())
-    return digest.hexdigest()
-
-
-def _with_maps(code: str, key: str, maps: Path | None) -> str:
-    from companion.paths import group_maps_dir, map_file, maps_dir
-
-    digest = hashlib.sha256(code.encode())
-    names: set[str] = set()
-    for folder in [maps] if maps is not None else [maps_dir(), group_maps_dir()]:
-        if folder.is_dir():
-            names.update(p.name for p in folder.glob(f"{key}*.toml"))
-    for name in sorted(names):
-        digest.update(f"\n{name}\n{_file_digest(map_file(name, maps))}".encode())
-    return digest.hexdigest()[:32]
-
-
-def _engine_sources(game: Any, key: str) -> list[Path]:
-    """The engine's source files: every module of the game's package when the registry names one (its engine
-    loader lives in the package's ``__init__``), else the one module that defines the engine's class."""
-    package = _package_sources(key)
-    if package is not None:
-        return package
-    module = sys.modules.get(type(game).__module__)
-    return [Path(module.__file__)] if module is not None and module.__file__ else []
-
-
-def _package_sources(key: str) -> list[Path] | None:
-    """Every module of the package the registry names for ``key`` (imported by then: listing the games does),
-    or None when the game is not such a package."""
-    from companion.games.registry import specs
-
-    spec = specs().get(key)
-    package = sys.modules.get(spec.engine.partition(":")[0]) if spec is not None else None
-    if package is not None and package.__file__ and Path(package.__file__).name == "__init__.py":
-        return sorted(Path(package.__file__).parent.rglob("*.py"))
-    return None
-
-
-def _file_digest(path: Path) -> str:
-    try:
-        stat = path.stat()
-        cache_key = (str(path), stat.st_mtime_ns, stat.st_size)
-        if cache_key not in _files:
-            _files[cache_key] = hashlib.sha256(path.read_bytes()).hexdigest()
-        return _files[cache_key]
-    except OSError:
-        return "(unreadable)"
+from companion.journal.entries import LiveEvent
 
 
 class HistoryDigest:
@@ -331,125 +185,6 @@ class Point:
     :meth:`companion.journal.Journal.snapshot_point`)."""
 
 
-def pack(state: Any, last: Any, chain: str) -> tuple[bytes, str]:
-    """The payload and its checksum. Equal small values are shared first (:func:`shared`): a long game's state
-    repeats the same hexes and dice thousands of times, and each one pickled apart is one more object to build
-    on load."""
-    payload = pickle.dumps((shared(state), last, chain), protocol=pickle.HIGHEST_PROTOCOL)
-    return payload, hashlib.sha256(payload).hexdigest()
-
-
-_ATOMS = (int, str, bool, float, type(None), bytes)
-
-
-def shared(value: Any) -> Any:
-    """An equal value in which equal small immutables (a hex, a pair of dice, a move: values whose parts are atoms
-    or such values) are one object, so pickle writes each once and a load builds each once (about half the
-    objects of a long Kansas game). Only tuples, named tuples, frozensets and frozen dataclasses are rebuilt;
-    anything else is kept as it is. Successive states of a game share most of their parts (a finished turn is
-    the same object from then on), so parts seen by the previous call are not walked again."""
-    return _SHARER.shared(value)
-
-
-class _Sharer:
-    """The walk behind :func:`shared`, with what it learnt: small values by an exact key (their type and their
-    parts' types and identities, so ``Hex(1, 2)`` never stands for the tuple ``(1, 2)``, nor ``True`` for ``1``),
-    and the parts of the last value walked by identity (each kept alive with its id, so an id is never another
-    object's)."""
-
-    def __init__(self) -> None:
-        self._memo: dict[Any, Any] = {}
-        self._seen: dict[int, tuple[Any, Any, int, Any]] = {}
-        self._now: dict[int, tuple[Any, Any, int, Any]] = {}
-
-    def shared(self, value: Any) -> Any:
-        if len(self._memo) > 100_000:  # another game, or a very varied one: start afresh
-            self._memo.clear()
-        self._now = {}
-        try:
-            return self._walk(value)[0]
-        finally:
-            self._seen, self._now = self._now, {}
-
-    def _walk(self, value: Any) -> tuple[Any, int, Any]:
-        """(the shared value, its depth: 0 for an atom, its exact key); values up to depth 2 are shared."""
-        kind = type(value)
-        if kind in _ATOMS:
-            return value, 0, (kind, value)
-        known = self._seen.get(id(value))
-        if known is not None and known[0] is value:
-            self._now[id(value)] = known
-            return known[1], known[2], known[3]
-        new, depth, parts_key = self._rebuilt(value, kind)
-        key: Any = ("#", id(new))
-        if depth <= 2 and parts_key is not None:
-            new = self._memo.setdefault((kind, parts_key), new)
-            key = ("#", id(new))  # the memo keeps ``new`` alive, so its id stays its own
-        self._now[id(value)] = (value, new, depth, key)
-        return new, depth, key
-
-    def _rebuilt(self, value: Any, kind: type) -> tuple[Any, int, Any]:
-        """The value over shared parts, its depth, and its parts' exact keys (None: not to be shared)."""
-        if isinstance(value, tuple) and (kind is tuple or hasattr(kind, "_fields")):
-            parts = [self._walk(x) for x in value]
-            depth = 1 + max((d for _, d, _ in parts), default=0)
-            keys = tuple(k for _, _, k in parts)
-            if all(a is b for (a, _, _), b in zip(parts, value, strict=True)):
-                return value, depth, keys
-            items = [x for x, _, _ in parts]
-            return (tuple(items) if kind is tuple else kind(*items)), depth, keys
-        if kind is frozenset:
-            parts = [self._walk(x) for x in value]
-            depth = 1 + max((d for _, d, _ in parts), default=0)
-            return frozenset(x for x, _, _ in parts), depth, frozenset(k for _, _, k in parts)
-        if _frozen_dataclass(kind) and hasattr(value, "__dict__"):
-            fields = vars(value)
-            named = {name: self._walk(v) for name, v in fields.items()}
-            depth = 1 + max((d for _, d, _ in named.values()), default=0)
-            keys = tuple((name, k) for name, (_, _, k) in named.items())
-            if all(named[name][0] is v for name, v in fields.items()):
-                return value, depth, keys
-            new: Any = object.__new__(kind)
-            new.__dict__.update({name: v for name, (v, _, _) in named.items()})
-            return new, depth, keys
-        return value, 3, None
-
-
-_SHARER = _Sharer()
-
-
-def _frozen_dataclass(kind: type) -> bool:
-    params = getattr(kind, "__dataclass_params__", None)
-    return bool(params is not None and params.frozen)
-
-
-def unpack(payload: bytes) -> tuple[Any, Any, str]:
-    """The payload's (state, last event, chain).
-
-    A long game's state is tens of thousands of small objects that live as long as the game. The collector is
-    held off while they are built, and then they are moved out of its reach (``gc.freeze``: the permanent
-    generation), as servers do with what they load at start: otherwise the next collections walk every one of
-    them again (measured: 1-10 ms in the first frame after a resume, and now and then a full collection of some
-    hundred ms). Engine states hold no reference cycles, so reference counting still frees them when the game
-    moves on; the cost is that cyclic garbage that happens to exist at that moment is never collected (at
-    start, nothing to speak of; a resume or a deep undo happens a few times an evening)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        state, last, chain = pickle.loads(payload)  # the box's own journal, checksummed first
-        gc.freeze()
-    finally:
-        if was:
-            gc.enable()
-    if not isinstance(chain, str):
-        raise ValueError("chain is not text")
-    return state, last, chain
-
-
-def has_table(db: sqlite3.Connection) -> bool:
-    return db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='snapshots'").fetchone() is not None
-
-
 _IN_INDEX_ORDER = ("SELECT CAST(group_concat(event, '\n') AS BLOB) FROM entries INDEXED BY sqlite_autoindex_entries_1 "
                    "WHERE game_id=? AND idx>=? AND idx<?")
 """The rows' text in ``idx`` order: the primary key's index walked in order, each row handed to group_concat as it
@@ -575,8 +310,6 @@ class HistoryCheck:
 def fold_from(live: int, entries: Sequence[Any]) -> list[Any] | None:
     """The live events after the first ``live`` once ``entries`` (the rows after a snapshot) are folded on, or
     None when they take back one of those ``live`` events (an undo or re-roll past the snapshot)."""
-    from companion.journal import LiveEvent
-
     tail: list[Any] = []
     for entry in entries:
         if entry.kind == "event":
@@ -588,17 +321,3 @@ def fold_from(live: int, entries: Sequence[Any]) -> list[Any] | None:
             if entry.kind == "reroll":
                 tail.append(LiveEvent(entry.event, rerolled=True))
     return tail
-
-
-class Logged:
-    """Says each ignored snapshot once per process (a box that resumes, undoes and reopens its journal says it
-    once, not at every load)."""
-
-    _said: ClassVar[set[tuple[str, int, int, str]]] = set()
-
-    def ignored(self, path: Path, game_id: int, live: int, why: str) -> None:
-        key = (str(path.resolve()), game_id, live, why)
-        if key not in Logged._said:
-            Logged._said.add(key)
-            log.warning("journal %s: game %d: snapshot at %d events ignored (%s); replaying the events instead",
-                        path.name, game_id, live, why)

@@ -13,6 +13,7 @@ is writing.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 from pathlib import Path
@@ -40,9 +41,17 @@ class JournalLock:
             os.close(fd)  # the owner removed the file between our open and our lock: take the new one
         else:  # pragma: no cover - a hundred owners coming and going within microseconds
             raise UnavailableError(f"journal {journal}: its lock file keeps changing; try again")
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._fd: int | None = fd
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError as exc:  # a full disk has no block for five digits: one line, the start tried again later
+            self.release()
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise UnavailableError(f"journal {journal}: disk full, cannot write its lock file "
+                                       f"{self.path.name}; free some space") from None
+            raise CompanionError(f"journal {journal}: cannot write its lock file {self.path.name} "
+                                 f"({exc.strerror})") from None
 
     def _take(self, journal: Path) -> int:
         try:

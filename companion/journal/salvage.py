@@ -11,21 +11,24 @@ Rows are recognised by their shape (a ``games`` row: null id, four texts, an int
 row: two integers, three texts, the kind one of the journal's) and each is checked the way the journal
 reads it. A game is *saved* only if it is whole: its row, entries numbered 0..n without a gap, each one
 readable, and the last written no earlier than the game's ``updated`` time (which every write moves to
-the last entry's time), so an entry lost at the end is noticed too. Games that are not whole are
+the last entry's time), so an entry lost at the end is noticed too; and, for the box, only if it replays
+(:mod:`companion.journal.replays`: a flipped bit can leave a row that parses). Games that are not whole are
 *not saved* and named; ids between 1 and the highest seen that left no row at all count as not saved.
 The damaged file itself is never changed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.journal import ENTRY_KINDS
+from companion.errors import CompanionError
+from companion.journal.entries import ENTRY_KINDS, Entry
 
 PAGE_SIZES = (4096, 1024, 2048, 8192, 16384, 32768, 65536, 512)
 MAX_GAME_ID = 1_000_000
@@ -46,6 +49,9 @@ class SavedGame:
     finished: int
     rows: tuple[tuple[int, str, str, str], ...]
     """(idx, kind, event, accepted_at), idx 0..n-1."""
+    files: tuple[tuple[str, bytes], ...] = ()
+    """The data files it began with (:mod:`companion.journal.boards`), when every one of them was read back whole
+    (each checked against its SHA-256); none otherwise, and it replays on the files in force."""
 
 
 @dataclass
@@ -66,16 +72,17 @@ class Salvage:
         return text
 
 
-def salvage(path: Path) -> Salvage:
-    """Every whole game in the journal at ``path`` (and its ``-wal``), read row by row."""
+def salvage(path: Path, replays: Callable[[SavedGame], str] | None = None) -> Salvage:
+    """Every whole game in the journal at ``path`` (and its ``-wal``), read row by row; with ``replays`` (see
+    :mod:`companion.journal.replays`) only those it finds nothing wrong with."""
     data = _read(path)
     wal = _read(path.with_name(path.name + "-wal"))
-    best: tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]]] = ({}, {})
+    best: _Found = ({}, {}, _Files({}, {}))
     for size in _page_sizes(data, wal):
         found = _rows(_pages(data, wal, size), size - _reserved(data))
         if len(found[0]) + len(found[1]) > len(best[0]) + len(best[1]):
             best = found
-    return _assemble(*best)
+    return _assemble(*best, replays=replays)
 
 
 def _read(path: Path) -> bytes:
@@ -116,11 +123,29 @@ def _pages(data: bytes, wal: bytes, size: int) -> dict[int, bytes]:
     return pages
 
 
-def _rows(pages: dict[int, bytes], usable: int) -> tuple[dict[int, tuple[Any, ...]],
-                                                         dict[tuple[int, int], tuple[Any, ...]]]:
-    """games rows by id and entries rows by (game_id, idx), from every table leaf page that parses."""
+@dataclass
+class _Files:
+    """The ``game_files`` rows, (game, name) -> SHA-256, and the ``data_files`` contents that match their digest."""
+
+    names: dict[tuple[int, str], str]
+    contents: dict[str, bytes]
+
+    def of(self, game_id: int) -> tuple[tuple[str, bytes], ...]:
+        named = sorted((name, digest) for (gid, name), digest in self.names.items() if gid == game_id)
+        if not all(digest in self.contents for _, digest in named):
+            return ()  # a file lost with its page: the board is not whole, so none is kept
+        return tuple((name, self.contents[digest]) for name, digest in named)
+
+
+_Found = tuple[dict[int, tuple[Any, ...]], dict[tuple[int, int], tuple[Any, ...]], _Files]
+
+
+def _rows(pages: dict[int, bytes], usable: int) -> _Found:
+    """games rows by id, entries rows by (game_id, idx) and the games' data files, from every table leaf page
+    that parses."""
     games: dict[int, tuple[Any, ...]] = {}
     entries: dict[tuple[int, int], tuple[Any, ...]] = {}
+    files = _Files({}, {})
     for number, page in pages.items():
         for rowid, values in _cells(page, 100 if number == 1 else 0, usable, pages):
             if _is_games_row(values):
@@ -130,7 +155,25 @@ def _rows(pages: dict[int, bytes], usable: int) -> tuple[dict[int, tuple[Any, ..
                     games[rowid] = row
             elif _is_entries_row(values):
                 entries.setdefault((values[0], values[1]), tuple(values))
-    return games, entries
+            elif _is_game_files_row(values):
+                files.names.setdefault((values[0], values[1]), values[2])
+            elif _is_data_files_row(values):
+                files.contents[values[0]] = values[1]
+    return games, entries, files
+
+
+def _is_game_files_row(values: list[Any]) -> bool:
+    return (len(values) == 3 and isinstance(values[0], int) and isinstance(values[1], str)
+            and values[1].endswith(".toml") and _is_digest(values[2]))
+
+
+def _is_data_files_row(values: list[Any]) -> bool:
+    return (len(values) == 2 and _is_digest(values[0]) and isinstance(values[1], bytes)
+            and hashlib.sha256(values[1]).hexdigest() == values[0])
+
+
+def _is_digest(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
 
 
 def _is_games_row(values: list[Any]) -> bool:
@@ -242,10 +285,8 @@ def _record(payload: bytes) -> list[Any]:
     return values
 
 
-def _assemble(games: dict[int, tuple[Any, ...]], entries: dict[tuple[int, int], tuple[Any, ...]]) -> Salvage:
-    from companion.errors import CompanionError
-    from companion.journal import Entry
-
+def _assemble(games: dict[int, tuple[Any, ...]], entries: dict[tuple[int, int], tuple[Any, ...]], files: _Files,
+              *, replays: Callable[[SavedGame], str] | None = None) -> Salvage:
     result = Salvage()
     by_game: dict[int, dict[int, tuple[Any, ...]]] = {}
     for (gid, idx), row in entries.items():
@@ -280,6 +321,10 @@ def _assemble(games: dict[int, tuple[Any, ...]], entries: dict[tuple[int, int], 
         if why:
             result.lost[gid] = why
             continue
-        result.saved.append(SavedGame(gid, game, options, created, updated, int(bool(finished)),
-                                      tuple((idx, r[2], r[3], r[4]) for idx, r in sorted(rows.items()))))
+        saved = SavedGame(gid, game, options, created, updated, int(bool(finished)),
+                          tuple((idx, r[2], r[3], r[4]) for idx, r in sorted(rows.items())), files.of(gid))
+        if replays is not None and (why := replays(saved)):
+            result.lost[gid] = why
+            continue
+        result.saved.append(saved)
     return result
