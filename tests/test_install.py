@@ -75,7 +75,11 @@ def test_a_file_ending_inside_a_board_section_is_not_appended_to(tmp_path):
 
 
 @pytest.mark.parametrize("chosen", ["dtparam=i2c_arm=on,i2c_arm_baudrate=100000,spi=on",
-                                    "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=1000000"])
+                                    "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=1000000",
+                                    # the firmware's alias (boot/overlays/README: "i2c_baudrate  An alias for
+                                    # i2c_arm_baudrate"), alone and combined
+                                    "dtparam=i2c=on,i2c_baudrate=100000",
+                                    "dtparam=i2c_arm=on\ndtparam=i2c_baudrate=1000000"])
 def test_a_speed_already_chosen_is_not_overridden(tmp_path, chosen):
     """Appending would put a second setting after the owner's, and the firmware takes the last one read."""
     text = f"{chosen}\ndtoverlay=vc4-kms-v3d\n"
