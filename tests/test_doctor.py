@@ -165,7 +165,9 @@ def test_all_passing_is_exit_0():
     assert doctor.report([lambda: ok, lambda: doctor.Result("tower", False, "x")], io.StringIO()) == 1
 
 
-@pytest.mark.parametrize("argv", [["doctor", "--tower-timeout", "soon"], ["doctor", "--config"]])
+@pytest.mark.parametrize("argv", [["doctor", "--tower-timeout", "soon"], ["doctor", "--config"],
+                                  ["doctor", "--tower-timeout", "-1"], ["doctor", "--button-timeout", "0"],
+                                  ["doctor", "--tower-timeout", "nan"]])
 def test_bad_arguments_are_one_line(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
