@@ -159,8 +159,29 @@ def test_install_edits_the_named_config_txt_in_its_dry_run(tmp_path):
     assert config.read_text() == BOOKWORM
 
 
+KMSDRM_SONAMES = {"libdrm.so.2": "libdrm2", "libgbm.so.1": "libgbm1", "libEGL.so.1": "libegl1",
+                  "libGLESv2.so.2": "libgles2"}
+"""What SDL2's KMSDRM video opens with dlopen (libdrm and GBM, then EGL and OpenGL ES 2 for its renderer), and the
+Debian bookworm package that ships each (``dpkg -S``)."""
+
+
+def bundled_sdl() -> Path:
+    """The SDL2 library inside the installed pygame-ce wheel (the one the box loads)."""
+    import pygame
+
+    site = Path(pygame.__file__).resolve().parent.parent
+    found = sorted(site.glob("pygame*.libs/libSDL2-2*.so*"))
+    assert found, f"no SDL2 bundled with pygame-ce under {site}"
+    return found[0]
+
+
 def test_install_brings_the_libraries_the_kmsdrm_display_loads():
     text = (SYSTEMD / "install.sh").read_text()
     line = next(x for x in text.splitlines() if x.startswith("APT_PACKAGES=("))
-    for package in ("libdrm2", "libgbm1", "libegl1", "libgles2", "libegl-mesa0", "libgl1-mesa-dri", "python3-venv"):
-        assert f" {package}" in line or f"({package}" in line, package
+    packages = line.partition("(")[2].rstrip(")").split()
+    sdl = bundled_sdl().read_bytes()
+    for soname, package in KMSDRM_SONAMES.items():
+        assert b"\0" + soname.encode() + b"\0" in sdl, f"SDL no longer opens {soname}"  # the real SDL names it
+        assert package in packages, package
+    for package in ("libegl-mesa0", "libgl1-mesa-dri", "python3-venv"):  # Mesa's EGL and DRI drivers: what EGL loads
+        assert package in packages, package
