@@ -98,7 +98,7 @@ def test_the_bluetooth_adapter_its_driver_and_rfkill(tmp_path):
     assert not blocked.ok and blocked.text.endswith("switched off: sudo rfkill unblock bluetooth")
 
 
-def test_the_displays_mode_depth_connectors_and_owner(tmp_path):
+def test_the_displays_mode_depth_connectors_and_owner(tmp_path, monkeypatch):
     device, sysfs = make_fb(tmp_path, 1920, 1080, 16)
     drm = tmp_path / "drm"
     (drm / "card1-HDMI-A-1").mkdir(parents=True)
@@ -113,6 +113,13 @@ def test_the_displays_mode_depth_connectors_and_owner(tmp_path):
     desktop = doctor.check_display(section, drm, environ={"WAYLAND_DISPLAY": "wayland-0"})
     assert not desktop.ok and desktop.text.endswith("screen: a desktop owns the screen: the map opens as a "
                                                     "full-screen window of it")
+    # the doctor runs with the service stopped: it says whose console is in front, not a mode it never read
+    from companion.views.projector import console
+
+    monkeypatch.setattr(console, "active_vt", lambda *a: "tty1")
+    monkeypatch.setattr(console, "active_session", lambda *a: None)
+    ours = doctor.check_display(section, drm, environ={})
+    assert ours.ok and ours.text.endswith("screen: tty1, the box's console") and "graphics" not in ours.text
     (sysfs / "virtual_size").unlink()
     gone = doctor.check_display(section, drm, environ={})
     assert not gone.ok and gone.text.startswith("no framebuffer (") and "is a display plugged in?" in gone.text

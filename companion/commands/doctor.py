@@ -253,7 +253,8 @@ def check_display(section: Any, drm: Path = DRM, environ: dict[str, str] | None 
         mode = _read(status.parent / "modes").split("\n", 1)[0]
         connectors.append(f"{name} {state}{f' {mode}' if state == 'connected' and mode else ''}")
     shown = f"; {', '.join(connectors)}" if connectors else ""
-    owner = console.screen_owner(BOX_VT, console.active_vt(), console.active_session(), environ)
+    # the box is stopped while the doctor runs: whose console is in front, not a mode nobody set
+    owner = console.screen_owner(BOX_VT, console.active_vt(), console.active_session(), environ, held=False)
     try:
         g = read_geometry(sysfs)
     except FramebufferError as exc:
