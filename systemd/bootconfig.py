@@ -29,6 +29,9 @@ BACKUP_SUFFIX = ".before-companion"
 
 I2C_ON = ("i2c_arm", "i2c")
 """The base parameters that turn the ARM I2C bus on (``i2c`` is the firmware's alias of ``i2c_arm``)."""
+ALIASES = {"i2c_arm_baudrate": ("i2c_baudrate",)}
+"""Other names the firmware takes for a base parameter (boot/overlays/README): the owner's speed set under either
+name is theirs."""
 
 
 @dataclass(frozen=True)
@@ -78,8 +81,9 @@ def set_base_dtparam(text: str, name: str, value: str) -> tuple[str, str]:
     lines = text.splitlines()
     scoped = scan(lines)
     wanted = f"{name}={value}"
+    names = (name, *ALIASES.get(name, ()))
     for line in scoped:
-        if line.base and is_dtparam(line.text) and any(n == name for n, _ in params(line.text)):
+        if line.base and is_dtparam(line.text) and any(n in names for n, _ in params(line.text)):
             return text, ""  # the owner's setting, in either form (alone or among others on one line), stays
     new = f"dtparam={wanted}"
     after = next((line for line in scoped if line.base and is_dtparam(line.text)

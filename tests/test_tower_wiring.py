@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from firmware_bridge import wiring
 from firmware_bridge.firmware import board
@@ -38,4 +38,7 @@ def test_the_committed_picture_was_drawn_from_this_table(tmp_path: Path) -> None
     assert committed.text["wiring"] == wiring.table_text()  # type: ignore[attr-defined]
     fresh = Image.open(wiring.save(tmp_path / "w.png"))
     assert fresh.size == committed.size and fresh.text["wiring"] == committed.text["wiring"]  # type: ignore[attr-defined]
+    # pixel for pixel (the font is the repository's own), not only the table written into the file's metadata
+    assert ImageChops.difference(committed.convert("RGB"), fresh.convert("RGB")).getbbox() is None, \
+        "docs/tower-wiring.png is out of date: python -m firmware_bridge.wiring"
     assert "GP10 pin 14: kind switch" in wiring.table_text()

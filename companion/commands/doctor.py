@@ -43,14 +43,25 @@ class Result:
         return f"{self.part + ':':<10} {'ok  ' if self.ok else 'FAIL'} {self.text}"
 
 
+def seconds(text: str) -> float:
+    """A wait in seconds from the command line: a number above 0 (argparse says the one line otherwise)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {text!r}")
+    return value
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("doctor", help="first-boot self-test: OLED, buttons, tower, Bluetooth, display, "
                                                   "the service's groups; one line each, exit 0 when all pass")
     parser.add_argument("--config", type=Path, default=None, metavar="FILE", help="configuration file (TOML)")
     parser.add_argument("--no-buttons", action="store_true", help="do not ask for the buttons to be pressed")
-    parser.add_argument("--button-timeout", type=float, default=20.0, metavar="S",
+    parser.add_argument("--button-timeout", type=seconds, default=20.0, metavar="S",
                         help="seconds to wait for each button (default 20)")
-    parser.add_argument("--tower-timeout", type=float, default=5.0, metavar="S",
+    parser.add_argument("--tower-timeout", type=seconds, default=5.0, metavar="S",
                         help="seconds to wait for the tower's HELLO (default 5)")
     parser.set_defaults(func=run)
 
@@ -242,7 +253,8 @@ def check_display(section: Any, drm: Path = DRM, environ: dict[str, str] | None 
         mode = _read(status.parent / "modes").split("\n", 1)[0]
         connectors.append(f"{name} {state}{f' {mode}' if state == 'connected' and mode else ''}")
     shown = f"; {', '.join(connectors)}" if connectors else ""
-    owner = console.screen_owner(BOX_VT, console.active_vt(), console.active_session(), environ)
+    # the box is stopped while the doctor runs: whose console is in front, not a mode nobody set
+    owner = console.screen_owner(BOX_VT, console.active_vt(), console.active_session(), environ, held=False)
     try:
         g = read_geometry(sysfs)
     except FramebufferError as exc:

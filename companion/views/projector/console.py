@@ -260,9 +260,11 @@ NOT_THE_BOX = ("a desktop", "the screen shows", "no console")
 """How :func:`screen_owner`'s lines begin when the screen does not show the box's console."""
 
 
-def screen_owner(ours: str, active: str, session: Session | None, environ: dict[str, str] | None = None) -> str:
+def screen_owner(ours: str, active: str, session: Session | None, environ: dict[str, str] | None = None,
+                 held: bool = True) -> str:
     """One line: who the screen shows, and what to do when it is not the box. ``ours`` is the box's VT ("tty1", ""
-    when it has none), ``active`` the VT in front, ``session`` logind's session in front."""
+    when it has none), ``active`` the VT in front, ``session`` logind's session in front; ``held``: the box holds
+    ``ours`` in graphics mode now (False for a check made while the box is stopped)."""
     env = os.environ if environ is None else environ
     if session is not None and session.kind in GRAPHICAL and (not active or active == f"tty{session.vt}"):
         return (f"a desktop ({session.kind}) owns the screen: boot to the console (raspi-config: System Options, "
@@ -273,4 +275,6 @@ def screen_owner(ours: str, active: str, session: Session | None, environ: dict[
         return "no console on this screen"
     if ours and active != ours:
         return f"the screen shows {active}, not the box's {ours}: switch with Ctrl+Alt+F{ours.removeprefix('tty')}"
-    return f"{active}, the box's (graphics mode)" if ours else f"{active}, the text console (may draw over the map)"
+    if ours:
+        return f"{active}, the box's (graphics mode)" if held else f"{active}, the box's console"
+    return f"{active}, the text console (may draw over the map)"

@@ -24,8 +24,9 @@ Pi's KMS fbdev emulation has by default) and XRGB8888 (32 bits, ``fbset -depth 3
 Writes go through a shared mapping, and a mapping outlives what it maps: a device that shrinks under it turns the
 next write into SIGBUS (the process dies, no exception), and a device node removed and made again (a display
 driver reloaded, the framebuffer given up and taken anew on hot-plug) leaves the box drawing into memory nobody
-shows. So before each batch of rectangles the device is checked (two system calls: ``fstat`` of the open
-descriptor against the mapping's length, ``stat`` of the node against the one opened), and about once a second
+shows. So before each batch of rectangles the device is checked (``stat`` of the node against the one opened;
+for a regular file, ``fstat`` of the open descriptor against the mapping's length: a device node's size reads 0,
+so on a real /dev/fb0 a smaller mode is found by the sysfs check below, not before the write), and about once a second
 its geometry is read again from sysfs; a device that failed a check is closed, said in one line, and opened
 again (at its new mode, the whole picture repainted) once it can be. A device absent at start (no display
 plugged in at boot) is waited for the same way. What remains is the microseconds between the check and the copy.
