@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from companion import __version__, commands
+from companion.commands import STARTS_QUIETLY
 from companion.errors import CompanionError
 
 
@@ -58,15 +59,6 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         module = importlib.import_module(f"{commands.__name__}.{name}")
         module.register(subparsers)
     return parser
-
-
-STARTS_QUIETLY = "starts_quietly"
-"""A command whose parser sets this default (``companion run``) gets the cyclic garbage collector still held
-off, and turns it back on itself once started (at READY). Every other command gets it back once its modules
-are imported and its arguments parsed. Importing a command and building the box's parts makes some forty
-thousand objects that live as long as the process and almost no garbage, yet the collector ran about sixty
-times over them during a start (15-25 ms here); turned back on half way, its first passes walk all of them
-at once and cost as much again."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.config import ButtonsConfig, DiceConfig, OledConfig
+from companion.config import ButtonsConfig, OledConfig
 
 
 def button_pins(cfg: ButtonsConfig) -> Any:
@@ -32,8 +32,3 @@ def oled_settings(cfg: OledConfig) -> Any:
                             rotation=cfg.rotation, contrast=cfg.contrast)
     return OledSettings(driver=cfg.driver, interface="spi", spi_port=cfg.port, rotation=cfg.rotation,
                         contrast=cfg.contrast)
-
-
-def smartdice_options(cfg: DiceConfig) -> dict[str, Any]:
-    """Keyword arguments for hardware.smartdice.adapter.SmartDice from the [dice] section."""
-    return {"debounce": cfg.debounce_s, "retry": cfg.retry_s, "pixels_via": cfg.pixels}

@@ -4,15 +4,18 @@ The dice tower, the box's buttons, a gamepad, typed input and smart dice each pu
 session's queue and nothing else, so the session matches no adapter's own types and a new source is
 one module (plus its configuration section) that emits them. They are small frozen values: a source's
 thread makes them, the session's single loop consumes them, no locks.
+
+The service's own few (a decision from the command line or a phone, a lasting notice, a passing message, a part's
+questions, a stop) are here too: one vocabulary, so the session, the sources and the tests speak the same words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from companion.dice import DiceRolled, Die
+from companion.dice import DiceRolled, Die, Event
 
 SOURCE_STATES = ("off", "waiting", "connected", "rolling", "away", "mismatch")
 """off: not configured; waiting: looking for it; connected: ready; rolling: dice in the air;
@@ -115,3 +118,67 @@ class SourceFault:
     text: str
     code: str = ""
     """The source's own name for the fault ("crooked"), for the log and ``tower listen``."""
+
+
+# -- what the service itself says to the session (a decision from the command line or a phone, a notice,
+# a passing message, a part's questions, a stop) --------------------------------------------------------
+
+BUTTONS = ("ROLL", "UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK", "OVERLAY")
+"""Button names, as on the box (OVERLAY toggles the projector's risk map)."""
+
+
+@dataclass(frozen=True)
+class Decide:
+    """A decision made elsewhere (command line, test): applied as if picked from the menu."""
+
+    event: Event
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A lasting condition from an adapter ("projector: no display"), said once on the panel."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Say:
+    """A passing message from an adapter, shown until the next input."""
+
+    text: str
+
+
+class AskModel(Protocol):
+    """A few questions a part asks the table through the OLED's menu (pairing smart dice): a title, the
+    options, and what OK and BACK do. The part's model holds its own state; the session only shows it."""
+
+    message: str
+
+    def title(self) -> str: ...
+
+    def options(self) -> Sequence[str]: ...
+
+    def pick(self, index: int) -> str:
+        """OK on option ``index``: "stay" (ask the next question), "save" or "leave"."""
+        ...
+
+    def back(self) -> bool:
+        """BACK: True when the model stepped back a question, False to leave."""
+        ...
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Open ``model``'s questions as a menu; on "save", ``done(model)`` keeps the answers (off the game:
+    nothing is journaled) and returns the sentence to show."""
+
+    model: AskModel
+    done: Callable[[AskModel], str] = field(compare=False)
+
+
+@dataclass(frozen=True)
+class Quit:
+    """Stop the loop (window closed, SIGTERM, end of a demo)."""
+
+
+InputEvent = Roll | Press | Hold | SourceStatus | SourceFault | Decide | Notice | Say | Ask | Quit

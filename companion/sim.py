@@ -22,11 +22,10 @@ from typing import Any
 from companion.config_hardware import button_options, button_pins, oled_settings
 from companion.dice import DiceRolled
 from companion.errors import CompanionError
-from companion.inputs import RollRef
+from companion.inputs import Hold, Press, Roll, RollRef
 from companion.journal import Journal
 from companion.session import collector
 from companion.session.core import Session
-from companion.session.inputs import Hold, Press, Roll
 from companion.session.loop import REST_TICK, Loop, View
 from companion.session.views import FrameFolder, OledView
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from companion.dice import Choice
+from companion.inputs import Decide
 from companion.journal import Journal
 from companion.places import Link, Location
 from companion.session import Hold, Press, Session
-from companion.session.inputs import Decide
 
 
 @pytest.fixture

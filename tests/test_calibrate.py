@@ -210,7 +210,7 @@ def test_companion_calibrate_with_keys_and_the_mouse_then_the_box_draws_on_the_b
     assert pairs[2][:2] == pairs[2][2:] and pairs[3][:2] == pairs[3][2:]
 
     config.write_text(config.read_text().replace("[buttons]", f'calibration = "{saved}"\n[buttons]'))
-    from companion.views.projector.view import open_projector
+    from companion.views.projector.outputs import open_projector
 
     view = open_projector(load_config(config).projector, print)
     assert view is not None and view.table is not None

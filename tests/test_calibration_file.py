@@ -70,7 +70,7 @@ def test_config_check_lists_the_files_it_read(tmp_path, capsys):
 
 def test_the_box_starts_without_a_calibration_that_does_not_read(tmp_path, caplog):
     """Before: the projector's start raised the DataError and `companion run` exited 2 at every start."""
-    from companion.views.projector.view import open_projector
+    from companion.views.projector.outputs import open_projector
 
     path = tmp_path / "calibration.toml"
     path.write_bytes(b"")

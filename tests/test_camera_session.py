@@ -20,11 +20,10 @@ import numpy as np
 import pytest
 
 from companion.dice import Die
-from companion.inputs import Roll, SourceFault, SourceStatus
+from companion.inputs import Ask, Roll, SourceFault, SourceStatus
 from companion.journal import Journal
+from companion.read_confirm import ConfirmRead
 from companion.session import Press, Session
-from companion.session.confirm import ConfirmRead
-from companion.session.inputs import Ask
 from hardware.camera.capture import FolderCapture
 from hardware.camera.reader import DieRead
 from hardware.camera.source import CameraSource, verdict

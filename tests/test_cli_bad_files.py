@@ -130,14 +130,14 @@ def install_stops(monkeypatch) -> None:
     monkeypatch.setattr(run, "build_table", reached)
     monkeypatch.setattr(demo, "play_night", reached)
     import companion.board_editor.window
-    import companion.views.projector.view
+    import companion.views.projector.outputs
     import firmware_bridge.virtual
     import hardware.smartdice.pairing
 
     monkeypatch.setattr(firmware_bridge.virtual, "VirtualTower", reached)
     monkeypatch.setattr(hardware.smartdice.pairing, "scan", reached)
     monkeypatch.setattr(companion.board_editor.window.EditorWindow, "run", reached)
-    monkeypatch.setattr(companion.views.projector.view, "open_projector", reached)
+    monkeypatch.setattr(companion.views.projector.outputs, "open_projector", reached)
     import companion.config
 
     monkeypatch.setattr(companion.config, "DEFAULT_PATH", Path("/nonexistent/companion/config.toml"))

@@ -41,7 +41,7 @@ def test_a_projector_not_calibrated_onto_a_board_opens_without_numpy_or_the_warp
     loaded = _modules_after(
         "import os\nos.environ['SDL_VIDEODRIVER'] = 'offscreen'\n"
         "from companion.config import ProjectorConfig\n"
-        "from companion.views.projector.view import open_projector\n"
+        "from companion.views.projector.outputs import open_projector\n"
         "view = open_projector(ProjectorConfig(driver='offscreen', width=320, height=180, fullscreen=False), print)\n"
         "assert view is not None and view.table is None\n"
         "view.close()")

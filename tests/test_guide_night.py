@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 
 from companion.dice import DiceRolled, DiceSource, Die
+from companion.inputs import Hold, Press, Roll
 from companion.journal import Journal
 from companion.session.core import Session
-from companion.session.inputs import Hold, Press, Roll
 from companion.views import projector
 from companion.views.oled import oled_lines, render, screen_kind, split_request
 from companion.views.projector import ProjectorRenderer

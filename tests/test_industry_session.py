@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from companion.dice import Choice
+from companion.inputs import Decide
 from companion.journal import Journal
 from companion.session import Hold, Press, Session
-from companion.session.inputs import Decide
 
 
 @pytest.fixture

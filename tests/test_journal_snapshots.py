@@ -368,7 +368,7 @@ def test_the_box_stores_a_snapshot_after_the_roll_is_shown_not_inside_it(tmp_pat
     roll, then stores it in a transaction of its own; an undo before that drops it; a clean stop stores it."""
     import queue
 
-    from companion.session.inputs import Press
+    from companion.inputs import Press
     from companion.session.loop import Loop
 
     path = tmp_path / "j.sqlite"

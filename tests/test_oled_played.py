@@ -22,9 +22,9 @@ from PIL import Image, ImageDraw
 from test_oled_display import I2CBus, real_ssd1306
 
 from companion.dice import DiceRolled, DiceSource, Die
+from companion.inputs import Hold, Press, Roll
 from companion.journal import Journal
 from companion.session.core import Session
-from companion.session.inputs import Hold, Press, Roll
 from companion.views import oled, oled_fonts
 from companion.views.oled import layout, render
 from companion.views.oled_fonts import font

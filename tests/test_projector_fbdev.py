@@ -22,7 +22,7 @@ from companion.session import Press
 from companion.sim import _attach_projector, build_table
 from companion.views.projector import open_projector
 from companion.views.projector.fbdev import Framebuffer, FramebufferView
-from companion.views.projector.view import choose_driver
+from companion.views.projector.outputs import choose_driver
 
 SENTINEL = 0xAB
 
@@ -313,7 +313,7 @@ def test_the_framebuffer_path_imports_no_numpy_and_loads_no_gl_yet_keeps_an_even
     driver, so a USB gamepad's buttons still arrive."""
     device, sysfs = make_fb(tmp_path, 320, 180, 32)
     code = ("from companion.config import ProjectorConfig\n"
-            "from companion.views.projector.view import open_projector\n"
+            "from companion.views.projector.outputs import open_projector\n"
             f"view = open_projector(ProjectorConfig(driver='fbdev', framebuffer={str(device)!r}, "
             f"framebuffer_sysfs={str(sysfs)!r}), print)\n"
             "import pygame, sys\n"
@@ -333,7 +333,7 @@ def test_the_framebuffer_path_imports_no_numpy_and_loads_no_gl_yet_keeps_an_even
 def test_auto_with_a_drm_card_but_no_display_waits_for_the_framebuffer(tmp_path, monkeypatch):
     """A DRM card and no /dev/fb0: auto tries SDL's KMSDRM, which finds no display (here: no DRM device at all);
     instead of giving up for the night the box waits for the framebuffer a display brings."""
-    import companion.views.projector.view as view_module
+    import companion.views.projector.outputs as view_module
 
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)

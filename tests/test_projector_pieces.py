@@ -13,9 +13,9 @@ import pytest
 from companion.commands.snapshot import seeded_state
 from companion.dice import Choice, DiceRolled, DiceSource, Die
 from companion.games import load_game
+from companion.inputs import Decide, Press, Roll
 from companion.journal import Journal
 from companion.session.core import Session
-from companion.session.inputs import Decide, Press, Roll
 from companion.views.projector import Layout, ProjectorRenderer, palette
 from companion.views.projector.pieces import Piece, damage, merge
 from companion.views.projector.renderer import render_frame

@@ -18,7 +18,7 @@ from companion.journal import Journal
 from companion.session import Press
 from companion.sim import _attach_projector, build_table
 from companion.views.projector import ProjectorView, open_projector
-from companion.views.projector.view import choose_driver
+from companion.views.projector.outputs import choose_driver
 from tests.conftest import REPO
 
 

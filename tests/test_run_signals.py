@@ -8,7 +8,7 @@ import signal
 import threading
 
 from companion.commands.run import quit_on_signals
-from companion.session.inputs import Quit
+from companion.inputs import Quit
 
 
 def test_sigterm_while_the_loop_holds_its_queue_lock_still_quits():

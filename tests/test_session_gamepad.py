@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pygame
 
+from companion.inputs import Hold, Press
 from companion.session.gamepad import Gamepads
-from companion.session.inputs import Hold, Press
 
 
 def test_buttons_hat_and_stick():

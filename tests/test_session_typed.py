@@ -9,7 +9,7 @@ import pytest
 
 from companion.dice import DiceRolled
 from companion.errors import CompanionError
-from companion.session.inputs import Hold, Press, Quit, Roll
+from companion.inputs import Hold, Press, Quit, Roll
 from companion.session.typed import parse_line, read_lines
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import queue
 from types import SimpleNamespace
 
+from companion.inputs import Ask, Say
 from companion.journal import Journal
 from companion.session import Press, Session
-from companion.session.inputs import Ask, Say
 from hardware.smartdice.fakeble import FakeRadio
 from hardware.smartdice.menu import DiceSourceHolder, pair_action
 from hardware.smartdice.store import load_pairing

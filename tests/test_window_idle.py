@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.inputs import Quit
 from companion.journal import Journal
-from companion.session.inputs import Quit
 from companion.session.loop import IDLE_TICK, Loop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -225,8 +225,8 @@ def main(args: argparse.Namespace) -> int:
     from companion.commands.snapshot import frame_for
     from companion.config import load_config
     from companion.games import load_game
+    from companion.views.projector.outputs import open_projector
     from companion.views.projector.renderer import ProjectorRenderer
-    from companion.views.projector.view import open_projector
     from companion.views.projector.warp import write_calibration
 
     config = load_config(args.config)

@@ -26,16 +26,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from companion.cli import STARTS_QUIETLY
+from companion.commands import STARTS_QUIETLY
 from companion.commands.games import add_journal_option, journal_path
 from companion.config import load_config
 from companion.errors import CompanionError
 from companion.games import game_keys
+from companion.inputs import Quit
 from companion.journal import Journal
 from companion.journal.replays import replay_check
 from companion.logging_setup import setup_logging
 from companion.sdnotify import Notifier
-from companion.session.inputs import Quit
 from companion.sim import build_table
 
 log = logging.getLogger("companion")

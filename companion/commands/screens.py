@@ -16,9 +16,9 @@ from PIL import Image
 
 from companion.dice import DiceRolled, DiceSource, Die
 from companion.errors import CompanionError
+from companion.inputs import Hold, InputEvent, Press, Roll, SourceStatus
 from companion.journal import Journal
 from companion.session.core import Session
-from companion.session.inputs import Hold, InputEvent, Press, Roll, SourceStatus
 from companion.views.oled import render
 from companion.views.panel import TOWER_STATES, Panel
 

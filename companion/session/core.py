@@ -33,14 +33,7 @@ from companion.games import game_keys as registered_keys
 from companion.games import load_game
 from companion.games.base import Game, Option
 from companion.games.registry import board_note
-from companion.inputs import RollRef, source_name
-from companion.journal import GameRecord, Journal
-from companion.journal.engine_cache import cache_folder, load_engine
-from companion.places import Place
-from companion.session.choices import options_for, setup_questions
-from companion.session.confirm import cursor_of
-from companion.session.game_run import GameRun, state_digest, stored_board
-from companion.session.inputs import (
+from companion.inputs import (
     Ask,
     Decide,
     Hold,
@@ -49,10 +42,18 @@ from companion.session.inputs import (
     Press,
     Quit,
     Roll,
+    RollRef,
     Say,
     SourceFault,
     SourceStatus,
+    source_name,
 )
+from companion.journal import GameRecord, Journal
+from companion.journal.engine_cache import cache_folder, load_engine
+from companion.places import Place
+from companion.read_confirm import cursor_of
+from companion.session.choices import options_for, setup_questions
+from companion.session.game_run import GameRun, state_digest, stored_board
 from companion.session.menus import MenuState
 from companion.session.panel_build import asks_shuffle, build_panel, deal_for
 from companion.session.request import OpenRequest

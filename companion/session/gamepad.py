@@ -11,7 +11,7 @@ from __future__ import annotations
 import queue
 from typing import Any
 
-from companion.session.inputs import Hold, InputEvent, Press
+from companion.inputs import Hold, InputEvent, Press
 
 BUTTONS: dict[int, InputEvent] = {
     0: Press("OK"),

@@ -28,9 +28,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from companion.inputs import Decide, Hold, InputEvent, Press, Roll
 from companion.session import collector
 from companion.session.core import Frame, Session
-from companion.session.inputs import Decide, Hold, InputEvent, Press, Roll
 
 log = logging.getLogger(__name__)
 

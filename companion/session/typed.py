@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from companion.dice import Die
 from companion.errors import CompanionError
-from companion.session.inputs import BUTTONS, Hold, InputEvent, Press, Quit, Roll
+from companion.inputs import BUTTONS, Hold, InputEvent, Press, Quit, Roll
 
 
 def parse_line(line: str) -> InputEvent | None:

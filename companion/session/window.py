@@ -22,9 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.dice import FACES, DiceSource
+from companion.inputs import Press, Quit
 from companion.session.core import Frame
 from companion.session.gamepad import Gamepads
-from companion.session.inputs import Press, Quit
 
 SCALE = 4
 """OLED scale in the OLED-only window."""

@@ -4,7 +4,7 @@ Idle (no request open, or a menu open) the capture is closed and the thread only
 twice a second: no frame is grabbed, so the camera costs the Pi nothing between rolls. With a request open it
 grabs ``fps`` frames a second until the dice are at rest (:mod:`hardware.camera.settle`), reads them
 (:mod:`hardware.camera.reader`) for the kinds asked, and puts on the session's queue: a ``Roll`` when every die
-is read surely and the count matches the request; the question of :mod:`companion.session.confirm` otherwise;
+is read surely and the count matches the request; the question of :mod:`companion.read_confirm` otherwise;
 a ``SourceFault`` ("crooked") when a die leans, so it is thrown again as the tower asks.
 """
 
@@ -21,7 +21,7 @@ import numpy as np
 
 from companion.dice import Die
 from companion.inputs import Roll, SourceFault, SourceStatus
-from companion.session.confirm import confirm_ask
+from companion.read_confirm import confirm_ask
 from hardware.camera.capture import Capture
 from hardware.camera.reader import DieRead, read_dice
 from hardware.camera.settle import SettleWatch

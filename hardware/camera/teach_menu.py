@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.session.inputs import Ask, AskModel
+from companion.inputs import Ask, AskModel
 from hardware.camera import taught as store
 from hardware.camera.taught import KINDS, TaughtSet
 from hardware.camera.teach import TeachError, teach
@@ -25,7 +25,7 @@ KIND = "d8"
 
 
 class TeachModel:
-    """The questions (an :class:`~companion.session.inputs.AskModel`); ``look`` takes a picture of the tray."""
+    """The questions (an :class:`~companion.inputs.AskModel`); ``look`` takes a picture of the tray."""
 
     def __init__(self, look: Callable[[], np.ndarray | None], taught: TaughtSet) -> None:
         self.look = look

@@ -1,7 +1,7 @@
 """Pairing from the box: the main menu's "Pair dice" entry, run off the loop, answered as an ``Ask``.
 
 The scan blocks for seconds (and asks each GoDice its battery), so the menu entry only starts a thread;
-the thread puts the pairing model on the box's queue as an :class:`~companion.session.inputs.Ask`, which
+the thread puts the pairing model on the box's queue as an :class:`~companion.inputs.Ask`, which
 the session shows as a menu. On "save" the choice is written to the pairing file and the smart dice source
 is started again on it. Anything that keeps the scan from running is said in one line.
 """
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.session.inputs import Ask, AskModel, Say
+from companion.inputs import Ask, AskModel, Say
 
 log = logging.getLogger(__name__)
 

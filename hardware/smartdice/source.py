@@ -73,6 +73,6 @@ def start_smartdice(config: Any, events: queue.Queue[Any], **options: Any) -> Cl
     except ImportError as exc:
         log.warning("smart dice off: %s", exc)
         return off("bleak is not installed (pip install 'storm-companion[ble]')")
-    from companion.config_hardware import smartdice_options
-
-    return SmartDice(events, dice, **{**smartdice_options(section), **options}).start()
+    # the [dice] section's settings by their names there (read here, so the hardware never imports the configuration)
+    settings = {"debounce": section.debounce_s, "retry": section.retry_s, "pixels_via": section.pixels}
+    return SmartDice(events, dice, **{**settings, **options}).start()

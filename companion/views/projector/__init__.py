@@ -10,8 +10,9 @@ and its legend), ``status`` (the top strip), ``cursor``, ``chart`` (damage summa
 """
 
 from companion.views.projector.layout import DEFAULT_SIZE, Layout
+from companion.views.projector.outputs import open_projector
 from companion.views.projector.renderer import ProjectorRenderer, render_frame
-from companion.views.projector.view import ProjectorView, SurfaceImage, open_projector
+from companion.views.projector.view import ProjectorView, SurfaceImage
 
 __all__ = ["DEFAULT_SIZE", "Layout", "ProjectorRenderer", "ProjectorView", "SurfaceImage", "open_projector",
            "render_frame"]

@@ -1,22 +1,17 @@
-"""The projector in the running box: ``show(frame)`` for the loop, and opening its output.
+"""The projector in the running box: ``show(frame)`` for the loop (outputs.py opens the configured output).
 
-Each output is one small class chosen by ``[projector] driver``: on the Pi's console the Linux
-framebuffer (fbdev.py: no OpenGL, the box's memory budget), else SDL's KMSDRM driver (no desktop
-needed) or a desktop's (``ScreenOutput``, here). SDL quietly falls back to an offscreen driver
-when the one asked for is missing, which would "work" while showing nothing, so the driver actually
-chosen is checked. When no output can be opened the box carries on with the OLED alone:
-``open_projector`` returns None after saying so once.
+SDL quietly falls back to an offscreen driver when the one asked for is missing, which would "work" while
+showing nothing: ``fell_back`` tells such a fall, and the outputs check the driver actually chosen.
 """
 
 from __future__ import annotations
 
-import glob
 import logging
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import pygame
 
@@ -128,27 +123,6 @@ def fell_back(wanted: str | None) -> str:
     return actual if actual in HEADLESS_DRIVERS and wanted not in HEADLESS_DRIVERS else ""
 
 
-def choose_driver(driver: str, environ: dict[str, str] | os._Environ[str] = os.environ,
-                  framebuffer: str | None = None, drm: bool | None = None) -> str | None:
-    """The projector output to open: "auto" means the desktop's own SDL driver under a desktop, and on a
-    console the framebuffer when ``framebuffer`` (a device path) exists, SDL's KMSDRM when only a DRM card
-    does (``drm``; None: look for /dev/dri/card*), and with neither the framebuffer again, waited for (a Pi
-    booted with no display has its /dev/fb0 made when one is plugged in).
-
-    The framebuffer comes first on a console for memory: SDL2's KMSDRM always presents through OpenGL
-    ES, and the GL stack is most of the box's resident set (fbdev.py). What it gives up is vsync and the
-    page flip (a big change may tear for one refresh). None means SDL's own pick (a desktop)."""
-    if driver != "auto":
-        return driver
-    if environ.get("WAYLAND_DISPLAY") or environ.get("DISPLAY"):
-        return None
-    if framebuffer and os.path.exists(framebuffer):
-        return "fbdev"
-    if drm is None:
-        drm = bool(glob.glob("/dev/dri/card*"))
-    return "kmsdrm" if drm or not framebuffer else "fbdev"
-
-
 @contextmanager
 def sdl_video_driver(name: str | None) -> Iterator[None]:
     """SDL_VIDEODRIVER set to ``name`` (None: left as it is) while SDL's video starts, then put back: the
@@ -163,80 +137,3 @@ def sdl_video_driver(name: str | None) -> Iterator[None]:
             os.environ.pop("SDL_VIDEODRIVER", None)
         else:
             os.environ["SDL_VIDEODRIVER"] = previous
-
-
-class ScreenOutput:
-    """The projector output through an SDL video driver (KMSDRM on a console, X11 or Wayland under a
-    desktop, offscreen or dummy for tests): ``open`` gives the loop's view, or None after saying once why.
-
-    SDL quietly falls back to an offscreen driver when the one asked for is missing; that counts as no
-    display."""
-
-    def __init__(self, sdl_driver: str | None) -> None:
-        self.sdl_driver = sdl_driver
-        """The SDL video driver asked for; None lets SDL pick (a desktop's)."""
-
-    def open(self, config: Any, say: Callable[[str], None]) -> ProjectorView | None:
-        wanted = self.sdl_driver
-        size = (getattr(config, "width", DEFAULT_SIZE[0]), getattr(config, "height", DEFAULT_SIZE[1]))
-        try:
-            with sdl_video_driver(wanted):
-                pygame.display.init()
-            actual = pygame.display.get_driver()
-            if fell_back(wanted):
-                raise pygame.error(f"SDL fell back to the {actual} driver")
-            flags = pygame.FULLSCREEN if getattr(config, "fullscreen", True) else 0
-            screen = pygame.display.set_mode(size, flags, display=getattr(config, "display", 0))
-            pygame.display.set_caption("storm companion")
-            pygame.mouse.set_visible(False)
-        except pygame.error as exc:
-            pygame.display.quit()
-            say(f"projector: no display ({exc})"[:80])
-            return None
-        log.info("projector: %s %dx%d on display %d", actual, *screen.get_size(), getattr(config, "display", 0))
-        return ProjectorView(ProjectorRenderer(screen.get_size()), screen)
-
-
-class Output(Protocol):
-    """One way out to the projector, chosen by ``[projector] driver`` (as kvmd picks a plugin by name)."""
-
-    def open(self, config: Any, say: Callable[[str], None]) -> ProjectorView | None: ...
-
-
-def output_for(driver: str | None) -> Output:
-    """The output class for a chosen driver: "fbdev" writes the framebuffer (imported only then), any
-    other name is an SDL video driver."""
-    if driver == "fbdev":
-        from companion.views.projector.fbdev import FbdevOutput
-
-        return FbdevOutput()
-    return ScreenOutput(driver)
-
-
-def open_projector(config: Any, say: Callable[[str], None], *, framebuffer: bool = True) -> ProjectorView | None:
-    """A ProjectorView on the configured output, or None after ``say``-ing once why there is none.
-
-    ``config`` is companion.config.ProjectorConfig (enabled, driver, width, height, fullscreen, display,
-    framebuffer, framebuffer_sysfs, calibration). ``framebuffer=False`` is for a caller that needs an SDL
-    window of its own (``companion calibrate`` reads its events and flips it): "auto" then never picks the
-    framebuffer, and "fbdev" opens SDL's KMSDRM instead.
-    """
-    if not getattr(config, "enabled", True):
-        return None
-    driver = getattr(config, "driver", "auto")
-    device = getattr(config, "framebuffer", "") or "/dev/fb0"
-    wanted = choose_driver(driver, framebuffer=device if framebuffer else None)
-    if wanted == "fbdev" and not framebuffer:
-        wanted = "kmsdrm"
-    view = output_for(wanted).open(config, say)
-    if view is None and driver == "auto" and wanted == "kmsdrm" and framebuffer:
-        # no display yet (KMSDRM finds no connected screen): the framebuffer the kernel makes when one is
-        # plugged in is waited for
-        view = output_for("fbdev").open(config, say)
-    if view is None:
-        return None
-    if getattr(config, "calibration", ""):  # only a box calibrated onto its board pays for numpy and the warp
-        from companion.views.projector.warp import table_for
-
-        view.table = table_for(config, view.renderer.size, say)
-    return view

@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.dice import FACES, Die
-from companion.inputs import Roll
-from companion.session.inputs import Ask, AskModel
+from companion.inputs import Ask, AskModel, Roll
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +42,7 @@ def unseen(read: Sequence[Die], asked: Sequence[str]) -> list[str]:
 
 
 class ConfirmRead:
-    """The question for one unsure read (an :class:`~companion.session.inputs.AskModel`). Dice the game asked
+    """The question for one unsure read (an :class:`~companion.inputs.AskModel`). Dice the game asked
     for that the camera did not see are on it as "D6 ?", set by the table before OK plays them."""
 
     def __init__(self, read: Sequence[Die], asked: Sequence[str] = (), why: str = "") -> None:
