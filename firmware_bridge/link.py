@@ -32,9 +32,11 @@ tower hearing its ACK plays that roll once. A version 1 ROLL names no boot: the 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import logging
 import queue
+import termios
 import threading
 import time
 from collections import Counter
@@ -264,10 +266,12 @@ class TowerLink:
             self._set_state("away" if self._was_connected else "waiting", "no tower found")
             return False
         try:
-            # exclusive: a terminal or a second box opening the tower while this link reads it is refused
-            # (pyserial's flock), rather than both reading half the lines each.
+            # exclusive: a second box (pyserial's flock) and, once TIOCEXCL is set below, any other program
+            # opening the tower while this link reads it (a terminal: screen, minicom, which ignore flock) is
+            # refused, rather than both reading half the lines each. The kernel lets root through.
             self._serial = serial.serial_for_url(path, baudrate=self.baudrate, exclusive=True,
                                                  timeout=self.read_timeout, write_timeout=1.0)
+            _claim_tty(self._serial)
         except (serial.SerialException, OSError, ValueError) as exc:
             self._set_state("away" if self._was_connected else "waiting", f"{path}: {exc}")
             return False
@@ -468,3 +472,13 @@ class TowerLink:
         self.events.put(TowerRoll(dice, SOURCE, frame.seq, functools.partial(self._settle, boot, frame.seq), boot))
         if self.state != "connected":
             self._set_state("connected")
+
+
+def _claim_tty(port: object) -> None:
+    """TIOCEXCL on the port's terminal: further opens of it fail with EBUSY (for every user but root) until this
+    one closes. A URL port that is no terminal (a loop, a socket) has nothing to claim."""
+    fileno = getattr(port, "fileno", None)
+    if fileno is None:
+        return
+    with contextlib.suppress(OSError, ValueError, AttributeError, serial.SerialException):
+        fcntl.ioctl(fileno(), termios.TIOCEXCL)
