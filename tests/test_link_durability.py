@@ -632,9 +632,11 @@ class Boxes:
         """SIGKILL the box and wait until it is gone; its wait status as a signal number."""
         os.kill(pid, signal.SIGKILL)
         self._ask(f"reap {pid}")
-        got, word = self._line().split(" ", 1)
-        assert int(got) == pid
-        return int(word.split()[-1])
+        while True:  # a line the box wrote just before the kill may come first: the parent's answer is "gone"
+            got, word = self._line().split(" ", 1)
+            assert int(got) == pid
+            if word.startswith("gone "):
+                return int(word.split()[-1])
 
     def close(self) -> None:
         self.proc.kill()
