@@ -208,3 +208,37 @@ def read_pips(face: np.ndarray) -> PipRead:
     rival = max((s for s, n, _ in readings if n != count), default=0.0)
     confidence = score * (1.0 - 0.5 * _ramp(rival, 0.7, 0.2))
     return PipRead(count, round(confidence, 3), tuple((x, y) for x, y, _ in spots))
+
+
+RECENTRE = 0.2
+"""How far (share of the square) a layout may sit off the square's middle and still be looked at again, centred.
+A die seen in perspective shows one or two side faces beside its top: the blob's middle is not the top face's,
+and a true layout sits up to about a fifth of the die off it. Farther is a side face's or a neighbour's."""
+
+
+def read_die(image: np.ndarray, rect: tuple[tuple[float, float], tuple[float, float], float]) -> PipRead:
+    """The pips of the die in the rotated rectangle ``rect`` of ``image``.
+
+    Read once in the rectangle; when the layout found sits off its middle (the rectangle holds a side face
+    too), read again in a square of the same size centred on that layout (two spots or more: a layout, mirrored
+    through its own middle). The second reading stands only when
+    it counts the same: it finds the same face in the place a top face must be, and its own checks (the
+    layout's fit, spread and the grid points where nothing may be) are all made again there."""
+    first = read_pips(upright(image, rect))
+    # A lone spot has no layout to say where its face's middle is: being in the die's middle is all that tells
+    # a 1 from a knot in the wood or a glint, so it is never moved there.
+    if first.face < 2 or first.confidence >= 0.95:
+        return first
+    centre = np.mean(np.array(first.spots, np.float64), axis=0)
+    shift = centre - SIDE / 2
+    if not 0.04 * SIDE <= float(np.hypot(*shift)) <= RECENTRE * SIDE:
+        return first
+    (cx, cy), (w, h), angle = rect
+    size = max(w, h)
+    matrix = cv2.getRotationMatrix2D((cx, cy), angle, SIDE / max(size, 1.0))
+    matrix[0, 2] += SIDE / 2 - cx
+    matrix[1, 2] += SIDE / 2 - cy
+    back = cv2.invertAffineTransform(matrix)
+    nx, ny = back @ np.array([centre[0], centre[1], 1.0])
+    again = read_pips(upright(image, ((float(nx), float(ny)), (w, h), angle)))
+    return again if again.face == first.face and again.confidence > first.confidence else first
