@@ -64,12 +64,16 @@ def _ramp(value: float, good: float, bad: float) -> float:
     return float(min(1.0, max(0.0, (value - bad) / (good - bad))))
 
 
-def _distance(face: np.ndarray) -> np.ndarray:
+def _lab(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The square in Lab (float32, lightness weighted 0.8), and the body colour: the median of its middle."""
     lab = cv2.cvtColor(cv2.GaussianBlur(face, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] *= 0.8
     inner = lab[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6].reshape(-1, 3)
-    body = np.median(inner, axis=0)
+    return lab, np.median(inner, axis=0)
+
+
+def _distance(lab: np.ndarray, body: np.ndarray) -> np.ndarray:
     delta = lab - body
-    delta[..., 0] *= 0.8
     return np.asarray(np.sqrt((delta * delta).sum(axis=2)), np.float32)
 
 
@@ -167,6 +171,20 @@ def _nothing_missed(distance: np.ndarray, spots: list[Spot]) -> float:
     return _ramp(strongest / found, 0.4, 0.7)
 
 
+def _one_paint(lab: np.ndarray, body: np.ndarray, spots: list[Spot]) -> float:
+    """0-1: the spots are of one colour, as a face's pips are all of one paint. A glint (light) and a shadowed
+    corner (dark), or a pip and a side face's edge, can stand where a 2's pips would; their colours differ from
+    each other as much as from the body."""
+    if len(spots) < 2:
+        return 1.0
+    colours = np.array([lab[max(0, round(y) - 1): round(y) + 2, max(0, round(x) - 1): round(x) + 2]
+                        .reshape(-1, 3).mean(axis=0) for x, y, _ in spots], np.float32)
+    middle = np.median(colours, axis=0)
+    contrast = float(np.median(np.sqrt(((colours - body) ** 2).sum(axis=1))))
+    spread = float(np.sqrt(((colours - middle) ** 2).sum(axis=1)).max())
+    return _ramp(spread / max(contrast, 1.0), 0.6, 1.0)
+
+
 def _best(spots: list[Spot]) -> tuple[float, list[Spot]]:
     """The most die-like reading of ``spots``: all of them, or without one or two doubtful ones (smaller than
     the rest: a side face's pips, foreshortened), each drop costing confidence."""
@@ -191,14 +209,16 @@ def read_pips(face: np.ndarray) -> PipRead:
     Readings at the thresholds that find a die-like layout vote: the best one is taken, its confidence lowered
     when another threshold's die-like reading says another count."""
     readings = []
-    distance = _distance(face)
+    lab, body = _lab(face)
+    distance = _distance(lab, body)
     inner = np.clip(distance[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6], 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     for threshold in THRESHOLDS:
         level = max(20.0, float(otsu)) if threshold == 0 else threshold
         score, spots = _best(_spots(distance, level))
         if spots:
-            readings.append((score * _nothing_missed(distance, spots), len(spots), spots))
+            readings.append((score * _nothing_missed(distance, spots) * _one_paint(lab, body, spots), len(spots),
+                             spots))
         strong = [n for sc, n, _ in readings if sc >= 0.9]
         if len(strong) >= 2 and len(set(strong)) == 1 and len({n for _, n, _ in readings}) == 1:
             break  # two thresholds agree surely and none said otherwise: the rest would only cost time
