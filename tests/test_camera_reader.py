@@ -64,7 +64,7 @@ def test_d6_photographs_never_wrong_above_the_threshold_and_three_in_four_read_w
     assert counts["dice"] == 62
     assert counts["wrong"] == 0, counts
     # Measured: 48 of 62 (77 %) read without asking; the goal of 95 % is not reached (docs/camera.md).
-    assert counts["right"] >= 50, counts
+    assert counts["right"] >= 53, counts
 
 
 def _turned(picture: np.ndarray, degrees: float) -> np.ndarray:

@@ -72,6 +72,21 @@ def _lab(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return lab, np.median(inner, axis=0)
 
 
+MARGIN_DIFFERS = 15.0
+"""Lab distance between the face's middle and its margin above which the margin's colour is tried as the body's
+too: where large pips crowd the middle (a 6 or a 5 in big pips on a translucent die) its median is a blend of
+pip and body; the margin round the pips is body alone."""
+
+
+def _margin(lab: np.ndarray) -> np.ndarray:
+    """The median colour of the band between the square's rim and its pips (the die's margin)."""
+    band = np.ones((SIDE, SIDE), bool)
+    band[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6] = False
+    band[: SIDE // 16] = band[-SIDE // 16:] = False
+    band[:, : SIDE // 16] = band[:, -SIDE // 16:] = False
+    return np.asarray(np.median(lab[band], axis=0), np.float32)
+
+
 def _distance(lab: np.ndarray, body: np.ndarray) -> np.ndarray:
     delta = lab - body
     return np.asarray(np.sqrt((delta * delta).sum(axis=2)), np.float32)
@@ -208,20 +223,27 @@ def read_pips(face: np.ndarray) -> PipRead:
 
     Readings at the thresholds that find a die-like layout vote: the best one is taken, its confidence lowered
     when another threshold's die-like reading says another count."""
-    readings = []
-    lab, body = _lab(face)
-    distance = _distance(lab, body)
-    inner = np.clip(distance[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6], 0, 255).astype(np.uint8)
-    otsu, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    for threshold in THRESHOLDS:
-        level = max(20.0, float(otsu)) if threshold == 0 else threshold
-        score, spots = _best(_spots(distance, level))
-        if spots:
-            readings.append((score * _nothing_missed(distance, spots) * _one_paint(lab, body, spots), len(spots),
-                             spots))
-        strong = [n for sc, n, _ in readings if sc >= 0.9]
-        if len(strong) >= 2 and len(set(strong)) == 1 and len({n for _, n, _ in readings}) == 1:
-            break  # two thresholds agree surely and none said otherwise: the rest would only cost time
+    readings: list[tuple[float, int, list[Spot]]] = []
+    lab, middle = _lab(face)
+    bodies = [middle]
+    margin = _margin(lab)
+    if float(np.sqrt(((margin - middle) ** 2).sum())) > MARGIN_DIFFERS:
+        bodies.append(margin)
+    for body in bodies:
+        distance = _distance(lab, body)
+        inner = np.clip(distance[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6], 0, 255).astype(np.uint8)
+        otsu, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        for threshold in THRESHOLDS:
+            level = max(20.0, float(otsu)) if threshold == 0 else threshold
+            score, spots = _best(_spots(distance, level))
+            # Against the margin, a lone spot is as often the face's own lit middle as a 1: a 1 is read against
+            # the middle's colour only.
+            if len(spots) > (1 if body is margin else 0):
+                readings.append((score * _nothing_missed(distance, spots) * _one_paint(lab, body, spots),
+                                 len(spots), spots))
+            strong = [n for sc, n, _ in readings if sc >= 0.9]
+            if len(strong) >= 2 and len(set(strong)) == 1 and len({n for _, n, _ in readings}) == 1:
+                break  # two thresholds agree surely and none said otherwise: the rest would only cost time
     if not readings:
         return PipRead(0, 0.0)
     score, count, spots = max(readings, key=lambda r: r[0])
