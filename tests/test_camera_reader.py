@@ -104,6 +104,17 @@ def test_d6_reads_hold_when_the_photograph_is_turned_lit_blurred_or_compressed()
     assert lost <= 0.08 * (kept + lost), (kept, lost)
 
 
+def test_a_die_cut_by_the_pictures_edge_is_asked_about_never_taken():
+    """skovy_01 cut through its 3 (the picture ends a few pixels into the die's right-hand pips): the cut die is
+    shown to the table at most at the edge's confidence, the whole 4 beside it is taken."""
+    for width in (1110, 1120):
+        reads = read_dice(np.ascontiguousarray(image("skovy_01.jpg")[:, :width]), kinds=frozenset({"d6"}))
+        cut = [r for r in reads if r.box[0] + r.box[2] >= width - 1]
+        whole = [r for r in reads if r.box[0] + r.box[2] < width - 1]
+        assert cut and not [r for r in cut if r.sure], reads
+        assert [(r.face, r.sure) for r in whole] == [(4, True)], reads
+
+
 def taught_from(*names: str) -> TaughtSet:
     taught = TaughtSet("test")
     truth = labels()

@@ -62,6 +62,8 @@ def _read_one(image: np.ndarray, candidate: Candidate, taught: TaughtSet | None,
     sureness, kind, face = max(options)
     if sureness < LEAST:
         return None
+    if conf.cut(candidate.box, image.shape[1], image.shape[0]):
+        sureness = min(sureness, conf.CUT)
     return DieRead(kind, face, sureness, candidate.box, conf.crooked(w, h) if kind == "d6" else False)
 
 
