@@ -56,15 +56,21 @@ def tally(reads: list[DieRead], truth: list[tuple[str, int]], counts: dict[str, 
     counts["dice"] += len(truth)
 
 
-def test_d6_photographs_never_wrong_above_the_threshold_and_three_in_four_read_without_asking():
-    counts = {"right": 0, "wrong": 0, "asked": 0, "dice": 0}
+def test_d6_photographs_never_wrong_above_the_threshold_and_most_read_without_asking():
+    """Per source (docs/camera.md): byler's white sheet, byler's grey tray, skovy's wood floor; none wrong."""
+    tray = {"byler_04.jpg", "byler_05.jpg", "byler_08.jpg", "byler_09.jpg"}
+    sources: dict[str, dict[str, int]] = {}
     for name, truth in sorted(labels().items()):
         if truth[0][0] == "d6":
+            source = "skovy" if name.startswith("skovy") else "byler tray" if name in tray else "byler sheet"
+            counts = sources.setdefault(source, {"right": 0, "wrong": 0, "asked": 0, "dice": 0})
             tally(read_dice(image(name), kinds=frozenset({"d6"})), truth, counts)
-    assert counts["dice"] == 62
-    assert counts["wrong"] == 0, counts
-    # Measured: 48 of 62 (77 %) read without asking; the goal of 95 % is not reached (docs/camera.md).
-    assert counts["right"] >= 53, counts
+    assert {s: c["dice"] for s, c in sources.items()} == {"byler sheet": 32, "byler tray": 14, "skovy": 16}
+    assert all(c["wrong"] == 0 for c in sources.values()), sources
+    # Measured: 30, 9 and 14 read right without asking, 53 of 62 (85 %); the goal of 95 % is not reached.
+    least = {"byler sheet": 30, "byler tray": 9, "skovy": 14}
+    assert all(sources[s]["right"] >= n for s, n in least.items()), sources
+    assert sum(c["right"] for c in sources.values()) >= 53, sources
 
 
 def _turned(picture: np.ndarray, degrees: float) -> np.ndarray:
