@@ -9,9 +9,10 @@ thresholds and the set whose layout is most die-like wins.
 A D6's layouts are few and fixed: every layout is symmetric through its centre, its spots lie on one 3x3 grid,
 and their distances from the centre follow a profile per count (a 4's four corners, a 5's corners and middle, a
 6's corners and two middles at 1/√2). How well a set of spots fits the profile of its count, mirrors through its
-centre, has spots of one size, spread over the face as a die's do and sits in the middle of the die makes the
-confidence; a face where these disagree (a blurred die, a side face showing through, a pip under a glint) is
-asked about, never guessed.
+centre, has spots of one size and one colour, spread over the face as a die's do and sits in the middle of the
+die makes the confidence; a face where these disagree (a blurred die, a side face showing through, a pip under a
+glint) is asked about, never guessed. A layout found off the die's middle (a side face beside the top, seen in
+perspective) is read again centred on itself (:func:`read_die`).
 """
 
 from __future__ import annotations
@@ -48,13 +49,19 @@ class PipRead:
 def upright(image: np.ndarray, rect: tuple[tuple[float, float], tuple[float, float], float],
             side: int = SIDE, grow: float = 1.0) -> np.ndarray:
     """The rotated rectangle ``rect`` of ``image`` cut out, turned upright and scaled to ``side`` square."""
+    matrix = _placement(rect, side, grow)
+    return cv2.warpAffine(image, matrix, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _placement(rect: tuple[tuple[float, float], tuple[float, float], float], side: int,
+               grow: float = 1.0) -> np.ndarray:
+    """The affine map from the picture to the upright square of ``rect`` (2x3 float64)."""
     (cx, cy), (w, h), angle = rect
-    size = max(w, h) * grow
-    scale = side / max(size, 1.0)
+    scale = side / max(max(w, h) * grow, 1.0)
     matrix = cv2.getRotationMatrix2D((cx, cy), angle, scale)
     matrix[0, 2] += side / 2 - cx
     matrix[1, 2] += side / 2 - cy
-    return cv2.warpAffine(image, matrix, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(matrix)
 
 
 def _ramp(value: float, good: float, bad: float) -> float:
@@ -262,10 +269,10 @@ def read_die(image: np.ndarray, rect: tuple[tuple[float, float], tuple[float, fl
     """The pips of the die in the rotated rectangle ``rect`` of ``image``.
 
     Read once in the rectangle; when the layout found sits off its middle (the rectangle holds a side face
-    too), read again in a square of the same size centred on that layout (two spots or more: a layout, mirrored
-    through its own middle). The second reading stands only when
-    it counts the same: it finds the same face in the place a top face must be, and its own checks (the
-    layout's fit, spread and the grid points where nothing may be) are all made again there."""
+    too), read again in a square of the same size centred on that layout (two spots or more: a layout mirrored
+    through its own middle). The second reading stands only when it counts the same: it finds the same face in
+    the place a top face must be, and its own checks (the layout's fit, spread, one paint and the grid points
+    where nothing may be) are all made again there."""
     first = read_pips(upright(image, rect))
     # A lone spot has no layout to say where its face's middle is: being in the die's middle is all that tells
     # a 1 from a knot in the wood or a glint, so it is never moved there.
@@ -275,12 +282,7 @@ def read_die(image: np.ndarray, rect: tuple[tuple[float, float], tuple[float, fl
     shift = centre - SIDE / 2
     if not 0.04 * SIDE <= float(np.hypot(*shift)) <= RECENTRE * SIDE:
         return first
-    (cx, cy), (w, h), angle = rect
-    size = max(w, h)
-    matrix = cv2.getRotationMatrix2D((cx, cy), angle, SIDE / max(size, 1.0))
-    matrix[0, 2] += SIDE / 2 - cx
-    matrix[1, 2] += SIDE / 2 - cy
-    back = cv2.invertAffineTransform(matrix)
+    back = cv2.invertAffineTransform(_placement(rect, SIDE))
     nx, ny = back @ np.array([centre[0], centre[1], 1.0])
-    again = read_pips(upright(image, ((float(nx), float(ny)), (w, h), angle)))
+    again = read_pips(upright(image, ((float(nx), float(ny)), rect[1], rect[2])))
     return again if again.face == first.face and again.confidence > first.confidence else first
