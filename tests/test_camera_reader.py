@@ -56,15 +56,21 @@ def tally(reads: list[DieRead], truth: list[tuple[str, int]], counts: dict[str, 
     counts["dice"] += len(truth)
 
 
-def test_d6_photographs_never_wrong_above_the_threshold_and_three_in_four_read_without_asking():
-    counts = {"right": 0, "wrong": 0, "asked": 0, "dice": 0}
+def test_d6_photographs_never_wrong_above_the_threshold_and_most_read_without_asking():
+    """Per source (docs/camera.md): byler's white sheet, byler's grey tray, skovy's wood floor; none wrong."""
+    tray = {"byler_04.jpg", "byler_05.jpg", "byler_08.jpg", "byler_09.jpg"}
+    sources: dict[str, dict[str, int]] = {}
     for name, truth in sorted(labels().items()):
         if truth[0][0] == "d6":
+            source = "skovy" if name.startswith("skovy") else "byler tray" if name in tray else "byler sheet"
+            counts = sources.setdefault(source, {"right": 0, "wrong": 0, "asked": 0, "dice": 0})
             tally(read_dice(image(name), kinds=frozenset({"d6"})), truth, counts)
-    assert counts["dice"] == 62
-    assert counts["wrong"] == 0, counts
-    # Measured: 48 of 62 (77 %) read without asking; the goal of 95 % is not reached (docs/camera.md).
-    assert counts["right"] >= 48, counts
+    assert {s: c["dice"] for s, c in sources.items()} == {"byler sheet": 32, "byler tray": 14, "skovy": 16}
+    assert all(c["wrong"] == 0 for c in sources.values()), sources
+    # Measured: 30, 9 and 14 read right without asking, 53 of 62 (85 %); the goal of 95 % is not reached.
+    least = {"byler sheet": 30, "byler tray": 9, "skovy": 14}
+    assert all(sources[s]["right"] >= n for s, n in least.items()), sources
+    assert sum(c["right"] for c in sources.values()) >= 53, sources
 
 
 def _turned(picture: np.ndarray, degrees: float) -> np.ndarray:
@@ -85,9 +91,12 @@ CHANGES = {
 
 def test_d6_reads_hold_when_the_photograph_is_turned_lit_blurred_or_compressed():
     """Synthetic changes of real photographs (they widen the photographs, never replace them): the angle in the
-    frame, the light, focus and compression do not make a sure read wrong, and few sure reads are lost."""
+    frame, the light, focus and compression do not make a sure read wrong, and few sure reads are lost. byler_04
+    (a glint and a dark corner that once read as a 2) and byler_11 (a pale die whose shaded side alone differs
+    from the sheet) are among them."""
     kept = lost = 0
-    for name in ("skovy_01.jpg", "skovy_02.jpg", "skovy_05.jpg", "byler_06.jpg", "byler_10.jpg", "byler_13.jpg"):
+    for name in ("skovy_01.jpg", "skovy_02.jpg", "skovy_05.jpg", "byler_04.jpg", "byler_06.jpg", "byler_10.jpg",
+                 "byler_11.jpg", "byler_13.jpg"):
         truth = labels()[name]
         straight = [r for r in read_dice(image(name), kinds=frozenset({"d6"})) if r.sure]
         for change, make in CHANGES.items():
@@ -96,7 +105,20 @@ def test_d6_reads_hold_when_the_photograph_is_turned_lit_blurred_or_compressed()
             assert counts["wrong"] == 0, (name, change)
             kept += counts["right"]
             lost += max(0, len(straight) - counts["right"])
-    assert lost <= 0.05 * (kept + lost), (kept, lost)
+    # Measured: 8 of 114 sure reads lost, 4 of them byler_11 a third darker (white dice on a white sheet: found by
+    # their edges only where the middle is pale, and darkened they are not: docs/camera.md).
+    assert lost <= 0.08 * (kept + lost), (kept, lost)
+
+
+def test_a_die_cut_by_the_pictures_edge_is_asked_about_never_taken():
+    """skovy_01 cut through its 3 (the picture ends a few pixels into the die's right-hand pips): the cut die is
+    shown to the table at most at the edge's confidence, the whole 4 beside it is taken."""
+    for width in (1110, 1120):
+        reads = read_dice(np.ascontiguousarray(image("skovy_01.jpg")[:, :width]), kinds=frozenset({"d6"}))
+        cut = [r for r in reads if r.box[0] + r.box[2] >= width - 1]
+        whole = [r for r in reads if r.box[0] + r.box[2] < width - 1]
+        assert cut and not [r for r in cut if r.sure], reads
+        assert [(r.face, r.sure) for r in whole] == [(4, True)], reads
 
 
 def taught_from(*names: str) -> TaughtSet:

@@ -4,8 +4,8 @@ with OK, a die the camera missed set with the arrows; and the source idle while 
 
 The D8 photographs are taught from burks_d8_01 (5) and burks_d8_04 (1) as they are, and thrown turned a quarter
 and a half (so the read frame is not the taught one); the D6 photographs are skovy_01 (4, 3: sure), skovy_07
-(2 and 1, the 1 unsure: confirmed), byler_12 (3 and 5, smoke dice with red pips: the 5 not seen, set by the
-table) and skovy_02 (4, 6).
+(2 and 1, the 1 unsure: confirmed), a cut of byler_14 (a black 5, and a smoke 6 whose red pips crowd into two
+bars: the 6 not seen, set by the table) and skovy_02 (4, 6).
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ from tests.test_camera_reader import image
 def throws(folder: Path) -> Path:
     folder.mkdir()
     frames = [np.rot90(image("burks_d8_01.jpg")), np.rot90(image("burks_d8_04.jpg"), 2),
-              image("skovy_01.jpg"), image("skovy_07.jpg"), image("byler_12.jpg"), image("skovy_02.jpg")]
+              image("skovy_01.jpg"), image("skovy_07.jpg"), image("byler_14.jpg")[180:343, 180:500],
+              image("skovy_02.jpg")]
     for n, frame in enumerate(frames, 1):
         assert cv2.imwrite(str(folder / f"throw{n}.png"), np.ascontiguousarray(frame))
     return folder
@@ -95,12 +96,12 @@ def test_a_kansas_tornado_read_from_photographs(tmp_path):
         table.press("OK")
         assert session.panel.menu is None and session.panel.prompt.text.endswith("move 3 of 4: roll 2D6 for the path")
 
-        ask = table.next_input()  # byler_12: only the 3 is seen
-        assert session.panel.menu.title == "D6 3, D6 ??"
+        ask = table.next_input()  # byler_14's cut: only the 5 is seen
+        assert session.panel.menu.title == "D6 5, D6 ??"
         table.press("OK")
         assert session.panel.message == "set each unseen die first"
-        table.press("DOWN", "DOWN", *["OK"] * 5)  # the unseen die: ? -> 1 -> ... -> 5
-        assert session.panel.menu.title == "D6 3, D6 5?"
+        table.press("DOWN", "DOWN", *["OK"] * 6)  # the unseen die: ? -> 1 -> ... -> 6
+        assert session.panel.menu.title == "D6 5, D6 6?"
         table.press("UP", "UP", "OK")
         assert session.panel.prompt.text.endswith("move 4 of 4: roll 2D6 for the path")
 
@@ -114,7 +115,7 @@ def test_a_kansas_tornado_read_from_photographs(tmp_path):
     sources = [source for source, _ in played]
     assert sources[:3] == ["camera"] * 3 and sources[5] == "camera"
     assert sources[3] in ("camera, confirmed: D6 2, D6 1", "camera, confirmed: D6 1, D6 2")
-    assert sources[4] == "camera, read D6 3, mended" and sorted(played[4][1]) == [3, 5]
+    assert sources[4] == "camera, read D6 5, mended" and sorted(played[4][1]) == [5, 6]
 
 
 def test_a_crooked_die_is_thrown_again_and_a_short_count_is_asked():

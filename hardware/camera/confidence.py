@@ -14,6 +14,17 @@ CROOKED_ASPECT = 1.35
 """A die's outline longer than this times its width: it leans on a wall or on another die, showing a side."""
 
 
+CUT = 0.5
+"""The most a die cut by the picture's edge may be read at: part of its face is outside the picture (a 4 whose
+far pips are cut off is a perfect 2), so it is always shown to the table, never taken."""
+
+
+def cut(box: tuple[int, int, int, int], width: int, height: int) -> bool:
+    """Whether a die's upright box (x, y, w, h) touches the edge of a ``width`` x ``height`` picture."""
+    x, y, w, h = box
+    return x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1
+
+
 def sure(confidence: float, crooked: bool = False) -> bool:
     """Whether a read is taken without asking the table."""
     return not crooked and confidence >= THRESHOLD

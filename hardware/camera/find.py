@@ -100,12 +100,21 @@ def find_candidates(image: np.ndarray) -> list[Candidate]:
     for extra in _blobs(edge_mask(small), small.shape[:2], scale):
         ex, ey, ew, eh = extra.box
         centre = (ex + ew / 2, ey + eh / 2)
-        if any(x <= centre[0] <= x + w and y <= centre[1] <= y + h for x, y, w, h in (c.box for c in found)):
+        # Blobs the colour found inside this outline: the same die, unless they are mere pieces of it (a pale
+        # die's shaded side differs from a pale cloth, its lit top does not): pieces under half the outline's
+        # size give way to the whole outline.
+        inside = [c for c in found
+                  if ex <= c.box[0] + c.box[2] / 2 <= ex + ew and ey <= c.box[1] + c.box[3] / 2 <= ey + eh]
+        if any(c.box[2] * c.box[3] >= 0.5 * ew * eh for c in inside):
+            continue
+        if not inside and any(x <= centre[0] <= x + w and y <= centre[1] <= y + h
+                              for x, y, w, h in (c.box for c in found)):
             continue
         # Only a pale blob: a dark or coloured die differs from a pale cloth and was found above already; what
         # only edges show and is dark is a tray's printed rim, a seam, a shadow.
         cx, cy, r = int(centre[0] * scale), int(centre[1] * scale), max(1, int(min(ew, eh) * scale / 4))
         if float(np.median(grey[max(0, cy - r): cy + r, max(0, cx - r): cx + r])) >= PALE:
+            found = [c for c in found if not any(c is piece for piece in inside)]
             found.append(dataclasses.replace(extra, faint=True))
     return found
 

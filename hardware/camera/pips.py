@@ -9,9 +9,10 @@ thresholds and the set whose layout is most die-like wins.
 A D6's layouts are few and fixed: every layout is symmetric through its centre, its spots lie on one 3x3 grid,
 and their distances from the centre follow a profile per count (a 4's four corners, a 5's corners and middle, a
 6's corners and two middles at 1/√2). How well a set of spots fits the profile of its count, mirrors through its
-centre, has spots of one size, spread over the face as a die's do and sits in the middle of the die makes the
-confidence; a face where these disagree (a blurred die, a side face showing through, a pip under a glint) is
-asked about, never guessed.
+centre, has spots of one size and one colour, spread over the face as a die's do and sits in the middle of the
+die makes the confidence; a face where these disagree (a blurred die, a side face showing through, a pip under a
+glint) is asked about, never guessed. A layout found off the die's middle (a side face beside the top, seen in
+perspective) is read again centred on itself (:func:`read_die`).
 """
 
 from __future__ import annotations
@@ -48,13 +49,19 @@ class PipRead:
 def upright(image: np.ndarray, rect: tuple[tuple[float, float], tuple[float, float], float],
             side: int = SIDE, grow: float = 1.0) -> np.ndarray:
     """The rotated rectangle ``rect`` of ``image`` cut out, turned upright and scaled to ``side`` square."""
+    matrix = _placement(rect, side, grow)
+    return cv2.warpAffine(image, matrix, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _placement(rect: tuple[tuple[float, float], tuple[float, float], float], side: int,
+               grow: float = 1.0) -> np.ndarray:
+    """The affine map from the picture to the upright square of ``rect`` (2x3 float64)."""
     (cx, cy), (w, h), angle = rect
-    size = max(w, h) * grow
-    scale = side / max(size, 1.0)
+    scale = side / max(max(w, h) * grow, 1.0)
     matrix = cv2.getRotationMatrix2D((cx, cy), angle, scale)
     matrix[0, 2] += side / 2 - cx
     matrix[1, 2] += side / 2 - cy
-    return cv2.warpAffine(image, matrix, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(matrix)
 
 
 def _ramp(value: float, good: float, bad: float) -> float:
@@ -64,12 +71,31 @@ def _ramp(value: float, good: float, bad: float) -> float:
     return float(min(1.0, max(0.0, (value - bad) / (good - bad))))
 
 
-def _distance(face: np.ndarray) -> np.ndarray:
+def _lab(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The square in Lab (float32, lightness weighted 0.8), and the body colour: the median of its middle."""
     lab = cv2.cvtColor(cv2.GaussianBlur(face, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 0] *= 0.8
     inner = lab[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6].reshape(-1, 3)
-    body = np.median(inner, axis=0)
+    return lab, np.median(inner, axis=0)
+
+
+MARGIN_DIFFERS = 15.0
+"""Lab distance between the face's middle and its margin above which the margin's colour is tried as the body's
+too: where large pips crowd the middle (a 6 or a 5 in big pips on a translucent die) its median is a blend of
+pip and body; the margin round the pips is body alone."""
+
+
+def _margin(lab: np.ndarray) -> np.ndarray:
+    """The median colour of the band between the square's rim and its pips (the die's margin)."""
+    band = np.ones((SIDE, SIDE), bool)
+    band[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6] = False
+    band[: SIDE // 16] = band[-SIDE // 16:] = False
+    band[:, : SIDE // 16] = band[:, -SIDE // 16:] = False
+    return np.asarray(np.median(lab[band], axis=0), np.float32)
+
+
+def _distance(lab: np.ndarray, body: np.ndarray) -> np.ndarray:
     delta = lab - body
-    delta[..., 0] *= 0.8
     return np.asarray(np.sqrt((delta * delta).sum(axis=2)), np.float32)
 
 
@@ -167,6 +193,20 @@ def _nothing_missed(distance: np.ndarray, spots: list[Spot]) -> float:
     return _ramp(strongest / found, 0.4, 0.7)
 
 
+def _one_paint(lab: np.ndarray, body: np.ndarray, spots: list[Spot]) -> float:
+    """0-1: the spots are of one colour, as a face's pips are all of one paint. A glint (light) and a shadowed
+    corner (dark), or a pip and a side face's edge, can stand where a 2's pips would; their colours differ from
+    each other as much as from the body."""
+    if len(spots) < 2:
+        return 1.0
+    colours = np.array([lab[max(0, round(y) - 1): round(y) + 2, max(0, round(x) - 1): round(x) + 2]
+                        .reshape(-1, 3).mean(axis=0) for x, y, _ in spots], np.float32)
+    middle = np.median(colours, axis=0)
+    contrast = float(np.median(np.sqrt(((colours - body) ** 2).sum(axis=1))))
+    spread = float(np.sqrt(((colours - middle) ** 2).sum(axis=1)).max())
+    return _ramp(spread / max(contrast, 1.0), 0.6, 1.0)
+
+
 def _best(spots: list[Spot]) -> tuple[float, list[Spot]]:
     """The most die-like reading of ``spots``: all of them, or without one or two doubtful ones (smaller than
     the rest: a side face's pips, foreshortened), each drop costing confidence."""
@@ -190,21 +230,59 @@ def read_pips(face: np.ndarray) -> PipRead:
 
     Readings at the thresholds that find a die-like layout vote: the best one is taken, its confidence lowered
     when another threshold's die-like reading says another count."""
-    readings = []
-    distance = _distance(face)
-    inner = np.clip(distance[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6], 0, 255).astype(np.uint8)
-    otsu, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    for threshold in THRESHOLDS:
-        level = max(20.0, float(otsu)) if threshold == 0 else threshold
-        score, spots = _best(_spots(distance, level))
-        if spots:
-            readings.append((score * _nothing_missed(distance, spots), len(spots), spots))
-        strong = [n for sc, n, _ in readings if sc >= 0.9]
-        if len(strong) >= 2 and len(set(strong)) == 1 and len({n for _, n, _ in readings}) == 1:
-            break  # two thresholds agree surely and none said otherwise: the rest would only cost time
+    readings: list[tuple[float, int, list[Spot]]] = []
+    lab, middle = _lab(face)
+    bodies = [middle]
+    margin = _margin(lab)
+    if float(np.sqrt(((margin - middle) ** 2).sum())) > MARGIN_DIFFERS:
+        bodies.append(margin)
+    for body in bodies:
+        distance = _distance(lab, body)
+        inner = np.clip(distance[SIDE // 6: -SIDE // 6, SIDE // 6: -SIDE // 6], 0, 255).astype(np.uint8)
+        otsu, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        for threshold in THRESHOLDS:
+            level = max(20.0, float(otsu)) if threshold == 0 else threshold
+            score, spots = _best(_spots(distance, level))
+            # Against the margin, a lone spot is as often the face's own lit middle as a 1: a 1 is read against
+            # the middle's colour only.
+            if len(spots) > (1 if body is margin else 0):
+                readings.append((score * _nothing_missed(distance, spots) * _one_paint(lab, body, spots),
+                                 len(spots), spots))
+            strong = [n for sc, n, _ in readings if sc >= 0.9]
+            if len(strong) >= 2 and len(set(strong)) == 1 and len({n for _, n, _ in readings}) == 1:
+                break  # two thresholds agree surely and none said otherwise: the rest would only cost time
     if not readings:
         return PipRead(0, 0.0)
     score, count, spots = max(readings, key=lambda r: r[0])
     rival = max((s for s, n, _ in readings if n != count), default=0.0)
     confidence = score * (1.0 - 0.5 * _ramp(rival, 0.7, 0.2))
     return PipRead(count, round(confidence, 3), tuple((x, y) for x, y, _ in spots))
+
+
+RECENTRE = 0.2
+"""How far (share of the square) a layout may sit off the square's middle and still be looked at again, centred.
+A die seen in perspective shows one or two side faces beside its top: the blob's middle is not the top face's,
+and a true layout sits up to about a fifth of the die off it. Farther is a side face's or a neighbour's."""
+
+
+def read_die(image: np.ndarray, rect: tuple[tuple[float, float], tuple[float, float], float]) -> PipRead:
+    """The pips of the die in the rotated rectangle ``rect`` of ``image``.
+
+    Read once in the rectangle; when the layout found sits off its middle (the rectangle holds a side face
+    too), read again in a square of the same size centred on that layout (two spots or more: a layout mirrored
+    through its own middle). The second reading stands only when it counts the same: it finds the same face in
+    the place a top face must be, and its own checks (the layout's fit, spread, one paint and the grid points
+    where nothing may be) are all made again there."""
+    first = read_pips(upright(image, rect))
+    # A lone spot has no layout to say where its face's middle is: being in the die's middle is all that tells
+    # a 1 from a knot in the wood or a glint, so it is never moved there.
+    if first.face < 2 or first.confidence >= 0.95:
+        return first
+    centre = np.mean(np.array(first.spots, np.float64), axis=0)
+    shift = centre - SIDE / 2
+    if not 0.04 * SIDE <= float(np.hypot(*shift)) <= RECENTRE * SIDE:
+        return first
+    back = cv2.invertAffineTransform(_placement(rect, SIDE))
+    nx, ny = back @ np.array([centre[0], centre[1], 1.0])
+    again = read_pips(upright(image, ((float(nx), float(ny)), rect[1], rect[2])))
+    return again if again.face == first.face and again.confidence > first.confidence else first

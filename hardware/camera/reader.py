@@ -48,7 +48,7 @@ def _read_one(image: np.ndarray, candidate: Candidate, taught: TaughtSet | None,
     rect = refine(image, candidate) if "d6" in kinds else candidate.rect
     (_, _), (w, h), _ = rect
     if "d6" in kinds:
-        pip_read = pips.read_pips(pips.upright(image, rect))
+        pip_read = pips.read_die(image, rect)
         # A pale blob seen by its edges only is a die when it shows a layout; one spot on it is as often a mark.
         if pip_read.face > (1 if candidate.faint else 0):
             options.append((pip_read.confidence, "d6", pip_read.face))
@@ -62,6 +62,8 @@ def _read_one(image: np.ndarray, candidate: Candidate, taught: TaughtSet | None,
     sureness, kind, face = max(options)
     if sureness < LEAST:
         return None
+    if conf.cut(candidate.box, image.shape[1], image.shape[0]):
+        sureness = min(sureness, conf.CUT)
     return DieRead(kind, face, sureness, candidate.box, conf.crooked(w, h) if kind == "d6" else False)
 
 
