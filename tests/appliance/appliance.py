@@ -159,8 +159,7 @@ class Run:
     def start(self) -> None:
         image = self.args.image
         disks = Disks(base=image / "disk.img", payload=self.payload())
-        self.machine = Machine(self.work, image / "vmlinuz", image / "initrd.img", disks, size=self.size,
-                               depth=self.args.depth)
+        self.machine = Machine(self.work, image / "vmlinuz", image / "initrd.img", disks, size=self.size)
         self.mark("QEMU started")
 
     def run(self) -> int:
@@ -221,7 +220,7 @@ class Run:
 
         fb = self.sh("cd /sys/class/graphics/fb0 && echo $(cat name) $(cat virtual_size) $(cat bits_per_pixel)").out
         shown = next((line for line in journal.splitlines() if "projector:" in line), "no projector line")
-        self.check("display", fb.split()[-1:] == [str(self.args.depth)] and "fbdev" in shown,
+        self.check("display", fb.split()[-1:] == ["32"] and "fbdev" in shown,
                    f"fb0 {fb.strip()} bits; {shown}")
 
         # A game brought to the box: stop it, import the game as its user, start it; it resumes the game.
@@ -330,8 +329,6 @@ def main() -> int:
     parser.add_argument("--wheels", type=Path, required=True, help="the wheels the guest installs from")
     parser.add_argument("--work", type=Path, required=True, help="folder for this run's files (emptied)")
     parser.add_argument("--size", default="1920x1080", help="the display's size, as a projector's (1920x1080)")
-    parser.add_argument("--depth", type=int, default=16, choices=(16, 32),
-                        help="the framebuffer's bits a pixel: 16 (RGB565) as on the Pi, or virtio-gpu's own 32")
     args = parser.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     args.work.mkdir(parents=True)

@@ -174,7 +174,7 @@ class Machine:
     """
 
     def __init__(self, workdir: Path, kernel: Path, initrd: Path, disks: Disks, *, size: tuple[int, int],
-                 depth: int = 16, memory: int = 1536, cpus: int = 2, accel: str = "tcg") -> None:
+                 memory: int = 1536, cpus: int = 2, accel: str = "tcg") -> None:
         self.workdir = workdir
         overlay = workdir / "root.qcow2"
         subprocess.run(["qemu-img", "create", "-q", "-f", "qcow2", "-F", "raw", "-b", str(disks.base), str(overlay)],
@@ -184,10 +184,10 @@ class Machine:
         self.tower_path = workdir / "tower.sock"
         self.serial_log = workdir / "serial.log"
         # console=tty1 last, as Raspberry Pi OS has it: the kernel's and systemd's messages and the login
-        # prompt all go to the screen the map is on, so the map must own it. video=...-16: the fbdev
-        # emulation at 16 bits a pixel (RGB565), as the Pi's vc4 gives it.
-        append = (f"root=/dev/vda rw console=ttyS0,115200 console=tty1 "
-                  f"video=Virtual-1:{size[0]}x{size[1]}-{depth}")
+        # prompt all go to the screen the map is on, so the map must own it. The framebuffer is 32 bits a
+        # pixel: virtio-gpu has no 16-bit format (asked for one, with video=Virtual-1:WxH-16, the kernel
+        # makes no /dev/fb0 at all).
+        append = "root=/dev/vda rw console=ttyS0,115200 console=tty1"
         accel_option = "tcg,thread=multi" if accel == "tcg" else accel
         self.command = [
             "qemu-system-x86_64", "-accel", accel_option, "-m", str(memory), "-smp", str(cpus),
