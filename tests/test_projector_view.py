@@ -172,3 +172,21 @@ def test_a_window_with_no_display_behind_it_is_said(monkeypatch, caplog):
         assert len(said) == 1 and "--headless --out DIR" in said[0]
     finally:
         pygame.display.quit()
+
+
+def test_a_kmsdrm_that_would_crash_the_box_is_found_in_a_child_first(monkeypatch, tmp_path):
+    """SDL's KMSDRM can abort the process inside set_mode (pygame's parachute) on a DRM card it cannot drive:
+    under systemd a restart loop with no map. The open is tried in a child first: its crash is one line, and
+    "auto" goes on to wait for a framebuffer."""
+    import companion.views.projector.outputs as outputs
+
+    # the child does what SDL's crash does to a process: a fatal error, SIGABRT
+    monkeypatch.setattr(outputs, "KMSDRM_PROBE", "import os\nos.abort()\n")
+    said: list[str] = []
+    assert outputs.ScreenOutput("kmsdrm").open(ProjectorConfig(width=320, height=180), said.append) is None
+    assert said == ["projector: no display (KMSDRM crashed (signal 6))"]
+    assert pygame.display.get_init() is False or pygame.display.get_driver() != "kmsdrm"  # never tried in here
+    monkeypatch.setattr(outputs, "KMSDRM_PROBE", "raise SystemExit('pygame.error: no connected display')\n")
+    assert outputs.kmsdrm_trouble((320, 180)) == "no connected display"
+    monkeypatch.setattr(outputs, "KMSDRM_PROBE", "pass\n")
+    assert outputs.kmsdrm_trouble((320, 180)) == ""

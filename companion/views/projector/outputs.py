@@ -11,6 +11,8 @@ from __future__ import annotations
 import glob
 import logging
 import os
+import subprocess
+import sys
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -58,6 +60,9 @@ class ScreenOutput:
     def open(self, config: Any, say: Callable[[str], None]) -> ProjectorView | None:
         wanted = self.sdl_driver
         size = (getattr(config, "width", DEFAULT_SIZE[0]), getattr(config, "height", DEFAULT_SIZE[1]))
+        if wanted == "kmsdrm" and (trouble := kmsdrm_trouble(size)):
+            say(f"projector: no display ({trouble})"[:80])
+            return None
         try:
             with sdl_video_driver(wanted):
                 pygame.display.init()
@@ -119,3 +124,32 @@ def open_projector(config: Any, say: Callable[[str], None], *, framebuffer: bool
 
         view.table = table_for(config, view.renderer.size, say)
     return view
+
+
+KMSDRM_PROBE = """
+import os, sys
+os.environ["SDL_VIDEODRIVER"] = "kmsdrm"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame
+pygame.display.init()
+pygame.display.set_mode((int(sys.argv[1]), int(sys.argv[2])), pygame.FULLSCREEN)
+"""
+"""What opening the projector through SDL's KMSDRM does, run in a child first (see :func:`kmsdrm_trouble`)."""
+
+
+def kmsdrm_trouble(size: tuple[int, int], timeout: float = 20.0) -> str:
+    """Why SDL's KMSDRM cannot open the display, or "" when a child process could: SDL's KMSDRM, given a DRM
+    card with no framebuffer emulation or no EGL driver for it, can crash the process inside ``set_mode``
+    (pygame's parachute: a fatal error, not an exception), and under systemd that is a restart loop that
+    never shows a map. A child that crashes costs nothing; the box then waits for a framebuffer instead."""
+    try:
+        child = subprocess.run([sys.executable, "-c", KMSDRM_PROBE, str(size[0]), str(size[1])],
+                               capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"KMSDRM did not start: {exc.__class__.__name__}"
+    if child.returncode == 0:
+        return ""
+    if child.returncode < 0:
+        return f"KMSDRM crashed (signal {-child.returncode})"
+    lines = [line for line in child.stderr.strip().splitlines() if line.strip()]
+    return lines[-1].split(": ", 1)[-1] if lines else f"KMSDRM failed (exit {child.returncode})"
