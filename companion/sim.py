@@ -332,7 +332,8 @@ def _attach_buttons(table: Table, *, sim: bool, config: Any) -> None:
         # No GPIO here (no pin factory loads: lgpio missing, not a Pi) or a pin taken by another program:
         # the box runs on with the tower, a gamepad and typed dice, and says so once.
         log.warning("buttons: not available (%s)%s", failure, f" [{notes}]" if notes else "")
-        table.session.notice(f"buttons: not available ({failure})"[:80])
+        # players read what to do, not gpiozero's words ("Unable to load any default pin factory!"): the log has them
+        table.session.notice("buttons: not available (companion doctor says why)")
         table.parts["buttons"] = "absent"
         return
     if notes:

@@ -101,7 +101,8 @@ def test_buttons_that_cannot_be_had_leave_the_box_running_and_are_said_once(tmp_
             table.driver.throw(DiceRolled.of(("d8", 3)))  # typed or tower dice still reach the game
             table.loop.step(timeout=0)
             assert table.session.current.state.pos == 3
-            assert any(n.startswith("buttons: not available") for n in table.session.panel.notices)
+            assert "buttons: not available (companion doctor says why)" in table.session.panel.notices
+            assert not any("factory" in n or "GPIO" in n or "busy" in n for n in table.session.panel.notices)
         lines = [line for line in _our_lines(caplog) if "buttons" in line]
         assert len(lines) == 1 and "not available" in lines[0], lines
     finally:
