@@ -45,7 +45,7 @@ class Box:
         """Wait for ``condition`` (polled while the box's own thread works; bounded)."""
         deadline = time.monotonic() + seconds
         while not condition():
-            assert time.monotonic() < deadline, what or "timed out"
+            assert time.monotonic() < deadline, (what() if callable(what) else what) or "timed out"
             time.sleep(0.02)
 
     def close(self) -> None:

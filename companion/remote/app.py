@@ -91,6 +91,8 @@ class Hub:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._locks: dict[web.WebSocketResponse, asyncio.Lock] = {}
+        self._frames: dict[web.WebSocketResponse, int] = {}
         self.on_sent: Callable[[int], None] | None = None
         """Called with a frame's number once it went to every phone (the benchmark's stopwatch)."""
         host = socket.gethostname().lower()
@@ -157,12 +159,34 @@ class Hub:
         return self.picture
 
     async def _send(self, ws: web.WebSocketResponse, snapshot: Snapshot, picture: bytes) -> None:
-        try:
-            await ws.send_str(json.dumps(snapshot.public()))
-            if picture:
-                await ws.send_bytes(picture)
-        except (ConnectionError, RuntimeError):
-            pass  # the phone went away; its handler cleans up
+        """One frame to one phone: its words then its picture, never older than what the phone has (the
+        sender and a new phone's first frame may race; each phone's sends take turns)."""
+        lock = self._locks.setdefault(ws, asyncio.Lock())
+        async with lock:
+            if self._frames.get(ws, -1) >= snapshot.frame:
+                return
+            self._frames[ws] = snapshot.frame
+            try:
+                await ws.send_str(json.dumps(snapshot.public()))
+                if picture:
+                    await ws.send_bytes(picture)
+            except (ConnectionError, RuntimeError):
+                pass  # the phone went away; its handler cleans up
+
+    async def welcome(self, ws: web.WebSocketResponse) -> None:
+        """A new phone's first frame: the newest (encoded unless it is already)."""
+        snapshot = self.snapshot
+        while snapshot is not None:
+            picture = await self._picture(snapshot)
+            if snapshot is self.snapshot:
+                await self._send(ws, snapshot, picture)
+                return
+            snapshot = self.snapshot
+
+    def forget(self, ws: web.WebSocketResponse) -> None:
+        self.sockets.pop(ws, None)
+        self._locks.pop(ws, None)
+        self._frames.pop(ws, None)
 
     async def _close_all(self) -> None:
         for ws in list(self.sockets):
@@ -198,6 +222,7 @@ def refuse(request: web.Request, status: int, why: str) -> web.Response:
     return web.json_response({"error": why}, status=status)
 
 
+HUB: web.AppKey[Hub] = web.AppKey("hub", Hub)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -210,7 +235,7 @@ def make_app(hub: Hub) -> web.Application:
             response = await handler(request)
         except web.HTTPException as exc:
             if exc.status >= 400:
-                log.warning("remote: refused %s %s from %s: %s", request.method, request.path, request.remote,
+                log.log(logging.INFO if exc.status == 404 else logging.WARNING,"remote: refused %s %s from %s: %s", request.method, request.path, request.remote,
                             exc.reason)
             raise
         except Exception as exc:  # a bug here must not show a traceback to a phone or stop the server
@@ -221,7 +246,7 @@ def make_app(hub: Hub) -> web.Application:
         return response
 
     app = web.Application(middlewares=[guard], client_max_size=MAX_BODY)
-    app["hub"] = hub
+    app[HUB] = hub
     app.router.add_get("/", page)
     for name in assets.FILES:
         if name != "index.html":
@@ -251,7 +276,7 @@ async def page(request: web.Request) -> web.Response:
 
 
 async def join(request: web.Request) -> web.Response:
-    hub: Hub = request.app["hub"]
+    hub: Hub = request.app[HUB]
     if not hub.same_origin(request):
         return refuse(request, 403, "not from the box's page")
     if not hub.limits.allow(request.remote or "?"):
@@ -278,7 +303,7 @@ async def join(request: web.Request) -> web.Response:
 
 async def session_info(request: web.Request) -> web.Response:
     """The page's own CSRF token after a reload (readable only by the box's own page: no CORS)."""
-    hub: Hub = request.app["hub"]
+    hub: Hub = request.app[HUB]
     phone = hub.phone_of(request)
     if phone is None:
         return web.json_response({"error": "join with the code"}, status=401)
@@ -286,7 +311,7 @@ async def session_info(request: web.Request) -> web.Response:
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:
-    hub: Hub = request.app["hub"]
+    hub: Hub = request.app[HUB]
     if not hub.same_origin(request):
         return refuse(request, 403, "not from the box's page")
     phone = hub.phone_of(request)
@@ -301,9 +326,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     hub.sockets[ws] = phone
     bad = 0
     try:
-        snapshot = hub.snapshot
-        if snapshot is not None:
-            await hub._send(ws, snapshot, await hub._picture(snapshot))
+        await hub.welcome(ws)
         async for msg in ws:
             if hub.joining.phone(phone.token) is None:
                 await ws.close(code=CLOSE_REVOKED, message=b"new code")
@@ -320,7 +343,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         if ws.exception() is not None:
             log.warning("remote: %s's connection closed: %s", phone.name, ws.exception())
     finally:
-        hub.sockets.pop(ws, None)
+        hub.forget(ws)
     return ws
 
 

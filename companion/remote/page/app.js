@@ -91,7 +91,7 @@ function onText(text) {
   options(m);
   dice(m.dice);
   $("bid-form").hidden = m.bid === null;
-  if (m.bid !== null) { $("bid").min = String(m.bid); $("bid").placeholder = `at least ${m.bid}`; }
+  if (m.bid !== null) $("bid").placeholder = `${m.bid} or more`; // the game says why a bid is refused
   $("question").hidden = !m.question;
   $("question-text").textContent = m.question;
   $("undo").hidden = !m.undo;
@@ -104,6 +104,9 @@ function options(m) {
   list.replaceChildren();
   spots.replaceChildren();
   const [w, h] = m.size;
+  const key = (o) => (o.rect ? o.rect.join() : "");
+  const places = new Map();
+  for (const o of m.options) if (o.rect) places.set(key(o), (places.get(key(o)) || 0) + 1);
   m.options.forEach((option, i) => {
     const b = document.createElement("button");
     b.type = "button";
@@ -111,7 +114,7 @@ function options(m) {
     b.dataset.option = String(i);
     b.addEventListener("click", () => send({ t: "pick", option: i }));
     list.append(b);
-    if (option.rect) {
+    if (option.rect && places.get(key(option)) === 1) { // a place tapped picks its option (when it is the only one there)
       const [x, y, rw, rh] = option.rect;
       const s = document.createElement("button");
       s.type = "button";
