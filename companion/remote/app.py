@@ -235,8 +235,9 @@ def make_app(hub: Hub) -> web.Application:
             response = await handler(request)
         except web.HTTPException as exc:
             if exc.status >= 400:
-                log.log(logging.INFO if exc.status == 404 else logging.WARNING,"remote: refused %s %s from %s: %s", request.method, request.path, request.remote,
-                            exc.reason)
+                level = logging.INFO if exc.status == 404 else logging.WARNING  # a favicon is no attack
+                log.log(level, "remote: refused %s %s from %s: %s", request.method, request.path, request.remote,
+                        exc.reason)
             raise
         except Exception as exc:  # a bug here must not show a traceback to a phone or stop the server
             log.error("remote: %s %s failed: %s: %s", request.method, request.path, type(exc).__name__, exc)
