@@ -336,11 +336,15 @@ async def websocket(request: web.Request) -> web.StreamResponse:
             if why:
                 bad += why != "taken"
                 if why != "taken":
-                    await ws.send_str(json.dumps({"t": "refused", "why": why}))
+                    with contextlib.suppress(ConnectionError, RuntimeError):  # the phone is going away
+                        await ws.send_str(json.dumps({"t": "refused", "why": why}))
                 if bad >= MAX_BAD:
                     log.warning("remote: closed %s's connection: %d bad messages", phone.name, bad)
                     await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too many bad messages")
                     break
+    except ConnectionError as exc:
+        log.info("remote: %s's connection lost: %s", phone.name, exc)
+    else:
         if ws.exception() is not None:
             log.warning("remote: %s's connection closed: %s", phone.name, ws.exception())
     finally:

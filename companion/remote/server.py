@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 import threading
 from typing import Any
 
@@ -17,6 +18,23 @@ from aiohttp import web
 from companion.remote.app import Hub, make_app
 
 log = logging.getLogger("companion.remote")
+
+
+class OneLine(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """aiohttp's own server log as one line per event: a request the HTTP parser refuses (garbage, a TLS hello
+    on the plain port) is a warning naming the error, never a traceback in the box's log."""
+
+    def process(self, msg: Any, kwargs: Any) -> tuple[Any, Any]:
+        info = kwargs.pop("exc_info", None)
+        if info:
+            exc = info if isinstance(info, BaseException) else sys.exc_info()[1]
+            if exc is not None:
+                words = (str(exc).splitlines() or [""])[0].replace("%", "%%")
+                msg = f"{msg}: {type(exc).__name__}: {words}"
+        return f"remote: {msg}", kwargs
+
+    def log(self, level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
+        super().log(min(level, logging.WARNING), msg, *args, **kwargs)
 
 
 class RemoteServer:
@@ -43,7 +61,8 @@ class RemoteServer:
         loop = asyncio.new_event_loop()
         self._loop = loop
         asyncio.set_event_loop(loop)
-        runner = web.AppRunner(make_app(self.hub), access_log=None, handle_signals=False)
+        runner = web.AppRunner(make_app(self.hub), access_log=None, handle_signals=False,
+                               logger=OneLine(logging.getLogger("companion.remote.http"), {}))
         try:
             loop.run_until_complete(runner.setup())
             site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
