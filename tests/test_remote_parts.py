@@ -210,3 +210,32 @@ def test_the_box_menu_offers_phones_with_the_code_and_address(tmp_path):
         assert menu.pick(2) == "stay" and joining.code != old
         assert menu.pick(3) == "leave" and not dresser.showing
         assert dresser.dress(session.frame).panel.join_url == ""
+
+
+def test_the_phones_menu_from_the_buttons_shows_the_code_on_the_oled_and_the_projector(tmp_path):
+    from remote_box import Box
+
+    box = Box(tmp_path, "kansas", {"players": 4})
+    try:
+        session = box.table.session
+        box.table.inbox.put(Press("BACK"))
+        box.wait(lambda: session.panel.menu is not None and "Phones" in session.panel.menu.items)
+        for _ in range(session.panel.menu.items.index("Phones")):
+            box.table.inbox.put(Press("DOWN"))
+        box.table.inbox.put(Press("OK"))
+        box.wait(lambda: session.panel.menu is not None and session.panel.menu.title == "Phones: 0 joined")
+        assert session.panel.menu.items[:2] == (box.code, f"127.0.0.1:{box.remote.server.port}")
+        box.wait(lambda: any(p.key[0] == "join" for p in box.projector.renderer.shown_pieces))
+        card = next(p for p in box.projector.renderer.shown_pieces if p.key[0] == "join")
+        assert card.key[1] == f"HTTP://127.0.0.1:{box.remote.server.port}/J/{box.code}"
+        assert box.remote.view.last is not None and not box.remote.view.last.options  # phones wait meanwhile
+        old = box.code
+        box.table.inbox.put(Press("DOWN"))
+        box.table.inbox.put(Press("DOWN"))
+        box.table.inbox.put(Press("OK"))  # "New code"
+        box.wait(lambda: box.code != old)
+        box.wait(lambda: any(p.key[0] == "join" and box.code in p.key[1] for p in box.projector.renderer.shown_pieces))
+        box.table.inbox.put(Press("BACK"))
+        box.wait(lambda: not any(p.key[0] == "join" for p in box.projector.renderer.shown_pieces))
+    finally:
+        box.close()
