@@ -31,7 +31,7 @@ class Box:
             self.table.session.start(resume=False)
         self._thread = threading.Thread(target=self.table.loop.run, name="box-loop", daemon=True)
         self._thread.start()
-        self.wait(lambda: self.remote.view.count >= 1)
+        self.wait(lambda: self.table.loop.frames_shown >= 1)
 
     @property
     def url(self) -> str:

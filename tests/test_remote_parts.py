@@ -129,6 +129,15 @@ def test_the_snapshot_carries_words_rectangles_and_no_events(tmp_path):
         text = json.dumps(public)
         assert "Choice" not in text and "'x'" not in text and '"args"' not in text
         assert public["options"][0]["label"] == snap.options[0].label
+        watched = [False]
+        view.watched = lambda: watched[0]
+        view.show(session.frame)
+        assert view.renderer is None and len(published) == 1  # no phone: nothing drawn, the surfaces let go
+        watched[0] = True
+        view.pump()  # a phone came: the frame it has not seen is drawn on the loop's next turn
+        assert len(published) == 2 and view.renderer is not None
+        view.pump()
+        assert len(published) == 2
         menu = Frame(Panel(game="Kansas", menu=Menu("Undo last?", ("OK: yes", "BACK: no"), 1)))
         view.show(menu)
         assert published[-1].question == "Undo last?" and not published[-1].yes_first and not published[-1].options
@@ -228,7 +237,7 @@ def test_the_phones_menu_from_the_buttons_shows_the_code_on_the_oled_and_the_pro
         box.wait(lambda: any(p.key[0] == "join" for p in box.projector.renderer.shown_pieces))
         card = next(p for p in box.projector.renderer.shown_pieces if p.key[0] == "join")
         assert card.key[1] == f"HTTP://127.0.0.1:{box.remote.server.port}/J/{box.code}"
-        assert box.remote.view.last is not None and not box.remote.view.last.options  # phones wait meanwhile
+        assert box.remote.view.renderer is None  # no phone is connected: nothing is drawn for phones
         old = box.code
         box.table.inbox.put(Press("DOWN"))
         box.table.inbox.put(Press("DOWN"))

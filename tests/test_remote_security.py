@@ -255,6 +255,14 @@ def test_a_flood_of_joins_is_held_and_the_box_stays_responsive(box, caplog):
     no_tracebacks(caplog)
 
 
+def test_phones_sharing_an_address_all_join():
+    limits = JoinLimits(per_address=2, per_address_rate=0.0, overall=100, overall_rate=0.0, clock=lambda: 0.0)
+    for _ in range(8):
+        assert limits.allow("nat")
+        limits.joined("nat")
+    assert limits.allow("nat") and limits.allow("nat") and not limits.allow("nat")  # two wrong codes, then no more
+
+
 def test_limits_refill_with_time_and_forget_old_addresses():
     now = [0.0]
     limits = JoinLimits(per_address=2, per_address_rate=0.5, overall=100, overall_rate=10, clock=lambda: now[0])

@@ -18,6 +18,7 @@ import json
 import logging
 import socket
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -91,6 +92,9 @@ class Hub:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="remote-png")
+        """One thread encodes the pictures (Pillow lets go of the GIL meanwhile): the default pool's several
+        threads each grew a malloc arena of their own, megabytes of resident memory for one job."""
         self._locks: dict[web.WebSocketResponse, asyncio.Lock] = {}
         self._frames: dict[web.WebSocketResponse, int] = {}
         self.on_sent: Callable[[int], None] | None = None
@@ -152,7 +156,7 @@ class Hub:
         if self.picture is None or int.from_bytes(self.picture[:8], "big") != snapshot.frame:
             if not self.sockets:
                 return b""
-            picture = await asyncio.get_running_loop().run_in_executor(None, encode_png, snapshot)
+            picture = await asyncio.get_running_loop().run_in_executor(self._encoder, encode_png, snapshot)
             if snapshot is self.snapshot:
                 self.picture = picture
             return picture
@@ -204,6 +208,7 @@ class Hub:
             self._task.cancel()
         for ws in list(self.sockets):
             await ws.close(code=WSCloseCode.GOING_AWAY, message=b"box stopping")
+        self._encoder.shutdown(wait=False, cancel_futures=True)
 
     # -- checks ------------------------------------------------------------------------------------
 
@@ -295,6 +300,7 @@ async def join(request: web.Request) -> web.Response:
     phone = hub.joining.join(data["code"], data["seat"])
     if phone is None:
         return refuse(request, 403, "wrong code")
+    hub.limits.joined(request.remote or "?")
     log.info("remote: %s joined from %s", phone.name, request.remote)
     hub.inputs.say(f"{phone.name} joined")
     response = web.json_response({"csrf": phone.csrf, "name": phone.name})

@@ -32,7 +32,8 @@ class Bucket:
 
 
 class JoinLimits:
-    """``allow(address)``: whether a join attempt from ``address`` may be tried now (right or wrong code)."""
+    """``allow(address)``: whether a join attempt from ``address`` may be tried now (right or wrong code); the
+    box-wide bucket counts every try, an address's only its wrong ones (:meth:`joined`)."""
 
     def __init__(self, *, per_address: int = 6, per_address_rate: float = 0.1, overall: int = 30,
                  overall_rate: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
@@ -54,3 +55,10 @@ class JoinLimits:
         if not ok:
             self.refused += 1
         return ok
+
+    def joined(self, address: str) -> None:
+        """A try from ``address`` had the right code: it is given back, so a table whose phones share an
+        address (a guest network's NAT) all join; only wrong codes use an address's allowance up."""
+        bucket = self._addresses.get(address)
+        if bucket is not None:
+            bucket.tokens = min(bucket.capacity, bucket.tokens + 1.0)

@@ -77,22 +77,48 @@ def bid_option(options: tuple[OptionView, ...]) -> OptionView | None:
 
 
 class RemoteView:
-    """Draws each frame at the phones' size and publishes it as a :class:`Snapshot`."""
+    """Draws each frame at the phones' size and publishes it as a :class:`Snapshot`, while a phone is connected
+    (``watched``): with none, nothing is drawn and the renderer's surfaces are let go (a few MB on the box);
+    the loop's pump (:meth:`pump`) draws the frame a phone that connects has not seen."""
 
-    def __init__(self, session: Any, publish: Callable[[Snapshot], None], size: tuple[int, int] = PHONE_SIZE) -> None:
-        from companion.views.projector import ProjectorRenderer
-
+    def __init__(self, session: Any, publish: Callable[[Snapshot], None], size: tuple[int, int] = PHONE_SIZE,
+                 watched: Callable[[], bool] = lambda: True) -> None:
         self.session = session
         self.publish = publish
-        self.renderer = ProjectorRenderer(size)
+        self.size = size
+        self.watched = watched
+        self.renderer: Any = None
         self.count = 0
         self.last: Snapshot | None = None
+        self._pending: Any = None
+        """The newest frame the loop showed; drawn when it is not yet and a phone is there."""
+        self._drawn: Any = None
 
     def show(self, frame: Any) -> None:
+        self._pending = frame
+        if not self.watched():
+            self.renderer = None  # no phone: its surfaces go back to the system
+            self._drawn = None
+            return
+        self._draw(frame)
+
+    def pump(self) -> bool:
+        """On the loop's thread after every turn: a phone that came since the last frame gets it drawn now."""
+        frame = self._pending
+        if frame is not None and frame is not self._drawn and self.watched():
+            self._draw(frame)
+        return False
+
+    def _draw(self, frame: Any) -> None:
         import pygame
 
+        if self.renderer is None:
+            from companion.views.projector import ProjectorRenderer
+
+            self.renderer = ProjectorRenderer(self.size)
         surface = self.renderer.render(frame)
         self.count += 1
+        self._drawn = frame
         self.last = snapshot = self.snapshot(frame, pygame.image.tobytes(surface, "RGB"))
         self.publish(snapshot)
 
@@ -104,14 +130,14 @@ class RemoteView:
         if panel.prompt is None and panel.menu is not None:  # a menu of the box's own is open
             menu = panel.menu
             confirm = menu.items == CONFIRM_ITEMS
-            return Snapshot(self.count, self.renderer.size, rgb, panel.game, panel.status, "", panel.message,
+            return Snapshot(self.count, self.size, rgb, panel.game, panel.status, "", panel.message,
                             question=menu.title if confirm else "", yes_first=menu.selected == 0,
                             menu="" if confirm else menu.title)
         options: tuple[OptionView, ...] = ()
         if panel.prompt is not None and panel.prompt.actions and panel.menu is not None:
             options = tuple(OptionView(o.label, self._rect(frame, o.place), o.event) for o in session.options())
         request = panel.request or (panel.menu.title if panel.menu is not None else "")
-        return Snapshot(self.count, self.renderer.size, rgb, panel.game, panel.status, request, panel.message,
+        return Snapshot(self.count, self.size, rgb, panel.game, panel.status, request, panel.message,
                         options=options, dice=tuple(session.wanted()), bid=bid_option(options),
                         undo=bool(run is not None and run.live))
 

@@ -28,7 +28,7 @@ class Remote:
         self.inputs = PhoneInputs(table.inbox.put)
         self.hub = Hub(self.joining, self.inputs)
         self.server = RemoteServer(self.hub, bind, port)
-        self.view = RemoteView(table.session, self.hub.publish, size)
+        self.view = RemoteView(table.session, self.hub.publish, size, watched=lambda: bool(self.hub.sockets))
         self.joining.on_revoke = self.hub.revoke
         self.bind = bind
         self.dresser: JoinDresser | None = None
@@ -48,6 +48,7 @@ class Remote:
         self.dresser = dresser = JoinDresser(self.joining, table.session, self.address)
         table.loop.views[:] = [Dressed(v, dresser) for v in table.loop.views]
         table.loop.views.append(self.view)
+        table.loop.add_pump(self.view.pump, polled=False)
         table.session.extras.append((MENU_LABEL, self.open_menu))
         return self
 
