@@ -34,6 +34,7 @@ async def phone(box, index, stop, final, seen, rng):
         csrf = (await r.json())["csrf"]
         async with s.ws_connect(f"{box.url}/ws?csrf={csrf}", origin=box.url) as ws:
             state = None
+            acted = -1
             while not stop.is_set():
                 try:
                     msg = await ws.receive(timeout=0.5)
@@ -49,8 +50,8 @@ async def phone(box, index, stop, final, seen, rng):
                     seen[index] = (seen[index][0], msg.data)
                 elif msg is not None:
                     raise AssertionError(f"phone {index} closed: {msg}")
-                if state is None or rng.random() < 0.3:
-                    continue
+                if state is None or state["frame"] == acted or rng.random() < 0.3:
+                    continue  # a person taps once per picture at most
                 if state["dice"]:
                     message = {"t": "dice", "dice": [[k, rng.randint(1, 6)] for k in state["dice"]]}
                 elif state["options"]:
@@ -62,7 +63,8 @@ async def phone(box, index, stop, final, seen, rng):
                 else:
                     continue
                 if not stop.is_set():  # the wait above may have outlasted the end
-                    await ws.send_str(json.dumps({**message, "frame": state["frame"]}))
+                    acted = state["frame"]
+                    await ws.send_str(json.dumps({**message, "frame": acted}))
             while not final.is_set():  # the end: keep reading until the box has gone quiet and all agree
                 try:
                     msg = await ws.receive(timeout=0.1)

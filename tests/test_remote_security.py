@@ -255,6 +255,21 @@ def test_a_flood_of_joins_is_held_and_the_box_stays_responsive(box, caplog):
     no_tracebacks(caplog)
 
 
+def test_a_phone_flooding_messages_is_slowed_then_closed(box, caplog):
+    async def go():
+        async with client() as s:
+            csrf = (await (await join(s, box)).json())["csrf"]
+            ws = await connect(s, box, csrf)
+            frame = (await state(ws))["frame"]
+            for _ in range(100):  # well-formed, each refused by the frame (no decision is asked): a flood
+                await ws.send_str(json.dumps({"t": "pick", "frame": frame, "option": 0}))
+            await closed(ws)
+            assert ws.close_code == aiohttp.WSCloseCode.POLICY_VIOLATION
+    run(go())
+    assert "too many messages" in caplog.text
+    no_tracebacks(caplog)
+
+
 def test_phones_sharing_an_address_all_join():
     limits = JoinLimits(per_address=2, per_address_rate=0.0, overall=100, overall_rate=0.0, clock=lambda: 0.0)
     for _ in range(8):

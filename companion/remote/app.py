@@ -17,6 +17,7 @@ import ipaddress
 import json
 import logging
 import socket
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -25,7 +26,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from companion.remote import assets
 from companion.remote.codes import SEATS, Joining, Phone
-from companion.remote.limits import JoinLimits
+from companion.remote.limits import Bucket, JoinLimits
 from companion.remote.messages import MAX_MESSAGE, Refused, parse
 from companion.remote.source import PhoneInputs
 from companion.remote.view import Snapshot
@@ -37,6 +38,10 @@ MAX_BODY = 1024
 MAX_SOCKETS = 16
 MAX_BAD = 20
 """Bad messages a phone may send before its connection is closed (a page that misbehaves, not a player)."""
+MESSAGE_BURST = 20
+MESSAGE_RATE = 10.0
+"""A phone's messages: 20 at once, then 10 a second (a person taps a few times a second); more are refused and
+count as bad messages."""
 CLOSE_REVOKED = 4001
 SECURITY_HEADERS = {
     "Content-Security-Policy": ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
@@ -332,13 +337,18 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     await ws.prepare(request)
     hub.sockets[ws] = phone
     bad = 0
+    pace = Bucket(MESSAGE_BURST, MESSAGE_RATE, MESSAGE_BURST, time.monotonic())
     try:
         await hub.welcome(ws)
         async for msg in ws:
             if hub.joining.phone(phone.token) is None:
                 await ws.close(code=CLOSE_REVOKED, message=b"new code")
                 break
-            why = _one(hub, phone, msg)
+            if not pace.take(time.monotonic()):
+                log.warning("remote: refused a message from %s: too many messages", phone.name)
+                why = "too many messages: slow down"
+            else:
+                why = _one(hub, phone, msg)
             if why:
                 bad += why != "taken"
                 if why != "taken":
