@@ -20,7 +20,7 @@ from companion.remote.app import Hub, make_app
 log = logging.getLogger("companion.remote")
 
 
-class OneLine(logging.LoggerAdapter):  # type: ignore[type-arg]
+class OneLine(logging.LoggerAdapter):  # type: ignore[type-arg,unused-ignore]
     """aiohttp's own server log as one line per event: a request the HTTP parser refuses (garbage, a TLS hello
     on the plain port) is a warning naming the error, never a traceback in the box's log."""
 
