@@ -219,6 +219,24 @@ def test_the_box_menu_offers_phones_with_the_code_and_address(tmp_path):
         assert menu.pick(2) == "stay" and joining.code != old
         assert menu.pick(3) == "leave" and not dresser.showing
         assert dresser.dress(session.frame).panel.join_url == ""
+        code = joining.code
+        session.new_game("kansas", {"players": 5})  # a new game: every token revoked, a new code
+        dresser.dress(session.frame)
+        assert joining.code != code
+
+
+def test_a_dressed_view_keeps_its_name_and_its_prepare():
+    from companion.remote.join import Dressed, JoinDresser
+    from companion.session.views import FrameFolder, OledView
+
+    class Session:
+        current = None
+
+    dresser = JoinDresser(Joining(), Session(), "10.0.0.5:8080")
+    oled = Dressed.of(OledView(None, lambda panel: None), dresser)
+    assert type(oled).__name__ == "OledView" and hasattr(oled, "prepare")
+    folder = Dressed.of(FrameFolder.__new__(FrameFolder), dresser)
+    assert type(folder).__name__ == "FrameFolder" and not hasattr(folder, "prepare")
 
 
 def test_the_phones_menu_from_the_buttons_shows_the_code_on_the_oled_and_the_projector(tmp_path):

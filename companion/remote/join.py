@@ -104,6 +104,13 @@ class Dressed:
     """A view shown the dressed frame (the OLED, the projector, the frames folder): the session's frame goes
     through :meth:`JoinDresser.dress` on its way, nothing else changes."""
 
+    @classmethod
+    def of(cls, view: Any, dresser: JoinDresser) -> Dressed:
+        """``view`` dressed, under its own class's name: the loop names a view that fails by its class
+        ("ProjectorView: off (...)"), and that stays the name of the part, not of this wrapper."""
+        named = type(type(view).__name__, (cls,), {"__doc__": cls.__doc__})
+        return named(view, dresser)
+
     def __init__(self, view: Any, dresser: JoinDresser) -> None:
         self.view = view
         self.dresser = dresser

@@ -93,8 +93,12 @@ class RemoteView:
         self._pending: Any = None
         """The newest frame the loop showed; drawn when it is not yet and a phone is there."""
         self._drawn: Any = None
+        self.before: Callable[[Any], object] | None = None
+        """Told every frame first (the join code's watch for a new game, which revokes the phones' tokens)."""
 
     def show(self, frame: Any) -> None:
+        if self.before is not None:
+            self.before(frame)
         self._pending = frame
         if not self.watched():
             self.renderer = None  # no phone: its surfaces go back to the system

@@ -46,7 +46,8 @@ class Remote:
         self.server.start()
         table = self._table
         self.dresser = dresser = JoinDresser(self.joining, table.session, self.address)
-        table.loop.views[:] = [Dressed(v, dresser) for v in table.loop.views]
+        table.loop.views[:] = [Dressed.of(v, dresser) for v in table.loop.views]
+        self.view.before = dresser.dress  # a new game renews the code even on a box with no other view
         table.loop.views.append(self.view)
         table.loop.add_pump(self.view.pump, polled=False)
         table.session.extras.append((MENU_LABEL, self.open_menu))
