@@ -34,7 +34,7 @@ async def phone(box, index, stop, final, seen, rng):
         csrf = (await r.json())["csrf"]
         async with s.ws_connect(f"{box.url}/ws?csrf={csrf}", origin=box.url) as ws:
             state = None
-            acted = -1
+            acted, calm = -1, 0.0
             while not stop.is_set():
                 try:
                     msg = await ws.receive(timeout=0.5)
@@ -50,8 +50,8 @@ async def phone(box, index, stop, final, seen, rng):
                     seen[index] = (seen[index][0], msg.data)
                 elif msg is not None:
                     raise AssertionError(f"phone {index} closed: {msg}")
-                if state is None or state["frame"] == acted or rng.random() < 0.3:
-                    continue  # a person taps once per picture at most
+                if state is None or state["frame"] == acted or rng.random() < 0.3 or time.monotonic() < calm:
+                    continue  # a person taps once per picture at most, and a few times a second
                 if state["dice"]:
                     message = {"t": "dice", "dice": [[k, rng.randint(1, 6)] for k in state["dice"]]}
                 elif state["options"]:
@@ -63,7 +63,7 @@ async def phone(box, index, stop, final, seen, rng):
                 else:
                     continue
                 if not stop.is_set():  # the wait above may have outlasted the end
-                    acted = state["frame"]
+                    acted, calm = state["frame"], time.monotonic() + rng.uniform(0.12, 0.3)
                     await ws.send_str(json.dumps({**message, "frame": acted}))
             while not final.is_set():  # the end: keep reading until the box has gone quiet and all agree
                 try:
