@@ -48,6 +48,13 @@ class Box:
             assert time.monotonic() < deadline, (what() if callable(what) else what) or "timed out"
             time.sleep(0.02)
 
+    def journaled(self) -> list[Any]:
+        """The events on disk for the game on the table, read through a read-only journal of this test's own (the
+        box's journal belongs to its loop's thread)."""
+        game_id = self.table.session.current.game_id
+        with Journal(self.journal.path, readonly=True) as reader:
+            return [entry.event for entry in reader.events(game_id)]
+
     def close(self) -> None:
         self.table.inbox.put(Quit())
         self._thread.join(10)

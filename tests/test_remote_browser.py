@@ -96,7 +96,7 @@ def test_carcassonne_turn_by_tapping_the_board(tmp_path, browser):
         assert spots, "the open cells are places to tap"
         spot = spots[0]
         label = spot.get_attribute("aria-label")
-        events = len(box.journal.events(box.table.session.current.game_id))
+        events = len(box.journaled())
         spot.click()  # the place on the board picture
         box.wait(lambda: box.table.session.current.live and len(box.table.session.current.live) == events + 1)
         settled(browser, box)
@@ -110,7 +110,7 @@ def test_carcassonne_turn_by_tapping_the_board(tmp_path, browser):
         no.click()
         until(browser, lambda: "Blue: lay a tile" in text(browser, "request"))
         settled(browser, box)
-        actions = [e.event.action for e in box.journal.events(box.table.session.current.game_id)]
+        actions = [e.action for e in box.journaled()]
         assert actions[-3:][0] == "cell" and actions[-1] == "pass"
     finally:
         box.close()
@@ -135,7 +135,7 @@ def test_kansas_tornado_by_tapping_dice_faces(tmp_path, browser):
             box.wait(lambda before=before: box.remote.view.count > before)
             settled(browser, box)
             throws += 1
-        rolls = [e.event for e in box.journal.events(box.table.session.current.game_id)]
+        rolls = box.journaled()
         assert all(isinstance(e, DiceRolled) and e.source == "phone:Blue" for e in rolls)
         kinds = [tuple(d.kind for d in e.dice) for e in rolls]
         assert kinds[:2] == [("d8",), ("d8",)] and kinds.count(("d6", "d6")) >= 4  # the grid lines, four moves
@@ -147,7 +147,6 @@ def test_allegheny_auction_with_typed_bids_and_undo(tmp_path, browser):
     box = Box(tmp_path, "allegheny", {"players": 3})
     try:
         join(browser, box)
-        game_id = box.table.session.current.game_id
         least = box.remote.inputs.snapshot.bid.event.args["amount"]
         bid = browser.find_element(By.ID, "bid")
         assert not browser.find_element(By.ID, "bid-form").get_attribute("hidden")
@@ -160,13 +159,13 @@ def test_allegheny_auction_with_typed_bids_and_undo(tmp_path, browser):
             settled(browser, box)
 
         typed(least + 3)  # not one of the offered steps: typed
-        events = box.journal.events(game_id)
-        assert events[-1].event.action == "bid" and events[-1].event.args["amount"] == least + 3
+        events = box.journaled()
+        assert events[-1].action == "bid" and events[-1].args["amount"] == least + 3
         typed(least + 1)  # too low now: the game refuses it, as from the buttons
         assert "too low" in text(browser, "message")
-        assert len(box.journal.events(game_id)) == len(events)
+        assert len(box.journaled()) == len(events)
         typed(least + 7)
-        assert box.journal.events(game_id)[-1].event.args["amount"] == least + 7
+        assert box.journaled()[-1].args["amount"] == least + 7
         browser.find_element(By.ID, "undo").click()  # the box asks, as when BACK is held
         until(browser, lambda: browser.find_element(By.ID, "question").is_displayed())
         settled(browser, box)
@@ -189,7 +188,7 @@ def test_a_seated_phone_is_refused_out_of_turn(tmp_path, browser):
         browser.find_element(By.ID, "bid-send").click()
         until(browser, lambda: "it is Blue's turn, not Red's" in text(browser, "message"))
         box.wait(lambda: "Red's phone: it is Blue's turn" in box.table.session.panel.message)  # the box names it
-        assert len(box.journal.events(box.table.session.current.game_id)) == 0
+        assert box.journaled() == []
     finally:
         box.close()
 
