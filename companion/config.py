@@ -13,6 +13,7 @@ method is compiled when the class is made, and this module is part of every star
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,15 @@ class CameraConfig:
 
 
 @dataclass(frozen=True, repr=False)
+class RemoteConfig:
+    """[remote]: the page the box serves to the players' phones on the local network (off unless enabled)."""
+
+    enabled: bool = False
+    port: int = 8080
+    bind: str = "0.0.0.0"
+
+
+@dataclass(frozen=True, repr=False)
 class Config:
     """The whole configuration: one field per TOML section."""
 
@@ -138,6 +148,7 @@ class Config:
     journal: JournalConfig = field(default_factory=JournalConfig)
     dice: DiceConfig = field(default_factory=DiceConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
+    remote: RemoteConfig = field(default_factory=RemoteConfig)
 
 
 OLED_DRIVERS = ("ssd1306", "sh1106", "ssd1309")
@@ -270,8 +281,20 @@ def _camera(f: Fields) -> CameraConfig:
                         dice_set=f.get("dice_set", str, d.dice_set), sets=_path(f, "sets", d.sets))
 
 
+def _remote(f: Fields) -> RemoteConfig:
+    d = RemoteConfig()
+    bind = f.get("bind", str, d.bind)
+    try:
+        ipaddress.ip_address(bind)
+    except ValueError:
+        raise f.error(f"expected an IP address such as '0.0.0.0' or '127.0.0.1', got {bind!r}", "bind") from None
+    return RemoteConfig(enabled=f.get("enabled", bool, d.enabled), port=f.int_in("port", 1, 65535, d.port),
+                        bind=bind)
+
+
 _SECTIONS = {"game": _game, "tower": _tower, "buttons": _buttons, "oled": _oled,
-             "projector": _projector, "journal": _journal, "dice": _dice, "camera": _camera}
+             "projector": _projector, "journal": _journal, "dice": _dice, "camera": _camera,
+             "remote": _remote}
 
 
 def parse_config(root: Fields) -> Config:

@@ -119,6 +119,10 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
         _attach_camera(table, config=config)
         if sim and not headless and views is None:
             _attach_window(table)
+        if getattr(getattr(config, "remote", None), "enabled", False):  # the phones' page: last, over every view
+            from companion.remote.wiring import attach_remote
+
+            attach_remote(table, config)
     except BaseException:
         table.close()
         raise

@@ -401,6 +401,11 @@ def render(panel: Panel) -> Image.Image:
         if cleared:
             lit &= ~(cleared << shift)
         lit |= lights << shift
+    if panel.join_url:  # the box's "Phones" menu: the page's QR code on the right
+        from companion.views.qr import oled_mask
+
+        area, qr = oled_mask(panel.join_url, WIDTH, HEIGHT)
+        lit = (lit & ~area) | qr
     return Image.frombytes("1", (WIDTH, HEIGHT), lit.to_bytes(SCREEN_BYTES, "big"))
 
 

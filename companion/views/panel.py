@@ -59,3 +59,7 @@ class Panel:
     last: tuple[str, ...] = ()
     """The last result, most telling line first ("Marker on Hays", "Card 1: O3"), shown under the request
     until the next event; at the end of the game the final result."""
+    join: str = ""
+    """While the box's "Phones" menu is open: the page's address and join code in words ("10.0.0.5:8080 code
+    K7PM2Q"), and ``join_url`` the same as a link for the QR code the OLED and the projector draw beside it."""
+    join_url: str = ""

@@ -23,6 +23,7 @@ import pygame
 from companion.games.base import HasRiskMap
 from companion.views.projector import palette, text
 from companion.views.projector.cursor import cursor_box, paint_cursor
+from companion.views.projector.join import join_groups
 from companion.views.projector.layout import DEFAULT_SIZE, Layout, Rect
 from companion.views.projector.pieces import (
     Group,
@@ -187,7 +188,7 @@ class ProjectorRenderer:
         if cursor is not None and self._board is not None and layout.holds(cursor):
             box = pygame.Rect(cursor_box(layout, cursor).as_tuple())
             groups.append((Piece(("cursor", cursor), box, lambda s: paint_cursor(s, layout, cursor)),))
-        return groups + status_groups(layout, frame.panel)
+        return groups + status_groups(layout, frame.panel) + join_groups(layout, frame.panel)
 
     def groups(self, board: _Board, state: Any, overlay: bool) -> list[Group]:
         """Everything the map layer shows over the board for ``state``, in drawing order and in groups: the

@@ -1,0 +1,242 @@
+"""The phones' page: a tap -> the box's new frame on every connected phone, the page's size, the added memory.
+
+The tap's figure runs the real box in this process (the simulated table's session, loop, journal and views, the
+page on a loopback port) with eight phones as aiohttp websocket clients on this process's own event loop: from
+one phone sending a tap (the dice or the first option the frame asks for) to the moment all eight hold the new
+frame's words and picture (a PNG of 960x540). The phones share this process's GIL with the box, so the figure
+includes their own reading; a real phone reads on its own CPU.
+
+The memory figure runs the box twice in processes of its own (:func:`serve`: the simulated table with its
+1080p map drawn headless), without and with the page, plays the same 30 ROLL presses with eight phones connected
+to the second, and compares their resident sets (VmRSS) at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks._table import Row, summary
+
+AREA = "remote"
+PHONES = 8
+TAPS = 150
+ROLLS = 30
+
+
+def run() -> list[Row]:
+    from companion.remote import assets
+
+    taps, picture = tap_latency()
+    rows = summary(AREA, f"tap -> new frame on all {PHONES} phones", taps, "p99 <= 150 ms here", p99=150.0)
+    rows.append(Row(AREA, "page size (HTML + CSS + JS)", assets.total_size() / 1024, "KB", most=64.0))
+    rows.append(Row(AREA, "picture per frame (PNG, 960x540)", picture / 1024, "KB", "pushed on change"))
+    without, idle, watched = rss_mb(False), rss_mb(True, 0), rss_mb(True)
+    rows.append(Row(AREA, "box resident memory without the page", without[0], "MB"))
+    rows.append(Row(AREA, "added resident memory, page on, no phone", idle[0] - without[0], "MB", most=10.0))
+    rows.append(Row(AREA, f"added resident memory, page on, {PHONES} phones", watched[0] - without[0], "MB", most=10.0))
+    rows.append(Row(AREA, f"added anonymous memory, page on, {PHONES} phones", watched[1] - without[1], "MB",
+                    "the heap alone"))
+    return rows
+
+
+def tap_latency() -> tuple[list[float], float]:
+    import aiohttp
+
+    from companion.config import Config, RemoteConfig
+    from companion.journal import Journal
+    from companion.session.inputs import Quit
+    from companion.sim import build_table
+
+    with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
+        config = Config(remote=RemoteConfig(enabled=True, port=0, bind="127.0.0.1"))
+        table = build_table(journal, sim=True, headless=True, views=[], config=config, tick=0.05)
+        remote = table.parts["remote-server"]
+        url = f"http://127.0.0.1:{remote.server.port}"
+        table.session.start("kansas", {"players": 4})
+        loop_thread = threading.Thread(target=table.loop.run, daemon=True)
+        loop_thread.start()
+        try:
+            return asyncio.run(_phones(aiohttp, url, remote))
+        finally:
+            table.inbox.put(Quit())
+            loop_thread.join(10)
+            table.close()
+
+
+async def _phones(aiohttp: Any, url: str, remote: Any) -> tuple[list[float], float]:
+    sessions, sockets = [], []
+    for _ in range(PHONES):
+        s = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        sessions.append(s)
+        r = await s.post(f"{url}/join", json={"code": remote.joining.code, "seat": ""}, headers={"Origin": url})
+        csrf = (await r.json())["csrf"]
+        sockets.append(await s.ws_connect(f"{url}/ws?csrf={csrf}", origin=url, max_msg_size=0))
+    latest = [await _frame(ws, -1) for ws in sockets]
+    samples: list[float] = []
+    sizes: list[int] = []
+    try:
+        for _ in range(TAPS):
+            state = latest[0][0]
+            if state["dice"]:
+                message = {"t": "dice", "frame": state["frame"], "dice": [[k, 2] for k in state["dice"]]}
+            elif state["options"]:
+                message = {"t": "pick", "frame": state["frame"], "option": 0}
+            elif state["question"]:
+                message = {"t": "answer", "frame": state["frame"], "yes": True}
+            else:
+                break
+            start = time.perf_counter()
+            await sockets[0].send_str(json.dumps(message))
+            latest = await asyncio.gather(*(_frame(ws, state["frame"]) for ws in sockets))
+            samples.append((time.perf_counter() - start) * 1000)
+            sizes.append(latest[0][1])
+    finally:
+        for ws in sockets:
+            await ws.close()
+        for s in sessions:
+            await s.close()
+    if len(samples) < 20:
+        raise RuntimeError(f"only {len(samples)} taps were answered")
+    return samples, sum(sizes) / len(sizes)
+
+
+async def _frame(ws: Any, after: int) -> tuple[dict[str, Any], int]:
+    """The first frame newer than ``after`` with its picture: (its words, the picture's size)."""
+    import aiohttp
+
+    state: dict[str, Any] | None = None
+    while True:
+        msg = await ws.receive(timeout=30)
+        if msg.type == aiohttp.WSMsgType.TEXT:
+            data = json.loads(msg.data)
+            if data["t"] == "state" and data["frame"] > after:
+                state = data
+            elif data["t"] == "refused":
+                raise RuntimeError(f"tap refused: {data['why']}")
+        elif msg.type == aiohttp.WSMsgType.BINARY:
+            if state is not None and int.from_bytes(msg.data[:8], "big") == state["frame"]:
+                return state, len(msg.data) - 8
+        else:
+            raise RuntimeError(f"phone closed: {msg}")
+
+
+def rss_mb(remote: bool, phones: int = PHONES) -> tuple[float, float]:
+    """The resident set of a box (:func:`serve`) after 30 ROLL presses (and, with the page, ``phones`` watching):
+    all of it and its anonymous part, in MB."""
+    proc = subprocess.Popen([sys.executable, "-c", f"from benchmarks.bench_remote import serve; serve({remote})"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            cwd=Path(__file__).resolve().parent.parent)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        port, code = proc.stdout.readline().split()
+        if remote and phones:
+            return asyncio.run(_played_with_phones(proc, int(port), code, phones))
+        for _ in range(ROLLS):
+            _roll(proc)
+        return _vmrss(proc.pid)
+    finally:
+        with contextlib.suppress(OSError):
+            proc.stdin.write("quit\n")
+            proc.stdin.flush()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+def serve(remote: bool) -> None:
+    """A box in this process for the memory figure: the simulated table with a 1080p projector drawn headless
+    (as the box draws its map), the page on a free loopback port when ``remote``. Prints the port and the code,
+    then takes "roll" (the ROLL button, answered once the frame is shown) and "quit" on stdin."""
+    from companion.config import Config, RemoteConfig
+    from companion.journal import Journal
+    from companion.session.inputs import Press, Quit
+    from companion.sim import build_table
+    from companion.views.projector import ProjectorRenderer, ProjectorView
+
+    with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
+        config = Config(remote=RemoteConfig(enabled=remote, port=0, bind="127.0.0.1"))
+        table = build_table(journal, sim=True, headless=True, config=config, tick=0.05,
+                            views=[ProjectorView(ProjectorRenderer((1920, 1080)))])
+        table.session.start("kansas", {"players": 4})
+        thread = threading.Thread(target=table.loop.run, daemon=True)
+        thread.start()
+        _until(lambda: table.loop.frames_shown > 0)
+        server = table.parts.get("remote-server")
+        print(server.server.port if server else 0, server.joining.code if server else "-", flush=True)
+        for line in sys.stdin:
+            if line.strip() == "quit":
+                break
+            before = table.loop.frames_shown
+            table.inbox.put(Press("ROLL" if table.session.wanted() else "OK"))  # dice, else the first option
+            _until(lambda before=before: table.loop.frames_shown > before)
+            print("shown", flush=True)
+        table.inbox.put(Quit())
+        thread.join(10)
+        table.close()
+
+
+async def _played_with_phones(proc: subprocess.Popen[str], port: int, code: str, phones: int) -> tuple[float, float]:
+    import aiohttp
+
+    url = f"http://127.0.0.1:{port}"
+    sessions, sockets = [], []
+    try:
+        for _ in range(phones):
+            s = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+            sessions.append(s)
+            r = await s.post(f"{url}/join", json={"code": code, "seat": ""}, headers={"Origin": url})
+            csrf = (await r.json())["csrf"]
+            sockets.append(await s.ws_connect(f"{url}/ws?csrf={csrf}", origin=url, max_msg_size=0))
+        frames = [await _frame(ws, -1) for ws in sockets]
+        for _ in range(ROLLS):
+            before = max(f[0]["frame"] for f in frames)
+            await asyncio.get_running_loop().run_in_executor(None, _roll, proc)
+            frames = await asyncio.gather(*(_frame(ws, before) for ws in sockets))
+        return _vmrss(proc.pid)
+    finally:
+        for ws in sockets:
+            await ws.close()
+        for s in sessions:
+            await s.close()
+
+
+def _roll(proc: subprocess.Popen[str]) -> None:
+    """One press (ROLL for dice, else OK for the first option), returned once the box has shown its frame."""
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("roll\n")
+    proc.stdin.flush()
+    if proc.stdout.readline().strip() != "shown":
+        raise RuntimeError("the box did not show the roll")
+
+
+def _until(condition: Any, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise RuntimeError("the box did not show a new frame")
+        time.sleep(0.002)
+
+
+def _vmrss(pid: int) -> tuple[float, float]:
+    """The process's resident set and the anonymous part of it (its own heap, not shared libraries), in MB."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["RssAnon"].split()[0]) / 1024
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

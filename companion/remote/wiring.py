@@ -1,0 +1,83 @@
+"""Starting the phones' page on a table (``[remote] enabled``): the server's thread, the view, the menu entry.
+
+Off unless the configuration turns it on. A page that cannot start (the port is taken) is said once on the
+panel and in the log; the box runs on with its buttons.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from companion.remote.app import Hub
+from companion.remote.codes import Joining
+from companion.remote.join import MENU_LABEL, Dressed, JoinDresser, PhonesMenu, box_address
+from companion.remote.server import RemoteServer
+from companion.remote.source import PhoneInputs
+from companion.remote.view import PHONE_SIZE, RemoteView
+from companion.session.inputs import Ask
+
+log = logging.getLogger("companion.remote")
+
+
+class Remote:
+    """The running page: its server, hub, view and dresser (a test or a benchmark reaches them here)."""
+
+    def __init__(self, table: Any, bind: str, port: int, size: tuple[int, int] = PHONE_SIZE) -> None:
+        self.joining = Joining()
+        self.inputs = PhoneInputs(table.inbox.put)
+        self.hub = Hub(self.joining, self.inputs)
+        self.server = RemoteServer(self.hub, bind, port)
+        self.view = RemoteView(table.session, self.hub.publish, size, watched=lambda: bool(self.hub.sockets))
+        self.joining.on_revoke = self.hub.revoke
+        self.bind = bind
+        self.dresser: JoinDresser | None = None
+        self._table = table
+
+    @property
+    def address(self) -> str:
+        return f"{box_address(self.bind)}:{self.server.port}"
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.address}/"
+
+    def start(self) -> Remote:
+        self.server.start()
+        table = self._table
+        self.dresser = dresser = JoinDresser(self.joining, table.session, self.address)
+        table.loop.views[:] = [Dressed.of(v, dresser) for v in table.loop.views]
+        self.view.before = dresser.dress  # a new game renews the code even on a box with no other view
+        table.loop.views.append(self.view)
+        table.loop.add_pump(self.view.pump, polled=False)
+        table.session.extras.append((MENU_LABEL, self.open_menu))
+        return self
+
+    def open_menu(self) -> None:
+        """The box's "Phones" menu (on the loop's thread, from the main menu)."""
+        assert self.dresser is not None
+        self.dresser.showing = True
+        self._table.inbox.put(Ask(PhonesMenu(self.dresser), lambda _model: ""))
+
+    def stop(self) -> None:
+        self.server.stop()
+
+
+def attach_remote(table: Any, config: Any, *, size: tuple[int, int] = PHONE_SIZE) -> Remote | None:
+    section = getattr(config, "remote", None)
+    if section is None or not section.enabled:
+        return None
+    remote = Remote(table, section.bind, section.port, size)
+    try:
+        remote.start()
+    except OSError as exc:
+        text = f"phones: page not started ({exc.strerror or exc})"[:80]
+        if table.session.notice(text):
+            log.warning("%s", text)
+        table.parts["remote"] = "off"
+        return None
+    table.closers.append(remote.stop)
+    table.parts["remote"] = remote.url
+    table.parts["remote-server"] = remote
+    log.info("phones: the page is at %s", remote.url)
+    return remote
