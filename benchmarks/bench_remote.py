@@ -52,8 +52,8 @@ def tap_latency() -> tuple[list[float], float]:
     import aiohttp
 
     from companion.config import Config, RemoteConfig
+    from companion.inputs import Quit
     from companion.journal import Journal
-    from companion.session.inputs import Quit
     from companion.sim import build_table
 
     with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
@@ -159,8 +159,8 @@ def serve(remote: bool) -> None:
     (as the box draws its map), the page on a free loopback port when ``remote``. Prints the port and the code,
     then takes "roll" (the ROLL button, answered once the frame is shown) and "quit" on stdin."""
     from companion.config import Config, RemoteConfig
+    from companion.inputs import Press, Quit
     from companion.journal import Journal
-    from companion.session.inputs import Press, Quit
     from companion.sim import build_table
     from companion.views.projector import ProjectorRenderer, ProjectorView
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config, RemoteConfig
+from companion.inputs import Quit
 from companion.journal import Journal
 from companion.remote.view import PHONE_SIZE
-from companion.session.inputs import Quit
 
 
 class Box:

@@ -20,10 +20,10 @@ import pygame
 from PIL import Image
 from remote_box import Box
 
+from companion.inputs import Decide, Hold, Press, Roll
 from companion.journal import Journal
 from companion.remote.source import SPENT_FOR
 from companion.session.core import Session
-from companion.session.inputs import Decide, Hold, Press, Roll
 
 SECONDS = float(os.environ.get("REMOTE_SOAK_SECONDS", "15"))
 PHONES = 8

@@ -13,6 +13,7 @@ from companion.config import Config, RemoteConfig, parse_config
 from companion.datafile import Fields
 from companion.dice import Choice, Die
 from companion.errors import DataError
+from companion.inputs import Decide, Hold, Press, Roll, Say
 from companion.journal import Journal
 from companion.remote import messages
 from companion.remote.codes import ALPHABET, CODE_LENGTH, Joining
@@ -20,7 +21,6 @@ from companion.remote.messages import Answer, Bid, Dice, Pick, Refused, Undo, pa
 from companion.remote.source import PhoneInputs
 from companion.remote.view import OptionView, RemoteView, Snapshot
 from companion.session.core import Session
-from companion.session.inputs import Decide, Hold, Press, Roll, Say
 from companion.views.panel import Menu, Panel
 
 

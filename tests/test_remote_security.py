@@ -14,9 +14,9 @@ import pytest
 from remote_box import Box
 
 from companion.dice import DiceRolled
+from companion.inputs import Press
 from companion.remote.app import CLOSE_REVOKED, COOKIE, MAX_BAD
 from companion.remote.limits import JoinLimits
-from companion.session.inputs import Press
 
 
 @pytest.fixture

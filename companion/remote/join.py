@@ -33,7 +33,7 @@ def box_address(bind: str) -> str:
 
 
 class PhonesMenu:
-    """The "Phones" questions (``companion.session.inputs.AskModel``)."""
+    """The "Phones" questions (``companion.inputs.AskModel``)."""
 
     def __init__(self, dresser: JoinDresser) -> None:
         self.dresser = dresser

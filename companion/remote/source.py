@@ -16,10 +16,10 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.dice import Choice, Die
+from companion.inputs import Decide, Hold, Press, Roll, Say
 from companion.remote.codes import SEATS, Phone
 from companion.remote.messages import Action, Answer, Bid, Dice, Pick, Undo
 from companion.remote.view import Snapshot
-from companion.session.inputs import Decide, Hold, Press, Roll, Say
 
 SPENT_FOR = 2.0
 """Seconds a frame stays spent after an action was taken on it: if that action changes nothing on the screens

@@ -9,13 +9,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from companion.inputs import Ask
 from companion.remote.app import Hub
 from companion.remote.codes import Joining
 from companion.remote.join import MENU_LABEL, Dressed, JoinDresser, PhonesMenu, box_address
 from companion.remote.server import RemoteServer
 from companion.remote.source import PhoneInputs
 from companion.remote.view import PHONE_SIZE, RemoteView
-from companion.session.inputs import Ask
 
 log = logging.getLogger("companion.remote")
 
