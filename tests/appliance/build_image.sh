@@ -15,7 +15,7 @@ esac
 # What the box needs of the system beyond Python's wheels: the display stack SDL's KMSDRM path loads
 # (libdrm, gbm, EGL), kmod for the drivers (virtio-gpu, ftdi_sio), and what install.sh calls.
 PACKAGES=systemd-sysv,udev,dbus,kmod,procps,$KERNEL,initramfs-tools,python3,python3-venv,qemu-guest-agent
-PACKAGES=$PACKAGES,libdrm2,libgbm1,libegl1,libgles2,passwd,login
+PACKAGES=$PACKAGES,libdrm2,libgbm1,libegl1,libgles2,libegl-mesa0,libgl1-mesa-dri,passwd,login
 
 # The Debian sources the host itself installs from (the file that names Debian's archive keyring).
 SOURCES=""
