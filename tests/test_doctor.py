@@ -179,3 +179,23 @@ def test_bad_arguments_are_one_line(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("companion doctor: ")
+
+
+def test_the_phones_page_line(tmp_path):
+    import socket
+
+    from companion.config import RemoteConfig
+
+    assert doctor.check_remote(RemoteConfig()).line().endswith("off ([remote] enabled = false)")
+    drop_in = tmp_path / "remote.conf"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = doctor.check_remote(RemoteConfig(enabled=True, port=port, bind="127.0.0.1"), drop_in)
+    assert not busy.ok and f"port {port} on 127.0.0.1 cannot be opened" in busy.text
+    missing = doctor.check_remote(RemoteConfig(enabled=True, port=port, bind="127.0.0.1"), drop_in)
+    assert not missing.ok and str(drop_in) in missing.text
+    drop_in.write_text("[Service]\n")
+    ready = doctor.check_remote(RemoteConfig(enabled=True, port=port, bind="127.0.0.1"), drop_in)
+    assert ready.ok and ready.text == f"on, http://127.0.0.1:{port}/"

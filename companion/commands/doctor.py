@@ -77,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         lambda: check_bluetooth(config.dice),
         lambda: check_display(config.projector),
         lambda: check_groups(),
+        lambda: check_remote(config.remote),
     ]
     return report(checks)
 
@@ -313,3 +314,31 @@ def check_groups(units: Iterable[Path] = UNIT_PATHS, devices: Iterable[str] = DE
         return Result("groups", False, f"the service cannot open {', '.join(outside)}: add the group to "
                                        f"SupplementaryGroups= in {unit}")
     return Result("groups", True, f"{' '.join(groups)} ({unit})")
+
+
+# -- the phones' page ------------------------------------------------------------------------------------------
+
+REMOTE_DROP_IN = Path("/etc/systemd/system/companion.service.d/remote.conf")
+"""The unit's drop-in that lets the service listen on the network (docs/remote.md)."""
+
+
+def check_remote(section: Any, drop_in: Path = REMOTE_DROP_IN) -> Result:
+    """[remote]: off, or on with its address, its port free (the box is stopped while the doctor runs) and the
+    unit's drop-in in place (without it the unit allows no Internet socket and the page never opens)."""
+    if not section.enabled:
+        return Result("remote", True, "off ([remote] enabled = false)")
+    import socket
+
+    from companion.remote.join import box_address
+
+    family = socket.AF_INET6 if ":" in section.bind else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((section.bind, section.port))
+    except OSError as exc:
+        return Result("remote", False, f"port {section.port} on {section.bind} cannot be opened "
+                                       f"({exc.strerror or exc}); stop what uses it or change [remote] port")
+    if not drop_in.exists():
+        return Result("remote", False, f"the unit has no network for the page: install {drop_in} (docs/remote.md)")
+    return Result("remote", True, f"on, http://{box_address(section.bind)}:{section.port}/")
