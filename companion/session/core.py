@@ -21,7 +21,8 @@ sends only its Hold (:mod:`hardware.buttons`), so holding ROLL never rolls first
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -52,13 +53,26 @@ from companion.session.inputs import (
     SourceStatus,
 )
 from companion.session.menus import MenuState
-from companion.session.panel_build import asks_shuffle, build_panel, deal_for
+from companion.session.panel_build import asks_shuffle, build_panel, deal_for, deals_by_dice
 from companion.session.request import OpenRequest
 from companion.views.panel import TOWER_STATES, Panel
 
 __all__ = ["Frame", "Session", "state_digest"]
 
 log = logging.getLogger(__name__)
+
+
+@contextmanager
+def set_aside(what: str) -> Iterator[None]:
+    """Starting or resuming a game: an engine's failure (a bug, not a refused option) becomes one line, logged and
+    raised as a CompanionError, so the box shows it and keeps its menu and the game on the table."""
+    try:
+        yield
+    except CompanionError:
+        raise
+    except Exception as exc:
+        log.error("%s set aside: %s: %s", what, type(exc).__name__, exc)
+        raise CompanionError(f"{what} set aside: {type(exc).__name__}") from None
 
 
 @dataclass(frozen=True)
@@ -137,41 +151,64 @@ class Session:
     # -- starting ----------------------------------------------------------------------------------
 
     def start(self, game: str | None = None, options: Mapping[str, Any] | None = None, *, resume: bool = True) -> None:
-        """Resume the last unfinished game, or start ``game``, or open the menu to choose."""
-        if game is not None:
-            self.new_game(game, dict(options or {}))
-        elif resume and (last := self.journal.last_unfinished()) is not None:
-            try:
+        """Resume the last unfinished game, or start ``game``, or open the menu to choose. No game stops the box:
+        one that cannot start or resume is said in one line and the menu opens (it stays in the journal)."""
+        try:
+            if game is not None:
+                self.new_game(game, dict(options or {}))
+            elif resume and (last := self.journal.last_unfinished()) is not None:
                 self.resume(last)
-            except CompanionError as exc:  # the box still starts: say why, offer the menu
-                self.message = str(exc)
+            else:
                 self._main_menu()
-        else:
+        except CompanionError as exc:  # the box still starts: say why, offer the menu
+            self.message = str(exc)
             self._main_menu()
         if self.journal.notice and not self.message:  # a journal kept aside at start: said until the first input
             self.message = "old journal kept aside" if "kept as" in self.journal.notice else ""
         self._refresh()
 
     def new_game(self, key: str, options: dict[str, Any]) -> None:
-        engine = self._loader(key, self.maps)
-        options = dict(options)
-        for name, _label, values in setup_questions(engine):
-            if name not in options and self.preferred.get(name) in values:
-                options[name] = self.preferred[name]
-        self._enter_play(GameRun.new(self.journal, engine, options, self.maps))
+        with set_aside(f"new {key}"):
+            engine = self._loader(key, self.maps)
+            options = dict(options)
+            for name, _label, values in setup_questions(engine):
+                if name not in options and self.preferred.get(name) in values:
+                    options[name] = self.preferred[name]
+            run = GameRun.new(self.journal, engine, options, self.maps)
+            self._enter_play(run)
 
     def resume(self, record: GameRecord) -> None:
-        self.journal.check_snapshots(record.id)  # the history's check reads the rows while the engine loads
-        engine = self._loader(record.game, self.maps)
-        self._enter_play(GameRun.resume(self.journal, engine, record, self.maps))
+        with set_aside(f"game {record.id} ({record.game})"):
+            self.journal.check_snapshots(record.id)  # the history's check reads the rows while the engine loads
+            engine = self._loader(record.game, self.maps)
+            self._enter_play(GameRun.resume(self.journal, engine, record, self.maps))
 
     def _enter_play(self, run: GameRun) -> None:
+        """Put ``run`` on the table once what the views need of it (prompt, options, panel) is known to work:
+        an engine that fails there is set aside before it replaces the game that was on the table."""
         run.before_commit = self._announce
         run.snapshots_later = True
+        before = (self.run, self._menu, self.request, self.message)
         self.run = run
         self._menu = None
         self.request = OpenRequest()
         self.message = ""
+        try:
+            self._build()
+        except Exception:
+            self.run, self._menu, self.request, self.message = before
+            raise
+
+    def _set_aside(self, exc: Exception) -> None:
+        """The game on the table failed (a bug in its engine, not a refused event): it leaves the table, still in
+        the journal and resumable once fixed, the box says so in one line and shows its menu."""
+        run = self.run
+        name = f"game {run.game_id} ({run.game.key})" if run is not None else "the game"
+        log.error("%s set aside: %s: %s", name, type(exc).__name__, exc)
+        self.run = None
+        self.request = OpenRequest()
+        self._main_menu()
+        self.message = f"{name} set aside: {type(exc).__name__}"
 
     def settle_writes(self) -> bool:
         """Wait for the journal's write finishing behind (the loop draws meanwhile, and calls this before it
@@ -207,6 +244,10 @@ class Session:
             self.message = str(exc)
             if isinstance(event, Roll) and event.settle is not None:
                 log.info("%s roll refused: %s", event.source, exc)
+        except Exception as exc:  # a bug in the game on the table: it is set aside, the box goes on
+            if self.run is None:
+                raise
+            self._set_aside(exc)
         if not self.request.partial and self.request.dealing is None:
             self._taken.clear()  # journaled, or dropped with their dice (BACK, an undo, a refused event)
         self._settle_rolls()
@@ -325,7 +366,7 @@ class Session:
             return tuple(d.kind for d in last.dice) if last is not None else ()
         prompt = run.prompt()
         if asks_shuffle(prompt):
-            return deal_for(prompt, self.request).need()
+            return deal_for(prompt, self.request).need() if deals_by_dice(prompt) else ()
         return prompt.dice
 
     def _on_roll(self, roll: DiceRolled, ref: RollRef | None = None) -> None:
@@ -334,6 +375,8 @@ class Session:
         wanted = self.wanted()
         if not wanted:
             prompt = self.prompt()
+            if prompt is not None and asks_shuffle(prompt):
+                raise CompanionError(f"{prompt.shuffle} cards are too many to deal with dice: press ROLL")
             raise CompanionError(f"not waiting for dice: {prompt.short or prompt.text}" if prompt else "no game")
         match = match_dice(wanted, roll.dice)
         if not match.taken:
@@ -587,7 +630,11 @@ class Session:
                     [partial(self._setup_menu, key, {**chosen, name: v}) for v in offered], back=self._main_menu,
                     selected=offered.index(preferred) if preferred in offered else 0)
                 return
-        self.new_game(key, chosen)
+        try:
+            self.new_game(key, chosen)
+        except CompanionError:
+            self._main_menu()  # the answers are kept by no one: the menu again, the footer says why
+            raise
 
     # -- what the views get ------------------------------------------------------------------------
 
@@ -604,7 +651,17 @@ class Session:
         return self._refresh()
 
     def _refresh(self) -> bool:
-        """Rebuild the panel and frame; True when either differs from what was shown."""
+        """Rebuild the panel and frame; True when either differs from what was shown. A game whose engine fails
+        while it is drawn is set aside (:meth:`_set_aside`) and the menu drawn instead."""
+        try:
+            return self._build()
+        except Exception as exc:
+            if self.run is None:
+                raise
+            self._set_aside(exc)
+            return self._build()
+
+    def _build(self) -> bool:
         notice = self.journal.notice
         # A write trouble notice lasts while entries wait in memory; only the current one is shown.
         self.notices = [n for n in self.notices if not Journal.is_write_notice(n) or n == notice]

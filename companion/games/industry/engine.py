@@ -189,13 +189,15 @@ class IndustryGame:
         """Refill the display card by card into the cheapest empty space; the deck count goes down with each."""
         board = self.board(state)
         if state.deal_mode == "box":
-            want = self._box_deal_size(state)
+            gone, want = self._box_gone(state), self._box_deal_size(state)
             if not isinstance(event, Shuffled):
                 raise RuleError(f"waiting for the box's deck to be shuffled ({len(state.box_deck)} cards)")
-            if len(event.order) != len(state.box_deck):
+            if sorted(event.order) != list(range(len(state.box_deck))):
                 raise RuleError(f"need a shuffle of {len(state.box_deck)} cards, got {len(event.order)}")
-            cards = [state.box_deck[i] for i in event.order[:want]]
-            rest = tuple(state.box_deck[i] for i in event.order[want:])
+            # The cards in hands and drawn since the last deal leave the list first, unseen (the box's list is
+            # the deck as it stands), then the display's cards are dealt from what is left.
+            cards = [state.box_deck[i] for i in event.order[gone:gone + want]]
+            rest = tuple(state.box_deck[i] for i in event.order[gone + want:])
             state = replace(state, box_deck=tuple(sorted(rest)))
         else:
             if not isinstance(event, Choice) or event.action != "deal":
@@ -223,7 +225,13 @@ class IndustryGame:
 
     def _box_deal_size(self, state: IndustryState) -> int:
         empty = sum(1 for s in state.display if not s.card)
-        return min(empty, state.deck, len(state.box_deck))
+        return max(0, min(empty, state.deck, len(state.box_deck) - self._box_gone(state)))
+
+    @staticmethod
+    def _box_gone(state: IndustryState) -> int:
+        """Cards of the box's list now in players' hands or drawn since its last deal: after each deal the list
+        is the deck (its count), so what it holds beyond the count has left the deck meanwhile."""
+        return max(0, len(state.box_deck) - state.deck)
 
     # -- what the table sees ------------------------------------------------------------------------
     def last_round(self, state: IndustryState) -> bool:
@@ -242,7 +250,7 @@ class IndustryGame:
             if state.deal_mode == "box":
                 k = self._box_deal_size(state)
                 return Prompt(f"The box deals {k} display card{'s' if k > 1 else ''}: shuffle its deck",
-                              f"Deal {k}: shuffle", shuffle=len(state.box_deck), deal=k)
+                              f"Deal {k}: shuffle", shuffle=len(state.box_deck), deal=self._box_gone(state) + k)
             i = next(j for j, s in enumerate(state.display) if not s.card)
             return Prompt(f"Deal a card into display space {i + 1} (${board.display_costs[i]}): which kind? "
                           f"{empty} to deal, deck {state.deck}", f"Space {i + 1}: which card?", actions=("deal",))
