@@ -184,4 +184,6 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     again.start()
     assert again.current is not None and again.current.state == end
     choose(again, "End game")
+    assert again.panel.menu.title == "End game?" and again.panel.prompt is None  # one press ends nothing
+    again.handle(Press("OK"))
     assert again.panel.prompt is not None and again.panel.prompt.done

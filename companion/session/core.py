@@ -36,7 +36,7 @@ from companion.games.base import Game, Option
 from companion.inputs import RollRef, source_name
 from companion.journal import GameRecord, Journal
 from companion.places import Place
-from companion.session.choices import options_for, setup_questions
+from companion.session.choices import cursor, ends, options_for, setup_questions, step_choice
 from companion.session.engine_cache import cache_folder, load_engine
 from companion.session.game_run import GameRun, state_digest
 from companion.session.inputs import (
@@ -132,6 +132,11 @@ class Session:
     def current(self) -> GameRun | None:
         """The game on the table, if any (its engine, options, journal id, live events and state)."""
         return self.run
+
+    @property
+    def menu_open(self) -> bool:
+        """A menu of the box's own is open (the main menu, a setup question, a confirmation), not a decision."""
+        return self._menu is not None
 
     @property
     def tower(self) -> str:
@@ -508,12 +513,23 @@ class Session:
             raise CompanionError("no choice is possible here")
         if button in ("UP", "LEFT", "DOWN", "RIGHT"):
             step = -1 if button in ("UP", "LEFT") else 1
-            self.request = self.request.with_(choice=(self.request.choice + step) % len(options))
+            self.request = self.request.with_(choice=step_choice(options, self.request.choice, step))
         elif button == "OK":
-            picked = options[min(self.request.choice, len(options) - 1)]
+            picked = options[cursor(options, self.request.choice)]
+            if ends(picked) and self._ends_game(picked):
+                self._confirm(f"{picked.label}?", partial(self._accept, picked.event))
+                return
             self._accept(picked.event)
         elif button == "ROLL":
             self.message = "a decision: pick with the arrows and OK"
+
+    def _ends_game(self, option: Option) -> bool:
+        """Whether taking ``option`` ends the game (asked to confirm first); a refused one is left to say why."""
+        run = self._require_game()
+        try:
+            return bool(run.game.prompt(run.game.apply(run.state, option.event)).done)
+        except CompanionError:
+            return False
 
     def _on_hold(self, button: str) -> None:
         if button == "BACK" and self.run is not None:
@@ -672,9 +688,9 @@ class Session:
                             options=options, wanted=self.wanted(), tower=self.tower,
                             sources=tuple((source_name(n), s) for n, s in self.sources.items() if n != "tower"),
                             message=self._footer(), notices=tuple(self.notices))
-        cursor = options[min(self.request.choice, len(options) - 1)].place if options else None
+        place = options[cursor(options, self.request.choice)].place if options else None
         run = self.run
-        frame = Frame(panel, run.game if run else None, run.state if run else None, cursor, self.overlay)
+        frame = Frame(panel, run.game if run else None, run.state if run else None, place, self.overlay)
         changed = frame != self._frame or frame.state is not self._frame.state
         self._panel, self._frame = panel, frame
         return changed

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from companion.dice import DiceRolled, Die, Prompt
 from companion.dice_shuffle import DiceShuffle, dice_can_deal
 from companion.games.base import NamesShuffledItems, Option
+from companion.session.choices import cursor
 from companion.session.game_run import GameRun
 from companion.session.request import OpenRequest
 from companion.views.panel import Menu, Panel
@@ -108,7 +109,7 @@ def build_panel(run: GameRun | None, request: OpenRequest, *, menu: Menu | None,
     shown_menu = menu
     if menu is None and not request.reroll and prompt.actions and options:
         shown_menu = Menu(prompt.short or prompt.text, tuple(o.label for o in options),
-                          min(request.choice, len(options) - 1))
+                          cursor(options, request.choice))
     dice, rerolled = shown_dice(run, request)
     engine_prompt = run.prompt()
     return Panel(

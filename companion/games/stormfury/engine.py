@@ -194,6 +194,9 @@ class StormfuryGame:
             raise RuleError(f"unknown action {event.action!r} (one of {', '.join(ACTIONS)})")
         i, player = self._player(state, a)
         who, here = self._who(player.role), self._city(player.city)
+        if i != state.current and not (event.action == "evacuate" and player.role == "evac_specialist"):
+            # Each player acts in her own turn; only the evac specialist's evacuation is "at any time".
+            raise RuleError(f"it is {self._who(state.players[state.current].role)}'s turn, not {who}'s")
         if event.action == "move":
             to = a.get("to")
             road = next((r for r in b.roads_of(player.city) if r.other(player.city) == to), None)
@@ -360,13 +363,13 @@ class StormfuryGame:
 
     # -- the decisions open now, for the buttons and the projector's cursor --------------------
     def choices(self, state: StormState) -> list[Option]:
-        """Player phase: end the phase first, then pass the turn to the next player, then for each
-        player the moves along open roads, a
+        """Player phase: for the player whose turn it is the moves along open roads, a
         fortification of each standing space of their city (its population centre too: the rules let a
         fortification absorb a hit there), a dam at each road end there (for the aquatic engineer also at
-        each road end in the cities next to hers), one evacuation.
-        Each comes with the hex it concerns, so the projector's cursor can sit on it; ``apply`` still
-        judges each one, and a refused option says why on the panel."""
+        each road end in the cities next to hers), one evacuation; then passing the turn to the next player, and
+        last ending the player phase (never the first option, so a single press ends nothing). Each comes with
+        the hex it concerns, so the projector's cursor can sit on it; ``apply`` still judges each one, and a
+        refused option says why on the panel."""
         if state.phase == "setup":
             role = state.players[state.placed].role
             return [Option(c.name, Choice("place", {"player": role, "city": c.id}), c.population_centre)
@@ -374,15 +377,18 @@ class StormfuryGame:
         if state.phase != "players":
             return []
         b = self.board
-        out: list[Option] = [Option("End player phase", Choice("end_player_phase", {}))]
+        out: list[Option] = []
         turn = self.turn_of(state)
+        ends: list[Option] = []
         if turn is not None and state.current + 1 < len(state.players):
             after = state.players[state.current + 1]
             nxt = b.role(after.role)
             home = next((c.population_centre for c in b.cities if c.id == after.city), None)
-            out.append(Option(f"{turn.short} done: {nxt.short}'s turn", Choice("end_turn", {}), home))
+            ends.append(Option(f"{turn.short} done: {nxt.short}'s turn", Choice("end_turn", {}), home))
+        ends.append(Option("End player phase", Choice("end_player_phase", {})))
         cities = {c.id: c for c in b.cities}
-        for player in state.players:
+        seated = [state.players[state.current]] if 0 <= state.current < len(state.players) else []
+        for player in seated:
             who = b.role(player.role).short
             here = cities.get(player.city)
             for road in b.roads_of(player.city) if player.moves < b.rules.moves_per_turn else ():
@@ -409,7 +415,7 @@ class StormfuryGame:
             if here is not None and state.people(player.city) > 0:
                 out.append(Option(f"{who}: evacuate 1", Choice("evacuate", {"player": player.role, "count": 1}),
                             here.population_centre))
-        return out
+        return out + ends
 
     def summary(self, state: StormState) -> dict[str, Any]:
         """Damage by city and by kind: the rules' "where did you take the most damage"."""
