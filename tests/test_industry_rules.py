@@ -194,7 +194,7 @@ def test_an_entry_is_made_step_by_step_with_short_lists():
     """The issue: "pick an action kind, then a location/link from a list sorted by name, then owner/kind"."""
     state = do(japan(), "link")
     pages = [o.label for o in GAME.choices(state)]
-    assert pages == ["Aomori..Kumamoto", "Kyoto..Osaka", "Sapporo..Yubari", "Cancel"]
+    assert pages == ["Aomori to Kumamoto", "Kyoto to Osaka", "Sapporo to Yubari", "Cancel"]
     names = [o.label for o in GAME.choices(do(state, "link", page=1))]
     assert names == [*sorted(names[:-1]), "Cancel"] and len(names) <= 11 and "Osaka" in names
     state = do(state, "link", **{"from": "osaka"})

@@ -289,7 +289,7 @@ class IndustryGame:
             return []
         board = self.board(state)
         if state.phase == "deal":
-            return [Option(card_label(board, self.rules, k)[:20], Choice("deal", {"card": k}))
+            return [Option(card_label(board, self.rules, k), Choice("deal", {"card": k}))
                     for k in card_kinds(board)]
         t = self.table(state)
         if state.pending:
@@ -304,10 +304,10 @@ class IndustryGame:
                     step.check(t, given, value)
                 except RuleError:
                     continue
-                out.append(Option(label[:20], Choice(state.pending, {**given, step.field: value}), place))
+                out.append(Option(label, Choice(state.pending, {**given, step.field: value}), place))
             pages = _pages(out)
             if len(pages) > 1 and page is None:
-                out = [Option(f"{p[0].label[:9]}..{p[-1].label[:9]}", Choice(state.pending, {**given, PAGE: i}))
+                out = [Option(f"{p[0].label} to {p[-1].label}", Choice(state.pending, {**given, PAGE: i}))
                        for i, p in enumerate(pages)]
             elif len(pages) > 1:
                 out = pages[min(page, len(pages) - 1)]
@@ -377,7 +377,7 @@ def _money(sums: Mapping[str, int]) -> str:
 
 
 def _slots(t: Table, a: dict[str, Any]) -> list[tuple[str, Any, Any]]:
-    return [(f"{i + 1} ${t.board.display_costs[i]} {card_label(t.board, t.rules, s.card)}"[:20], i, None)
+    return [(f"{i + 1} ${t.board.display_costs[i]} {card_label(t.board, t.rules, s.card)}", i, None)
             for i, s in enumerate(t.state.display)]
 
 

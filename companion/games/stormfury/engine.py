@@ -384,7 +384,8 @@ class StormfuryGame:
             after = state.players[state.current + 1]
             nxt = b.role(after.role)
             home = next((c.population_centre for c in b.cities if c.id == after.city), None)
-            ends.append(Option(f"{turn.short} done: {nxt.short}'s turn", Choice("end_turn", {}), home))
+            ends.append(Option(f"Done: {nxt.short} next", Choice("end_turn", {}), home,
+                               f"{turn.name} is done: the {nxt.name}'s turn"))
         ends.append(Option("End player phase", Choice("end_player_phase", {})))
         cities = {c.id: c for c in b.cities}
         seated = [state.players[state.current]] if 0 <= state.current < len(state.players) else []
@@ -402,16 +403,16 @@ class StormfuryGame:
                         for space in here.spaces if space.id not in state.destroyed]
             for road in b.roads_of(player.city):
                 if road.id not in state.flooded and (road.id, player.city) not in state.dams:
-                    out.append(Option(f"{who}: dam {road.name}",
+                    out.append(Option(f"{who}: dam to {self._city(road.other(player.city))}",
                                 Choice("dam", {"player": player.role, "road": road.id, "city": player.city}),
-                                road.middle))
+                                road.middle, f"{who}: dam the road {road.name} in {self._city(player.city)}"))
             if player.role == "aquatic_engineer":  # her power: dams in the cities next to hers as well
                 for near in dict.fromkeys(r.other(player.city) for r in b.roads_of(player.city)):
                     for road in b.roads_of(near):
                         if road.id not in state.flooded and (road.id, near) not in state.dams and near in cities:
-                            out.append(Option(f"{who}: dam {road.name} at {cities[near].name}",
+                            out.append(Option(f"{who}: dam {cities[near].name} to {self._city(road.other(near))}",
                                         Choice("dam", {"player": player.role, "road": road.id, "city": near}),
-                                        road.middle))
+                                        road.middle, f"{who}: dam the road {road.name} in {cities[near].name}"))
             if here is not None and state.people(player.city) > 0:
                 out.append(Option(f"{who}: evacuate 1", Choice("evacuate", {"player": player.role, "count": 1}),
                             here.population_centre))
