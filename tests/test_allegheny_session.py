@@ -55,6 +55,7 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     choose(s, "New: Allegheny")
     assert s.panel.menu is not None and s.panel.menu.items == ("3", "4", "5", "6")
     choose(s, "4")
+    choose(s, "Numbers (Player 1..)")
     assert s.current is not None and s.current.options == {"players": 4}
     assert s.panel.game == "Age of Rail: Allegheny" and s.panel.status == "Initial offering 1/5"
 

@@ -55,6 +55,7 @@ from companion.session.inputs import (
 from companion.session.menus import MenuState
 from companion.session.panel_build import asks_shuffle, build_panel, deal_for, deals_by_dice
 from companion.session.request import OpenRequest
+from companion.session.seats import SEATS_OPTION, named, names_seats, offered, seat_names
 from companion.views.panel import TOWER_STATES, Panel
 
 __all__ = ["Frame", "Session", "state_digest"]
@@ -634,7 +635,7 @@ class Session:
             offer(label, partial(self._extra, label, action))
         self._menu = MenuState("Menu", labels, actions, back=close if run is not None else None)
 
-    def _setup_menu(self, key: str, chosen: dict[str, Any]) -> None:
+    def _setup_menu(self, key: str, chosen: dict[str, Any], seats_asked: bool = False) -> None:
         engine = self._loader(key, self.maps)
         for name, label, values in setup_questions(engine):
             if name not in chosen:
@@ -643,14 +644,39 @@ class Session:
 
                 self._menu = MenuState(
                     f"{engine.key.capitalize()}: {label}", [str(v) for v in offered],
-                    [partial(self._setup_menu, key, {**chosen, name: v}) for v in offered], back=self._main_menu,
+                    [partial(self._setup_menu, key, {**chosen, name: v}, seats_asked) for v in offered],
+                    back=self._main_menu,
                     selected=offered.index(preferred) if preferred in offered else 0)
                 return
+        if names_seats(engine) and not seats_asked and SEATS_OPTION not in chosen and \
+                self._ask_seats(key, engine, chosen):
+            return
         try:
             self.new_game(key, chosen)
         except CompanionError:
             self._main_menu()  # the answers are kept by no one: the menu again, the footer says why
             raise
+
+    def _ask_seats(self, key: str, engine: Game[Any], chosen: dict[str, Any]) -> bool:
+        """Name the seats? Numbers (the engine's "Player 1"), or a name for each seat from a short list: the
+        names go with the game's options into the journal. False when there is no seat count to name."""
+        count = chosen.get("players", self.preferred.get("players"))
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 9:
+            return False
+
+        def seat(names: tuple[str, ...]) -> None:
+            if len(names) == count:
+                self._setup_menu(key, {**chosen, SEATS_OPTION: list(names)})
+                return
+            free = offered(names)
+            self._menu = MenuState(f"Seat {len(names) + 1} of {count}: name", free,
+                                   [partial(seat, (*names, name)) for name in free], back=self._main_menu)
+
+        title = f"{engine.key.capitalize()}: seat names"
+        self._menu = MenuState(title, ["Numbers (Player 1..)", "Name each seat"],
+                               [partial(self._setup_menu, key, chosen, True), partial(seat, ())],
+                               back=self._main_menu)
+        return True
 
     # -- what the views get ------------------------------------------------------------------------
 
@@ -688,6 +714,8 @@ class Session:
                             options=options, wanted=self.wanted(), tower=self.tower,
                             sources=tuple((source_name(n), s) for n, s in self.sources.items() if n != "tower"),
                             message=self._footer(), notices=tuple(self.notices))
+        if self.run is not None:
+            panel = named(panel, seat_names(self.run.options))
         place = options[cursor(options, self.request.choice)].place if options else None
         run = self.run
         frame = Frame(panel, run.game if run else None, run.state if run else None, place, self.overlay)

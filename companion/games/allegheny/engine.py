@@ -34,6 +34,9 @@ AUCTION_ACTIONS: tuple[str, ...] = ("bid", "pass")
 class AlleghenyGame:
     """Age of Rail: Allegheny's special sequence, keeping the :class:`companion.games.base.Game` contract."""
 
+    numbered_seats = True
+    """The seats are numbered ("Player 2"): the table may name them (companion.session.seats)."""
+
     key = "allegheny"
     title = "Age of Rail: Allegheny"
 

@@ -33,6 +33,9 @@ EMERGENCY_REMOVALS = 3
 class KansasGame:
     """Age of Steam: Kansas Tornadoes, keeping the :class:`companion.games.base.Game` contract."""
 
+    numbered_seats = True
+    """The seats are numbered ("Player 2"): the table may name them (companion.session.seats)."""
+
     key = "kansas"
     title = "Kansas Tornadoes"
 

@@ -10,7 +10,7 @@ from companion.dice import Choice, Event, Prompt, Shuffled
 from companion.errors import RuleError
 from companion.games.base import Option
 from companion.games.stormfury import storm
-from companion.games.stormfury.data import Board, Role
+from companion.games.stormfury.data import Board, Role, card_list
 from companion.games.stormfury.state import ROLES, Damage, Player, StormState, TurnLog
 from companion.hexgrid import Hex
 
@@ -124,7 +124,7 @@ class StormfuryGame:
         forecast = tuple(deck[i].id for i in order[: self.board.rules.forecast_size])
         players = tuple(replace(p, moves=0) for p in state.players)
         return replace(state, phase="players", forecast=forecast, players=players, current=0,
-                       recent=(f"Forecast: {' '.join(forecast)}",))
+                       recent=(f"Forecast: {card_list([self.board.card(c) for c in forecast])}",))
 
     def draws(self, category: int) -> int:
         return self.board.rules.draws[category - 1]
@@ -138,7 +138,7 @@ class StormfuryGame:
         centre = path[-1] if path else state.centre
         at_sea = centre in b.ocean
         after = storm.new_category(b, state.category, cards, at_sea)
-        moved = f"Moved {' '.join(c.id for c in cards)}"
+        moved = f"Drew {card_list(cards)}"
         if after == 0:
             log = TurnLog(state.turn, state.deck, state.forecast, tuple(c.id for c in cards), state.category, 0,
                           path, at_sea, ())
@@ -151,13 +151,31 @@ class StormfuryGame:
                       path, at_sea, out.damage, out.absorbed)
         ended = "max_turns" if state.turn >= b.rules.max_turns else ""
         hits = sum(d.amount for d in out.damage)
-        recent = (moved, f"Cat {state.category}->{after}, {hits} damage", *self._people_lost(out.damage))
+        recent = (moved, f"Cat {state.category}->{after}, {hits} damage", *self._damage_lines(out.damage),
+                  *self._people_lost(out.damage))
         return replace(state, phase="over" if ended else "forecast", turn=state.turn + (0 if ended else 1),
                        category=after, centre=centre, deck="ocean" if at_sea else "land",
                        forecast=() if not ended else state.forecast,
                        fortifications=tuple(sorted(out.fortifications.items())), destroyed=out.destroyed,
                        flooded=out.flooded, population=out.population, damage=state.damage + out.damage,
                        log=(*state.log, log), ended_by=ended, recent=recent)
+
+    def _damage_lines(self, damage: tuple[Damage, ...]) -> tuple[str, ...]:
+        """What the storm hit, by city and space, in names: "Houston: Port, Refinery 2", "Flooded: Houston -
+        Lake Charles" (the people lost follow on lines of their own)."""
+        b = self.board
+        by_city: dict[str, list[str]] = {}
+        roads = []
+        for d in damage:
+            if d.kind == "road":
+                roads.append(b.road(d.target).name)
+            elif d.kind == "infrastructure":
+                space = b.space(d.target).name
+                by_city.setdefault(b.city(d.city).name, []).append(space + (f" {d.amount}" if d.amount > 1 else ""))
+        lines = [f"{city}: {', '.join(spaces)}" for city, spaces in by_city.items()]
+        if roads:
+            lines.append(f"Flooded: {', '.join(roads)}")
+        return tuple(lines)
 
     def _people_lost(self, damage: tuple[Damage, ...]) -> tuple[str, ...]:
         """One recap line per damaged populace, saying whether the people are gone (the rules table)."""
@@ -349,9 +367,9 @@ class StormfuryGame:
         """The cards the current shuffle orders, by the ids printed on them, in index order: the deck in the
         forecast phase, the forecast in the hurricane phase (so a deal by dice names each card picked)."""
         if state.phase == "forecast":
-            return tuple(c.id for c in self.board.decks[state.deck])
+            return tuple(c.name for c in self.board.decks[state.deck])
         if state.phase == "hurricane":
-            return tuple(state.forecast)
+            return tuple(self.board.card(c).name for c in state.forecast)
         return ()
 
     def risk_map(self, state: StormState) -> Mapping[Hex, float]:

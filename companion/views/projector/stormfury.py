@@ -726,7 +726,7 @@ class StormfuryPainter:
         pygame.draw.rect(surface, palette.BACKGROUND, r.as_tuple())
         pygame.draw.rect(surface, colour, (r.x, r.y, max(6, r.h // 4), r.h))
         body = text.px(text.BODY, layout.height)
-        label = card.id + {"strengthen": "  +1 cat", "weaken": "  -1 cat"}.get(card.mark, "")
+        label = card.name + {"strengthen": "  +1 cat", "weaken": "  -1 cat"}.get(card.mark, "")
         text.draw(surface, label, (r.x + r.h // 4 + 6, r.y + r.h / 2), body, palette.TEXT, anchor="midleft",
                   bold=True, max_width=r.w // 2)
         ax = r.x + r.w // 2
