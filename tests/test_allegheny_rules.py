@@ -206,7 +206,7 @@ def test_the_winner_and_price_are_journaled(game: AlleghenyGame) -> None:
     events = [Choice("bid", {"amount": 4}), Choice("bid", {"amount": 9}), Choice("pass"), Choice("pass")]
     state = replay(game, {"players": 3}, events)
     assert state.shares[0].railroad == "co" and state.shares[0].seat == 1 and state.shares[0].price == 9
-    assert game.recap(state)[-2:] == ("Player 2 wins the C&O for $9", "$9 to the C&O treasury")
+    assert game.recap(state)[0] == "Player 2 wins the C&O for $9" and game.recap(state)[-1] == "$9 to the C&O treasury"
     assert state.auction is not None and state.auction.railroad == "bo"
 
 

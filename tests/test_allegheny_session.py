@@ -70,7 +70,7 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     choose(s, "Pass")
     choose(s, "Pass")
     choose(s, "Pass")
-    assert s.panel.result[-2:] == ("Player 2 wins the C&O for $6", "$6 to the C&O treasury")
+    assert s.panel.result[0] == "Player 2 wins the C&O for $6" and s.panel.result[-1] == "$6 to the C&O treasury"
     assert logged(s, journal)[-1] == Choice("pass", {"railroad": "co", "player": 1})
 
     assert "the B&O (blue), base Baltimore" in s.panel.prompt.text and s.panel.menu.title == "Player 2: B&O bid"

@@ -107,7 +107,10 @@ def build_panel(run: GameRun | None, request: OpenRequest, *, menu: Menu | None,
         return Panel(tower=tower, sources=sources, message=message, menu=menu, notices=notices)
     prompt = shown_prompt(run, request, wanted)
     shown_menu = menu
+    happened = ""
     if menu is None and not request.reroll and prompt.actions and options:
+        recap = run.game.recap(run.state)
+        happened = recap[0] if recap and request.choice is None else ""
         shown_menu = Menu(prompt.short or prompt.text, tuple(o.label for o in options),
                           cursor(options, request.choice))
     dice, rerolled = shown_dice(run, request)
@@ -127,4 +130,5 @@ def build_panel(run: GameRun | None, request: OpenRequest, *, menu: Menu | None,
         request="" if menu is not None else request_words(run, request, engine_prompt, wanted),
         arriving=bool(request.partial),
         last=result_words(run, request, engine_prompt),
+        happened=happened,
     )

@@ -64,4 +64,5 @@ def named(panel: Panel, seats: Sequence[str]) -> Panel:
     if prompt is not None:
         prompt = dataclasses.replace(prompt, text=say(prompt.text, seats), short=say(prompt.short, seats))
     return dataclasses.replace(panel, status=say(panel.status, seats), prompt=prompt, result=lines(panel.result),
-                               menu=menu, request=say(panel.request, seats), last=lines(panel.last))
+                               menu=menu, request=say(panel.request, seats), last=lines(panel.last),
+                               happened=say(panel.happened, seats))

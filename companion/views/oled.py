@@ -283,6 +283,10 @@ def _menu_screen(screen: Screen, menu: Menu, panel: Panel) -> None:
         whole = next((lines for lines in wrapped if lines == lines_of(lines)), None)
         selected = whole if rows >= 2 and whole is not None else [fit_label(items[sel], items, BODY, WIDTH - 4)]
     sel_h = BODY * len(selected)
+    if panel.happened and not panel.message and bottom - TOP - sel_h >= SMALL + 1:
+        bottom -= SMALL + 1  # what just happened, on the bottom line until the cursor moves (the option first)
+        screen.texts.append(Text(fit_label(panel.happened, (), SMALL, WIDTH), 0, bottom + 1, SMALL))
+        screen.boxes.append((0, bottom, WIDTH - 1, bottom))
     room_small = max(0, (bottom - TOP - sel_h) // SMALL)
     before = min(sel, 1 if room_small else 0, room_small)
     after = min(len(items) - sel - 1, room_small - before)

@@ -157,7 +157,7 @@ class AlleghenyGame:
     def _sold(self, state: AlleghenyState, a: Auction, won: int, said: str) -> AlleghenyState:
         rr = self.rr(a.railroad)
         share = Share(a.railroad, won, a.high)
-        sold = (said, f"{self.seat(won)} wins the {rr.name} for ${a.high}", f"${a.high} to the {rr.name} treasury")
+        sold = (f"{self.seat(won)} wins the {rr.name} for ${a.high}", said, f"${a.high} to the {rr.name} treasury")
         state = replace(state, auction=None, shares=(*state.shares, share))
         r = self.board.rules
         if state.phase == "ple_auction":

@@ -526,8 +526,8 @@ class CarcassonneGame:
     def _meteor_lands(self, state: CarcState, m: Meteor) -> CarcState:
         cell = m.chosen[-1]
         meteor = next(t for t in self.catalog.types if t.disaster == "meteor")
-        state = self._replace_tile(state, cell, meteor, self.rules.meteor_followers)
-        state = replace(state, recent=(*state.recent, f"The meteor lands on {long_name(cell)}"))
+        landed = f"The meteor lands on {long_name(cell)}"  # the most telling line first
+        state = self._replace_tile(replace(state, recent=(landed,)), cell, meteor, self.rules.meteor_followers)
         if state.mode == "cells":
             state = replace(state, recent=(*state.recent, "Score what it completes that has a follower"))
         return self._end_turn(state)
@@ -580,7 +580,7 @@ class CarcassonneGame:
         if event.action != "spread":
             raise RuleError(f"{self.who(state.current)}: before drawing, the flood spreads (spread)")
         return replace(state, flood=replace(state.flood, spread=True), phase="cell",
-                       recent=("The flood spreads over the 8 tiles around it",))
+                       recent=(f"The flood spreads over the 8 tiles around {long_name(state.flood.cell)}",))
 
     # -- the end --------------------------------------------------------------------------------
     def _to_final(self, state: CarcState, why: str) -> CarcState:
@@ -735,7 +735,9 @@ class CarcassonneGame:
         return " - ".join(parts)
 
     def recap(self, state: CarcState) -> tuple[str, ...]:
-        return state.recent[-3:]
+        """What just happened, in names: the last turn's lines (a meteor's landing and what it sent home, the
+        flood's spread, the scores), at most five."""
+        return state.recent[-5:]
 
     # -- the decisions open now -----------------------------------------------------------------
     def choices(self, state: CarcState) -> list[Option]:
