@@ -63,6 +63,30 @@ __all__ = ["Frame", "Session", "state_digest"]
 log = logging.getLogger(__name__)
 
 
+HELP: tuple[str, ...] = (
+    "ROLL: roll the dice asked",
+    "ROLL: shuffle a deck",
+    "ROLL held: re-roll last",
+    "UP/DOWN: type a die",
+    "OK: enter the typed die",
+    "Arrows: move in a list",
+    "OK: pick the option",
+    "BACK: clear, or menu",
+    "BACK held: undo last",
+    "RIGHT held: risk map",
+    "Keys: Space or R = ROLL",
+    "Keys: Enter = OK",
+    "Keys: Esc = BACK",
+    "Keys: O = risk map",
+    "Keys: T = throw dice",
+    "Pad: A OK, B BACK",
+    "Pad: X ROLL, Y risk map",
+    "Pad: LB undo, RB re-roll",
+)
+"""The help screen: every button of the box, the simulated table's keys and a gamepad's buttons (as
+hardware/keys.py, companion/session/window.py and companion/session/gamepad.py map them)."""
+
+
 @contextmanager
 def set_aside(what: str) -> Iterator[None]:
     """Starting or resuming a game: an engine's failure (a bug, not a refused option) becomes one line, logged and
@@ -625,7 +649,7 @@ class Session:
             offer("Continue", close)
         for key in self._keys if self._keys is not None else registered_keys():
             offer(f"New: {key.capitalize()}", partial(self._setup_menu, key, {}))
-        for record in [g for g in self.journal.games() if not g.finished][:3]:
+        for record in [g for g in self.journal.games() if not g.finished]:  # every open game, newest first
             if run is not None and record.id == run.game_id:
                 continue
             offer(f"Resume #{record.id} {record.game}", partial(self.resume, record))
@@ -633,7 +657,12 @@ class Session:
             offer("Undo last", lambda: self._confirm("Undo last?", self.undo))
         for label, action in self.extras:
             offer(label, partial(self._extra, label, action))
+        offer("Help: buttons, keys", self._help)
         self._menu = MenuState("Menu", labels, actions, back=close if run is not None else None)
+
+    def _help(self) -> None:
+        """Every button and key, one per line (:data:`HELP`); OK or BACK goes back to the menu."""
+        self._menu = MenuState("Buttons and keys", list(HELP), [self._main_menu] * len(HELP), back=self._main_menu)
 
     def _setup_menu(self, key: str, chosen: dict[str, Any], seats_asked: bool = False) -> None:
         engine = self._loader(key, self.maps)
