@@ -55,3 +55,18 @@ def test_the_help_screen_lists_every_button_and_key(journal):
         s.handle(Press("DOWN"))
     s.handle(Press("BACK"))
     assert s.panel.menu.title == "Menu"
+
+
+def test_industry_asks_who_deals_the_display_only_for_japan(journal):
+    for board, asked in (("Minnesota", False), ("Japan", True)):
+        s = Session(journal, game_keys=("industry",))
+        s.start(resume=False)
+        s.handle(Press("OK"))  # New: Industry
+        while s.panel.menu.items[s.panel.menu.selected] != board:
+            s.handle(Press("DOWN"))
+        s.handle(Press("OK"))
+        s.handle(Press("OK"))  # players
+        assert (s.current is None and "display" in s.panel.menu.title) == asked, s.panel.menu
+        if asked:
+            s.handle(Press("OK"))
+        assert s.current is not None and s.current.state.map == board

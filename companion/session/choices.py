@@ -8,13 +8,13 @@ without the hook offers one option per prompt action.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.dice import Choice, Prompt
 from companion.games.base import HasChoices, HasSetupQuestions, Option, SetupQuestion
 
-__all__ = ["Option", "ends", "first_choice", "options_for", "setup_questions", "step_choice"]
+__all__ = ["Option", "asked", "ends", "first_choice", "options_for", "setup_questions", "step_choice"]
 
 
 def options_for(game: Any, state: Any, prompt: Prompt) -> list[Option]:
@@ -59,3 +59,10 @@ def step_choice(options: Sequence[Option], choice: int | None, step: int) -> int
         return at
     order = range(len(options)) if at >= len(options) else range(len(options) - 1, -1, -1)
     return next((i for i in order if not ends(options[i])), at % len(options))
+
+
+def asked(game: Any, name: str, chosen: Mapping[str, Any]) -> bool:
+    """Whether the setup question ``name`` applies after the answers ``chosen`` (an engine with ``asks``
+    says: Age of Industry asks who deals the display only for a map that has one)."""
+    asks = getattr(game, "asks", None)
+    return bool(asks(name, chosen)) if callable(asks) else True

@@ -36,7 +36,7 @@ from companion.games.base import Game, Option
 from companion.inputs import RollRef, source_name
 from companion.journal import GameRecord, Journal
 from companion.places import Place
-from companion.session.choices import cursor, ends, options_for, setup_questions, step_choice
+from companion.session.choices import asked, cursor, ends, options_for, setup_questions, step_choice
 from companion.session.engine_cache import cache_folder, load_engine
 from companion.session.game_run import GameRun, state_digest
 from companion.session.inputs import (
@@ -667,7 +667,7 @@ class Session:
     def _setup_menu(self, key: str, chosen: dict[str, Any], seats_asked: bool = False) -> None:
         engine = self._loader(key, self.maps)
         for name, label, values in setup_questions(engine):
-            if name not in chosen:
+            if name not in chosen and asked(engine, name, chosen):
                 offered = list(values)
                 preferred = self.preferred.get(name)
 

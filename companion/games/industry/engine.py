@@ -51,6 +51,13 @@ class IndustryGame:
                 SetupQuestion("players", "players", tuple(range(r.min_players, r.max_players + 1))),
                 SetupQuestion("display", "Japan display", DEAL_MODES)]
 
+    def asks(self, name: str, chosen: Mapping[str, Any]) -> bool:
+        """Who deals the display is asked only for a map that has one (Japan; Minnesota has none)."""
+        if name != "display":
+            return True
+        board = next((b for key, b in self.boards.items() if str(chosen.get("map", "")).lower() == key.lower()), None)
+        return board is None or board.has_display
+
     def new_game(self, options: Mapping[str, Any]) -> IndustryState:
         """Options: ``map`` ("Japan" or "Minnesota"), ``players`` (a count; the first colours of
         maps/industry.toml play), ``display`` ("table" or "box": who deals the Japan display)."""
