@@ -558,3 +558,19 @@ def test_the_flood_drawn_as_the_last_tile_ends_the_game_instead_of_waiting():
     s = G.apply(s, Choice("flood", {}))
     assert s.phase in ("final", "quake_ask", "over") and "The flood was the last tile" in " ".join(s.recent)
     assert G.prompt(s).actions or G.prompt(s).done
+
+
+def test_l_shaped_tornado_moves_are_a_reading_in_the_data():
+    """The text does not say whether a move of two spaces may turn: maps/carcassonne.toml tornado.turns."""
+    assert G.rules.tornado_turns and "Tornado moves: a move may turn (an L)" in G.rules.readings()
+    assert "Tornado moves: a move may turn (an L)" in G.map_json()["readings"]
+    for g, straight_only in ((variant(tornado_spaces=2), False),
+                             (variant(tornado_spaces=2, tornado_turns=False), True)):
+        s = new()
+        board = {**s.tiles, **{Cell(x, y): Laid("") for x in range(-2, 3) for y in range(-2, 3) if (x, y) != (0, 0)}}
+        s = replace(s, board=tuple(board.items()), mode="cells")
+        s = g.apply(s, Choice("lay", {"x": 3, "y": 0, "kind": next(t for t in g.catalog.types
+                                                                     if t.disaster == "tornado").key}))
+        labels = [o.label for o in g.choices(s)]
+        turning = [label for label in labels if len(set(label.split(", "))) > 1]
+        assert bool(turning) != straight_only, labels

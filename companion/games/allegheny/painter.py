@@ -347,6 +347,10 @@ class Painter(BoardPainter):
         y = self._railroad_rows(col, layout, Rect(rect.x, y, rect.w, rect.h), state)
         col.text(_first_up(self.game.automatic_line(state)), (rect.x, y + 4), body, AUTO, max_width=rect.w)
         y += body + 12
+        for reading in self.board.rules.readings(self.board.name):  # the readings in force, in words
+            col.text(reading, (rect.x, y), body, palette.TEXT_DIM, max_width=rect.w)
+            y += body + 3
+        y += 6
         pieces.append(self._key_piece(layout, Rect(rect.x, y, rect.w, rect.y + rect.h - y), state.ple_open))
         return pieces
 

@@ -349,8 +349,11 @@ class CarcassonneGame:
     # -- the tornado ----------------------------------------------------------------------------
     def tornado_moves(self, state: CarcState, t: Tornado) -> list[tuple[Cell, ...]]:
         laid = frozenset(state.tiles)
-        return twister.moves(t, laid, self.rules.tornado_step, self.rules.tornado_visited,
-                             self.rules.tornado_over_empty)
+        paths = twister.moves(t, laid, self.rules.tornado_step, self.rules.tornado_visited,
+                              self.rules.tornado_over_empty)
+        if self.rules.tornado_turns:
+            return paths
+        return [p for p in paths if len({(b.x - a.x, b.y - a.y) for a, b in zip((t.at, *p), p, strict=False)}) == 1]
 
     def _tornado_next(self, state: CarcState, t: Tornado, first: bool = False) -> CarcState:
         """After a move (or the tile's laying): hand the tornado to the next player, or let it stop."""

@@ -663,11 +663,11 @@ class Painter(BoardPainter):
                      else g.prompt(state).short,
                      f"{t.left} of {rules.tornado_spaces} spaces left",
                      f"Inside: {g.who(t.inside)}'s follower" if t.inside is not None else "Inside: nobody"]
-            out.append(("Tornado", [*lines, readings[0]]))
+            out.append(("Tornado", [*lines, readings[0], readings[4]]))
         if m is not None and state.phase in ("meteor_aim", "meteor_move"):
             n = len(self.meteor_targets(state))
             out.append(("Meteor", [g.prompt(state).short, f"{n} tile{'' if n == 1 else 's'} it may go to",
-                                   readings[1]]))
+                                   readings[1], readings[5]]))
         if f is not None or state.phase == "flood_aim":
             if f is None:
                 lines = [g.prompt(state).short]

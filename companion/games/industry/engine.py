@@ -354,6 +354,7 @@ class IndustryGame:
                            "market": s.market} for s in b.ships.values()],
                 "deck": len(b.deck),
                 **({"display_costs": list(b.display_costs)} if b.has_display else {}),
+                "readings": b.readings(),
             }
         return {"maps": out, "link_base": self.rules.link_base}
 
