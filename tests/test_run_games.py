@@ -4,6 +4,7 @@ line with the menu open (exit 0 when the table quits)."""
 
 from __future__ import annotations
 
+import gc
 import io
 import sys
 
@@ -12,8 +13,14 @@ from companion.journal import Journal
 
 
 def run(tmp_path, monkeypatch, *args: str) -> int:
+    """One `companion run` on the simulated table until the typed "quit"; the objects it froze at READY are
+    unfrozen after (a later test counting frozen objects must not see this run's)."""
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
-    return main(["run", "--sim", "--headless", "--stdin", "--journal", str(tmp_path / "j.sqlite"), *args])
+    try:
+        return main(["run", "--sim", "--headless", "--stdin", "--journal", str(tmp_path / "j.sqlite"), *args])
+    finally:
+        gc.unfreeze()
+        gc.enable()
 
 
 def games(tmp_path):

@@ -444,7 +444,7 @@ class Painter(BoardPainter):
     def _follower_pieces(self, layout: Layout, state: CarcState) -> list[Piece]:
         names = [self.game.who(i) for i in range(state.players)]
         marks = initials(names)
-        size = max(10, round(layout.unit * 0.36))
+        size = max(text.minimum(layout.height), round(layout.unit * 0.36))  # legible however large the board
         seen: dict[Cell, int] = {}
         pieces = []
         for f in state.followers:
