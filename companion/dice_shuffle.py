@@ -37,6 +37,12 @@ def throw_for(choices: int) -> tuple[str, ...]:
     raise CompanionError(f"a deck of {choices} cards is too large to shuffle with a D8 and a D6; press ROLL")
 
 
+def dice_can_deal(size: int) -> bool:
+    """Whether a deck of ``size`` cards can be dealt by thrown dice (its first pick is the widest): a larger
+    one is shuffled by the box's generator on ROLL only."""
+    return size <= PAIR_FACES
+
+
 def read_throw(dice: Sequence[Die]) -> tuple[int, int]:
     """(value 1..faces, faces) of one throw as ``throw_for`` asks for it."""
     kinds = tuple(d.kind for d in dice)

@@ -110,7 +110,7 @@ def test_the_snapshot_command_seeds_the_game_and_points_at_a_location(tmp_path, 
     out = tmp_path / "a.png"
     assert main(["snapshot", "allegheny", "--seed", "1", "--events", "20", "--option", "players=4",
                  "--cursor", "Pittsburgh", "--size", size, "--out", str(out)]) == 0
-    assert "Initial offering 3/5" in capsys.readouterr().out
+    assert "Age of Rail: Allegheny, Initial offering" in capsys.readouterr().out
     assert main(["snapshot", "allegheny", "--cursor", "Atlantis", "--out", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Atlantis" in err

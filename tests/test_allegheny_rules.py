@@ -173,16 +173,17 @@ def test_the_prr_owner_plays_first_then_clockwise(game: AlleghenyGame, played: A
     refused(game, state, Choice("other_action", {"player": 1}), "Player 4's turn", "not Player 1's")
 
 
-def test_bids_are_offered_as_plus_one_plus_five_and_pass(game: AlleghenyGame) -> None:
-    """Bids from the buttons: "+1 -> $7", "+5 -> $11", "Pass", for the player whose bid it is (the opener
+def test_any_legal_bid_is_offered_a_dollar_apart_then_pass(game: AlleghenyGame) -> None:
+    """Bids from the buttons: every amount from the least allowed up, a dollar apart (the arrows step the
+    amount: $4 over a high bid of $1 is three presses), then "Pass", for the player whose bid it is (the opener
     first: she may not pass before a bid, the data's reading of the base game's auction)."""
     state = game.new_game({"players": 4})
-    assert labels(game, state) == ["Bid $1", "Bid $5"]
+    assert labels(game, state)[:3] == ["Bid $1", "Bid $2", "Bid $3"] and "Pass" not in labels(game, state)
     assert game.prompt(state).short == "Player 1: C&O bid"
     state = game.apply(state, Choice("bid", {"amount": 6}))
     assert state.auction is not None and state.auction.bidder == 1
-    assert labels(game, state) == ["+1 -> $7", "+5 -> $11", "Pass"]
-    state = pick(game, state, "+5 -> $11")
+    assert labels(game, state)[:2] == ["Bid $7", "Bid $8"] and labels(game, state)[-1] == "Pass"
+    state = pick(game, state, "Bid $11")
     assert (state.auction.high, state.auction.leader, state.auction.bidder) == (11, 1, 2)
     assert game.choices(state)[0].event == Choice("bid", {"railroad": "co", "player": 3, "amount": 12})
     assert game.recap(state) == ("Player 2 bids $11 for the C&O",)
@@ -206,7 +207,7 @@ def test_the_winner_and_price_are_journaled(game: AlleghenyGame) -> None:
     events = [Choice("bid", {"amount": 4}), Choice("bid", {"amount": 9}), Choice("pass"), Choice("pass")]
     state = replay(game, {"players": 3}, events)
     assert state.shares[0].railroad == "co" and state.shares[0].seat == 1 and state.shares[0].price == 9
-    assert game.recap(state)[-2:] == ("Player 2 wins the C&O for $9", "$9 to the C&O treasury")
+    assert game.recap(state)[0] == "Player 2 wins the C&O for $9" and game.recap(state)[-1] == "$9 to the C&O treasury"
     assert state.auction is not None and state.auction.railroad == "bo"
 
 
@@ -232,7 +233,7 @@ def test_the_opener_must_bid_and_the_last_one_cannot_pass_on_nothing(game: Alleg
     refused(game, state, Choice("pass"), "no pass", "must bid")
     free = edited(tmp_path, ("opener_must_bid = true", "opener_must_bid = false"))
     state = free.apply(free.apply(free.new_game({"players": 3}), Choice("pass")), Choice("pass"))
-    assert labels(free, state) == ["Bid $1", "Bid $5"]
+    assert labels(free, state)[:2] == ["Bid $1", "Bid $2"] and "Pass" not in labels(free, state)
     refused(free, state, Choice("pass"), "the last one must bid")
 
 
@@ -320,6 +321,11 @@ def test_the_build_menu_picks_the_end_then_the_link(game: AlleghenyGame, played:
     assert labels(game, state) == ["To Baltimore", "To Lynchburg", "To The South +$4", "Other end"]
     assert game.choices(state)[0].place == Link("richmond", "baltimore")
     state = pick(game, state, "To Lynchburg")
+    # the next link starts from the new end, and the recap says which
+    assert state.build_from == "lynchburg" and "Next link from Lynchburg (the new end)" in game.recap(state)
+    assert labels(game, state)[-2:] == ["Other end", "Done building"]
+    assert all(x.startswith("To ") for x in labels(game, state)[:-2])
+    state = pick(game, state, "Other end")
     assert labels(game, state) == ["From Lynchburg", "From Richmond", "Done building"]
     state = pick(game, pick(game, state, "From Lynchburg"), "Other end")
     assert state.build_from == "" and state.phase == "build"
@@ -369,7 +375,7 @@ def test_reaching_pittsburgh_opens_the_ple_auction(game: AlleghenyGame, played: 
     assert state.auction.order == (2, 3, 0, 1)
     assert "The P&LE opens: auction, Player 3 first" in game.recap(state)
     assert game.prompt(state).text.startswith("The P&LE (black) opens")
-    assert labels(game, state) == ["Bid $1", "Bid $5"]
+    assert labels(game, state)[:2] == ["Bid $1", "Bid $2"]
     refused(game, state, Choice("build", {"link": ["cumberland", "wheeling"]}), "Player 3's bid on the P&LE")
     refused(game, state, Choice("pass"), "must bid")
 
@@ -593,6 +599,8 @@ def test_replay_is_the_fold(game: AlleghenyGame) -> None:
     events = []
     for _ in range(60):
         options = [o for o in game.choices(state) if o.label != "End game"]
+        if options[0].label.startswith("Bid $"):  # one bid of each seat's, then the passes
+            options = [options[0], options[-1]]
         event = options[len(events) % len(options)].event
         events.append(event)
         state = game.apply(state, event)

@@ -16,6 +16,7 @@ from companion.inputs import Decide
 from companion.journal import Journal
 from companion.places import Link, Location
 from companion.session import Hold, Press, Session
+from companion.views import oled
 
 
 @pytest.fixture
@@ -55,21 +56,22 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     choose(s, "New: Allegheny")
     assert s.panel.menu is not None and s.panel.menu.items == ("3", "4", "5", "6")
     choose(s, "4")
+    choose(s, "Numbers (Player 1..)")
     assert s.current is not None and s.current.options == {"players": 4}
     assert s.panel.game == "Age of Rail: Allegheny" and s.panel.status == "Initial offering 1/5"
 
     # -- the five opening auctions, in the text's order, bids with the buttons or typed ------------------------
     assert s.panel.prompt is not None and "the C&O (red), base Richmond" in s.panel.prompt.text
-    assert s.panel.menu.title == "Player 1: C&O bid" and s.panel.menu.items == ("Bid $1", "Bid $5")
+    assert s.panel.menu.title == "Player 1: C&O bid" and s.panel.menu.items[:2] == ("Bid $1", "Bid $2")
     choose(s, "Bid $5")
-    assert s.panel.menu.items == ("+1 -> $6", "+5 -> $10", "Pass")
-    choose(s, "+1 -> $6")
+    assert s.panel.menu.items[0] == "Bid $6" and s.panel.menu.items[-1] == "Pass"  # the arrows step the amount
+    choose(s, "Bid $6")
     refused(s, journal, Choice("bid", {"amount": 5}), "beat the high bid of $6")  # below the current bid
     refused(s, journal, Choice("bid", {"amount": 6}), "beat the high bid of $6")
     choose(s, "Pass")
     choose(s, "Pass")
     choose(s, "Pass")
-    assert s.panel.result[-2:] == ("Player 2 wins the C&O for $6", "$6 to the C&O treasury")
+    assert s.panel.result[0] == "Player 2 wins the C&O for $6" and s.panel.result[-1] == "$6 to the C&O treasury"
     assert logged(s, journal)[-1] == Choice("pass", {"railroad": "co", "player": 1})
 
     assert "the B&O (blue), base Baltimore" in s.panel.prompt.text and s.panel.menu.title == "Player 2: B&O bid"
@@ -86,7 +88,7 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     choose(s, "Bid $1")
     choose(s, "Pass")
     choose(s, "Pass")
-    choose(s, "+5 -> $6")  # Player 4
+    choose(s, "Bid $6")  # Player 4
     choose(s, "Pass")  # Player 1
     state = s.current.state
     assert [(x.railroad, x.seat + 1, x.price) for x in state.shares] == [
@@ -109,10 +111,16 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     assert s.frame.cursor == Link("baltimore", "harrisburg")
     s.handle(Press("UP"))
     choose(s, "To Cumberland")
+    # the next link starts from the new end, and the OLED says which (under the options until the cursor moves)
+    assert s.current.state.build_from == "cumberland" and "Other end" in s.panel.menu.items
+    assert "Next link from Cumberland (the new end)" in s.panel.result
+    assert oled.oled_lines(s.panel)[0] == "B&O from Cumberland"  # the title says the end
+    choose(s, "Other end")
+    assert s.current.state.build_from == "" and s.panel.menu.items[:2] == ("From Baltimore", "From Cumberland")
     choose(s, "From Cumberland")
     s.handle(Hold("BACK"))  # undo steps back one: the end picked
     choose(s, "OK: yes")
-    assert s.current.state.build_from == "" and s.panel.menu.items[:2] == ("From Baltimore", "From Cumberland")
+    assert s.current.state.build_from == ""
     choose(s, "From Cumberland")
     choose(s, "To Pittsburgh")
     state = s.current.state
@@ -120,7 +128,7 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     assert s.panel.menu.title == "Player 4: P&LE bid"  # the player whose turn made the connection
     assert s.panel.prompt.text.startswith("The P&LE (black) opens: its share is auctioned. Player 4: bid")
     choose(s, "Bid $1")
-    choose(s, "+5 -> $6")  # Player 1
+    choose(s, "Bid $6")  # Player 1: four presses of DOWN from $2
     choose(s, "Pass")
     choose(s, "Pass")
     choose(s, "Pass")  # Player 4
@@ -137,8 +145,8 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     assert s.panel.status.startswith("Player 1's turn")
     assert "Build: P&LE" in s.panel.menu.items
     choose(s, "Build: PRR")
-    for end, to in (("Philadelphia", "Harrisburg"), ("Harrisburg", "Altoona"), ("Altoona", "Pittsburgh")):
-        choose(s, f"From {end}")
+    choose(s, "From Philadelphia")
+    for to in ("Harrisburg", "Altoona", "Pittsburgh"):  # each link from the new end, picked for the table
         choose(s, f"To {to}")
     assert s.current.state.phase == "build" and s.current.state.auction is None
     assert len(s.current.state.shares) == 6
@@ -184,4 +192,6 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     again.start()
     assert again.current is not None and again.current.state == end
     choose(again, "End game")
+    assert again.panel.menu.title == "End game?" and again.panel.prompt is None  # one press ends nothing
+    again.handle(Press("OK"))
     assert again.panel.prompt is not None and again.panel.prompt.done

@@ -527,3 +527,50 @@ def test_spaces_only_a_follower_goes_home_when_the_table_says_so():
     s = G.apply(s, Choice("home", {"x": 1, "y": 0, "player": RED}))
     assert s.followers == () and s.supply == (7, 7)
     refused(s, Choice("home", {"x": 1, "y": 0, "player": RED}), "no follower of that colour on 1 east")
+
+
+def test_spaces_only_a_follower_from_the_tornado_never_lands_on_the_meteor_or_the_flood():
+    """Spaces only: the tornado ends on the meteor: no "feature -1" to stand on, the follower goes home."""
+    g = variant(tornado_spaces=2)
+    s = new(board="cells")
+    board = {**s.tiles, Cell(1, 0): Laid("meteor"), Cell(2, 0): Laid("")}
+    s = replace(s, board=tuple(board.items()), followers=(Follower(BLUE, Cell(0, 0), -1),), supply=(7, 6))
+    twister = next(t for t in g.catalog.types if t.disaster == "tornado")
+    s = g.apply(s, Choice("lay", {"x": -1, "y": 0, "kind": twister.key}))
+    s = g.apply(s, Choice("tornado", {"path": [[0, 0], [1, 0]]}))
+    assert s.phase == "deploy" and s.supply == (7, 7) and "Blue's follower returns to supply" in s.recent
+    assert not any("feature" in o.label for o in g.choices(s))
+
+
+def test_a_follower_on_a_whole_tile_is_said_the_tile_never_feature_minus_one():
+    s = deploy(lay(new(board="cells"), 1, 0))
+    assert G.feature_name(s, Cell(1, 0), -1) == "the tile"
+    assert all("-1" not in line for line in s.recent)
+
+
+def test_the_flood_drawn_as_the_last_tile_ends_the_game_instead_of_waiting():
+    """No river in play and the flood is the bag's last tile: set aside, and final scoring comes."""
+    s = new()
+    flood = next(t for t in G.catalog.types if t.disaster == "flood")
+    drawn = tuple((t.key, t.count) for t in G.catalog.types if G.in_play(s, t) and t.key != flood.key)
+    s = replace(s, drawn=drawn)
+    assert G.bag_left(s) == 1
+    s = G.apply(s, Choice("flood", {}))
+    assert s.phase in ("final", "quake_ask", "over") and "The flood was the last tile" in " ".join(s.recent)
+    assert G.prompt(s).actions or G.prompt(s).done
+
+
+def test_l_shaped_tornado_moves_are_a_reading_in_the_data():
+    """The text does not say whether a move of two spaces may turn: maps/carcassonne.toml tornado.turns."""
+    assert G.rules.tornado_turns and "Tornado moves: a move may turn (an L)" in G.rules.readings()
+    assert "Tornado moves: a move may turn (an L)" in G.map_json()["readings"]
+    for g, straight_only in ((variant(tornado_spaces=2), False),
+                             (variant(tornado_spaces=2, tornado_turns=False), True)):
+        s = new()
+        board = {**s.tiles, **{Cell(x, y): Laid("") for x in range(-2, 3) for y in range(-2, 3) if (x, y) != (0, 0)}}
+        s = replace(s, board=tuple(board.items()), mode="cells")
+        s = g.apply(s, Choice("lay", {"x": 3, "y": 0, "kind": next(t for t in g.catalog.types
+                                                                     if t.disaster == "tornado").key}))
+        labels = [o.label for o in g.choices(s)]
+        turning = [label for label in labels if len(set(label.split(", "))) > 1]
+        assert bool(turning) != straight_only, labels

@@ -59,6 +59,7 @@ def test_buttons_on_the_configured_pins_and_the_configured_players_first(tmp_pat
             table.loop.step(timeout=0.05)
         assert session.panel.menu.items[session.panel.menu.selected] == "5"
         session.handle(Press("OK"))
+        session.handle(Press("OK"))  # seat names: numbers
         assert session.current.options == {"players": 5}
 
 

@@ -88,6 +88,7 @@ def test_each_defence_shows_who_made_it_in_her_colour(game, size, monkeypatch):
     road = game.board.roads_of("houston")[0]
     state = replace(state, current=1)  # the architect's turn
     state = game.apply(state, Choice("fortify", {"player": "architect", "space": space.id}))
+    state = replace(state, current=0)  # the aquatic engineer's turn
     state = game.apply(state, Choice("dam", {"player": "aquatic_engineer", "road": road.id, "city": "houston"}))
     state = game.apply(state, Choice("evacuate", {"player": "aquatic_engineer", "count": 1}))
     assert state.placer(f"fort:{space.id}") == "architect"

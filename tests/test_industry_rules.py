@@ -160,21 +160,31 @@ def test_the_box_says_a_round_ahead_that_the_deck_runs_out():
 
 
 def test_the_box_can_deal_the_display_from_its_own_deck_shuffled():
-    """The issue: "Optionally the box deals the display from its own deck list shuffled by thrown dice"
-    (Prompt(shuffle=N, deal=K): only the dealt cards need a throw)."""
+    """The issue: "Optionally the box deals the display from its own deck list shuffled": the list is the deck as
+    it stands, so the cards dealt to the hands and drawn since leave it (unseen) before the display is dealt, and a
+    card it names is never one in a hand (Prompt(shuffle=N, deal=K): only the cards used are picked)."""
     state = GAME.new_game({"map": "Japan", "players": 3, "display": "box"})
     board = GAME.boards["Japan"]
+    hands = GAME.rules.hand * 3
     prompt = GAME.prompt(state)
-    assert prompt.shuffle == len(board.deck) and prompt.deal == 6 and GAME.choices(state) == []
+    assert prompt.shuffle == len(board.deck) and prompt.deal == hands + 6 and GAME.choices(state) == []
     order = tuple(reversed(range(len(board.deck))))
     state = GAME.apply(state, Shuffled(order))
-    assert [s.card for s in state.display] == [board.deck[i] for i in order[:6]]
-    assert len(state.box_deck) == len(board.deck) - 6 and state.phase == "play"
-    state = do(do(state, "card", space=0, how="free", player="Red"), "end_turn")
+    in_hands = {board.deck[i] for i in order[:hands]}
+    assert [s.card for s in state.display] == [board.deck[i] for i in order[hands:hands + 6]]
+    assert len(state.box_deck) == state.deck == len(board.deck) - hands - 6 and state.phase == "play"
+    assert sorted(state.box_deck) == sorted(board.deck[i] for i in order[hands + 6:])
+    assert len(in_hands) > 1  # named cards, none of them left in the list beyond their copies in the rest
+    state = do(do(do(state, "card", space=0, how="free", player="Red"), "draw", count=2), "end_turn")
     wanted = sum(1 for s in state.display if not s.card)
-    assert GAME.prompt(state).shuffle == len(state.box_deck) and GAME.prompt(state).deal == wanted
+    prompt = GAME.prompt(state)
+    assert prompt.shuffle == len(state.box_deck) == state.deck + 2 and prompt.deal == 2 + wanted
+    before = state.box_deck
+    state = GAME.apply(state, Shuffled(tuple(range(len(before)))))
+    assert [s.card for s in state.display][-wanted:] == list(before[2:2 + wanted])
+    assert len(state.box_deck) == state.deck and sorted(state.box_deck) == sorted(before[2 + wanted:])
     with pytest.raises(RuleError, match="need a shuffle of"):
-        GAME.apply(state, Shuffled((1, 0)))
+        GAME.apply(do(do(state, "card", space=0, how="free", player="Red"), "end_turn"), Shuffled((1, 0)))
 
 
 # -- building, ships and sea lanes (Japan) -------------------------------------------------------------
@@ -184,7 +194,7 @@ def test_an_entry_is_made_step_by_step_with_short_lists():
     """The issue: "pick an action kind, then a location/link from a list sorted by name, then owner/kind"."""
     state = do(japan(), "link")
     pages = [o.label for o in GAME.choices(state)]
-    assert pages == ["Aomori..Kumamoto", "Kyoto..Osaka", "Sapporo..Yubari", "Cancel"]
+    assert pages == ["Aomori to Kumamoto", "Kyoto to Osaka", "Sapporo to Yubari", "Cancel"]
     names = [o.label for o in GAME.choices(do(state, "link", page=1))]
     assert names == [*sorted(names[:-1]), "Cancel"] and len(names) <= 11 and "Osaka" in names
     state = do(state, "link", **{"from": "osaka"})

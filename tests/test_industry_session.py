@@ -19,21 +19,21 @@ def journal(tmp_path):
 
 
 def menu_ok(session: Session) -> None:
-    """Every list the OLED shows stays readable: short labels, not absurdly many."""
+    """Every list the OLED shows stays readable: whole names (the OLED fits them), not absurdly many."""
     menu = session.panel.menu
     assert menu is not None
-    assert all(len(label) <= 20 for label in menu.items), menu.items
+    assert all(len(label) <= 48 for label in menu.items), menu.items
     assert len(menu.items) <= 30, menu.items
 
 
 def pick(session: Session, label: str) -> None:
     """Scroll the OLED's list to ``label`` with DOWN and press OK, as a player does; in a list given a page at a
-    time ("Albert Le..Chicago (") first the page whose names take it in."""
+    time ("Albert Lea to Chicago (east)") first the page whose names take it in."""
     menu_ok(session)
     menu = session.panel.menu
     if label not in menu.items:
-        page = next(item for item in menu.items if ".." in item
-                    and item.split("..")[0] <= label[:9] <= item.split("..")[1])
+        page = next(item for item in menu.items if " to " in item
+                    and item.split(" to ")[0] <= label <= item.split(" to ")[1])
         pick(session, page)
         menu = session.panel.menu
     assert label in menu.items, (label, menu.items)
@@ -146,7 +146,7 @@ def test_a_minnesota_game_from_the_menu_to_the_final_ledger(journal):
     assert session.panel.menu.title == "Industry: map"
     pick(session, "Minnesota")
     pick(session, "3")
-    pick(session, "table")
+    assert session.current is not None  # no display question: Minnesota has no display
     state = lambda: session.current.state  # noqa: E731
     assert state().map == "Minnesota" and state().players == ("Red", "Blue", "Green")
     assert session.panel.status == "Minnesota turn 1 - deck 38"

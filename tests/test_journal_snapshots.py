@@ -149,7 +149,7 @@ def test_an_event_edited_before_the_snapshot_means_a_full_replay(tmp_path, every
 
 def test_a_damaged_payload_is_ignored_and_an_older_snapshot_used(tmp_path, every, caplog):
     path = tmp_path / "j.sqlite"
-    game_id, _ = played(path, "stormfury", {}, 2 * EVERY + 5)
+    game_id, _ = played(path, "stormfury", {}, 2 * EVERY + 5, seed=6)  # a game of more than 45 events
     with sqlite3.connect(path) as db:
         (data,) = db.execute("SELECT payload FROM snapshots WHERE game_id=? AND live=?",
                              (game_id, 2 * EVERY)).fetchone()

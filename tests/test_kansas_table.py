@@ -38,6 +38,8 @@ def test_kansas_from_the_menu_with_tower_and_buttons(tmp_path):
         assert s.panel.menu.items == ("4", "5", "6")
         s.handle(Press("DOWN"))
         s.handle(Press("OK"))
+        assert s.panel.menu.items == ("Numbers (Player 1..)", "Name each seat")
+        s.handle(Press("OK"))
         assert s.current.options == {"players": 5}
         assert s.panel.prompt.text == "Tornado 1 of 4: roll a D8 for the north-south line"
         s.handle(Roll.of(DiceRolled.of(("d8", 7), source="tower")))

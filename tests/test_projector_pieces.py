@@ -99,7 +99,9 @@ class Table:
         targets = [i for i, item in enumerate(menu.items) if any(w in item for w in wanted)] if menu else []
         if menu is not None and targets and (self.walking or self.rng.random() < self.share):
             self.walking = menu.selected != targets[0]
-            s.handle(Press("DOWN" if self.walking else "OK"))
+            n = len(menu.items)
+            up = (menu.selected - targets[0]) % n < (targets[0] - menu.selected) % n  # the shorter way round
+            s.handle(Press(("UP" if up else "DOWN") if self.walking else "OK"))
         else:
             self.walking = False
             act(s, self.rng, overlay)
@@ -318,8 +320,9 @@ def test_an_industry_build_repaints_a_small_part_of_the_screen(tmp_path, board):
 
 # -- Age of Rail: Allegheny -------------------------------------------------------------------------------------
 
-RAIL_MOVES = ("Done building", "Develop")
-"""The Allegheny options the table walks to: a random walk keeps building (the end of a build menu is seldom
+RAIL_MOVES = ("Done building", "Develop", "Pass")
+"""The Allegheny options the table walks to: a random walk keeps bidding (Pass comes after sixty bids) and building
+(the end of a build menu is seldom
 reached) and so seldom develops a location."""
 
 def test_every_frame_of_an_allegheny_game_is_the_frame_drawn_from_scratch(tmp_path):

@@ -206,7 +206,7 @@ def test_menu_new_game_with_setup_questions(journal):
     try:
         s = make(journal)
         s.start()
-        assert s.panel.menu.items == ("New: Race",)
+        assert s.panel.menu.items == ("New: Race", "Help: buttons, keys")
         s.handle(Press("OK"))
         assert s.panel.menu.items == ("2", "3")
         s.handle(Press("DOWN"))

@@ -225,15 +225,15 @@ def test_roads_flood_unless_dammed_at_both_ends():
 
 
 def test_move_along_unflooded_roads_up_to_two_cities():
-    s = players_phase()
+    s = players_phase(current=1)  # the architect's turn
     s = GAME.apply(s, Choice("move", {"player": "architect", "to": "lake_charles"}))
     s = GAME.apply(s, Choice("move", {"player": "architect", "to": "new_orleans"}))
     assert s.players[1].city == "new_orleans"
     with pytest.raises(RuleError, match="already travelled"):
         GAME.apply(s, Choice("move", {"player": "architect", "to": "biloxi"}))
     with pytest.raises(RuleError, match="no road"):
-        GAME.apply(s, Choice("move", {"player": "aquatic_engineer", "to": "tampa"}))
-    flooded = replace(players_phase(), flooded=frozenset({"houston-lake_charles"}))
+        GAME.apply(replace(s, current=0), Choice("move", {"player": "aquatic_engineer", "to": "tampa"}))
+    flooded = replace(players_phase(current=1), flooded=frozenset({"houston-lake_charles"}))
     with pytest.raises(RuleError, match="flooded"):
         GAME.apply(flooded, Choice("move", {"player": "architect", "to": "lake_charles"}))
 
@@ -246,7 +246,7 @@ def test_moves_reset_each_forecast():
 
 
 def test_fortify_only_in_your_city():
-    s = players_phase()
+    s = players_phase(current=1)
     s2 = GAME.apply(s, Choice("fortify", {"player": "architect", "space": "houston.port", "count": 2}))
     assert s2.fortified("houston.port") == 2
     with pytest.raises(RuleError, match="Architect is in Houston, not Tampa"):
@@ -260,14 +260,16 @@ def test_fortify_only_in_your_city():
 
 
 def test_dam_rules_and_aquatic_engineer_power():
-    s = players_phase()
+    s = players_phase(current=1)
     road = "houston-lake_charles"
     s2 = GAME.apply(s, Choice("dam", {"player": "architect", "road": road}))
     assert (road, "houston") in s2.dams
     with pytest.raises(RuleError, match="cannot dam"):
         GAME.apply(s, Choice("dam", {"player": "architect", "road": road, "city": "lake_charles"}))
-    s3 = GAME.apply(s2, Choice("dam", {"player": "aquatic_engineer", "road": road, "city": "lake_charles"}))
+    s3 = GAME.apply(replace(s2, current=0),
+                    Choice("dam", {"player": "aquatic_engineer", "road": road, "city": "lake_charles"}))
     assert s3.dammed(road, ("houston", "lake_charles"))
+    s3 = replace(s3, current=1)
     with pytest.raises(RuleError, match="already dammed"):
         GAME.apply(s3, Choice("dam", {"player": "architect", "road": road}))
     with pytest.raises(RuleError, match="already flooded"):
@@ -277,11 +279,11 @@ def test_dam_rules_and_aquatic_engineer_power():
 
 
 def test_evacuate_never_more_than_is_left():
-    s = players_phase()
+    s = players_phase(current=1)
     s2 = GAME.apply(s, Choice("evacuate", {"player": "architect", "count": 2}))
     assert s2.people("houston") == 0 and s2.people("tampa") == 2
     with pytest.raises(RuleError, match="cannot evacuate 1"):
-        GAME.apply(s2, Choice("evacuate", {"player": "aquatic_engineer"}))
+        GAME.apply(replace(s2, current=0), Choice("evacuate", {"player": "aquatic_engineer"}))
     with pytest.raises(RuleError, match="cannot evacuate 3"):
         GAME.apply(s, Choice("evacuate", {"player": "architect", "count": 3}))
 
@@ -375,27 +377,33 @@ def test_replay_of_the_journal_equals_the_run_and_summary():
 
 def test_choices_list_what_the_rules_allow_each_with_its_hex():
     game = load()
-    state = players_phase()
+    state = players_phase()  # the aquatic engineer's turn, in Houston
     options = [(o.label, o.event, o.place) for o in game.choices(state)]
-    assert options[0][:2] == ("End player phase", Choice("end_player_phase", {}))
+    # what ends the turn or the phase comes last, never first: a single press ends nothing
+    assert options[-1][:2] == ("End player phase", Choice("end_player_phase", {}))
+    assert options[-2][1] == Choice("end_turn", {}) and options[0][1].action == "move"
     kinds = {event.action for _, event, _ in options}
     assert kinds == {"end_player_phase", "end_turn", "move", "fortify", "dam", "evacuate"}
-    # every space of the architect's city, the population centre included: a fortification absorbs a hit there too
+    # only the player whose turn it is is offered anything
+    assert {event.args["player"] for _, event, _ in options if "player" in event.args} == {"aquatic_engineer"}
+    # every space of her city, the population centre included: a fortification absorbs a hit there too
     houston = game.board.city("houston")
-    fortified = {event.args["space"] for _, event, _ in options
-                 if event.action == "fortify" and event.args["player"] == "architect"}
+    fortified = {event.args["space"] for _, event, _ in options if event.action == "fortify"}
     assert fortified == {space.id for space in houston.spaces} and "houston.population" in fortified
     # the aquatic engineer's power is on the buttons too: a dam at a road's end in a city next to hers
-    dams = {(event.args["road"], event.args["city"]) for _, event, _ in options
-            if event.action == "dam" and event.args["player"] == "aquatic_engineer"}
+    dams = {(event.args["road"], event.args["city"]) for _, event, _ in options if event.action == "dam"}
     assert ("houston-lake_charles", "lake_charles") in dams and ("lake_charles-new_orleans", "lake_charles") in dams
     assert ("corpus_christi-houston", "corpus_christi") in dams
     assert ("lake_charles-new_orleans", "new_orleans") not in dams  # two cities away
-    assert not any(event.args["city"] != "houston" for _, event, _ in options
-                   if event.action == "dam" and event.args["player"] == "architect")
-    for label, event, where in options[1:]:
+    architect = replace(state, current=1)
+    assert not any(o.event.args["city"] != "houston" for o in game.choices(architect) if o.event.action == "dam")
+    for label, event, where in options[:-1]:
         assert where in game.board.hexes, label
         game.apply(state, event)  # every offered choice is accepted
+    # another player's action is refused in her turn; the evac specialist evacuates at any time
+    with pytest.raises(RuleError, match="it is Aquatic Engineer's turn, not Relief Corps's"):
+        game.apply(state, Choice("move", {"player": "relief_corps", "to": "biloxi"}))
+    assert game.apply(state, Choice("evacuate", {"player": "evac_specialist"})).people("lake_charles") == 1
     flooded = replace(state, flooded=frozenset(r.id for r in game.board.roads))
     assert not any(event.action in ("move", "dam") for event in (o.event for o in game.choices(flooded)))
     assert game.choices(replace(state, phase="hurricane")) == []

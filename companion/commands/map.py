@@ -28,6 +28,12 @@ def main(args: argparse.Namespace) -> int:
         hexes = data["hexes"]
         terrain = Counter(str(h.get("terrain", "?")) for h in hexes)
         print(f"{game.title}: {len(hexes)} hexes ({', '.join(f'{n} {t}' for t, n in sorted(terrain.items()))})")
+    elif "maps" in data:  # several printed maps (Age of Industry): each map's size and its readings
+        for name, board in data["maps"].items():
+            print(f"{game.title}, {name}: {len(board.get('locations', []))} locations, "
+                  f"{len(board.get('links', []))} links, {board.get('deck', 0)} cards")
+            for reading in board.get("readings", []):
+                print(f"  reading: {reading}")
     else:  # a board laid at the table (a square grid of tiles): what the box knows of it is its readings
         print(f"{game.title}: a board laid at the table, tile by tile")
     for kind in ("cities", "towns"):

@@ -50,6 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--config", type=Path, default=None, metavar="FILE", help="configuration file (TOML)")
     parser.add_argument("--game", choices=game_keys(), default=None, help="start a new game of this kind")
     parser.add_argument("--players", type=int, default=None, help="player count for a new game")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="an option of the new game (repeatable): board=cells, river=yes, map=Minnesota")
     parser.add_argument("--menu", action="store_true", help="open the menu instead of resuming the last game")
     parser.add_argument("--stdin", action="store_true",
                         help="also take typed lines on stdin: 'd8 5', 'd6 3 4', 'roll', 'ok', 'hold back', 'quit'")
@@ -112,6 +114,19 @@ def check_hardware(config: Any) -> None:
                              "`companion run --sim` plays on the simulated table")
 
 
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """``--option KEY=VALUE`` pairs as a new game's options (whole numbers become ints): the options a game's
+    page gives (Carcassonne's ``board`` and ``river``, Age of Industry's ``map`` and ``display``)."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise CompanionError(f"--option: expected KEY=VALUE like river=yes, got {pair!r}")
+        value = value.strip()
+        options[key.strip()] = int(value) if value.lstrip("-").isdigit() else value
+    return options
+
+
 def main(args: argparse.Namespace) -> int:
     collecting = gc.isenabled()  # off already when started by companion.cli (STARTS_QUIETLY)
     gc.disable()  # off while the box starts, then collected in the table's quiet turns (_started)
@@ -128,6 +143,7 @@ def _run(args: argparse.Namespace) -> int:
         check_hardware(config)
     if args.out is not None:
         _check_frames_folder(args.out)
+    new_options = parse_options(args.option)
     with Journal(journal_path(args.journal, config, args.config), replays=replay_check()) as journal:
         if journal.notice:
             log.warning("%s", journal.notice)
@@ -135,7 +151,7 @@ def _run(args: argparse.Namespace) -> int:
         with build_table(journal, sim=args.sim, headless=args.headless, out=args.out, config=config,
                          game_keys=_menu_order(config.game.default),
                          watchdog=lambda: _ping(notify), tick=0.5 if args.headless else IN_USE_TICK) as table:
-            options: dict[str, Any] = {}
+            options: dict[str, Any] = dict(new_options)
             if args.players is not None:
                 options["players"] = args.players
             table.session.start(args.game, options, resume=not args.menu)

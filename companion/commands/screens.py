@@ -18,6 +18,7 @@ from companion.dice import DiceRolled, DiceSource, Die
 from companion.errors import CompanionError
 from companion.inputs import Hold, InputEvent, Press, Roll, SourceStatus
 from companion.journal import Journal
+from companion.session.choices import ends
 from companion.session.core import Session
 from companion.views.oled import render
 from companion.views.panel import TOWER_STATES, Panel
@@ -48,11 +49,20 @@ class _Table:
         return self
 
     def until(self, done: Callable[[Session], bool], limit: int = 400) -> _Table:
-        """Play on as a hurried table does (ROLL for dice and shuffles, OK on the first option) until ``done``."""
+        """Play on as a hurried table does (ROLL for dice and shuffles, DOWN to what ends the turn or phase and
+        OK, OK to a confirmation) until ``done``."""
         for _ in range(limit):
-            if done(self.session):
+            s = self.session
+            if done(s):
                 return self
-            self.session.handle(Press("OK") if self.session.options() else Press("ROLL"))
+            options = s.options()
+            menu = s.panel.menu
+            if s.menu_open or not options or menu is None:
+                s.handle(Press("OK") if s.menu_open else Press("ROLL"))
+            elif ends(options[menu.selected]) or not any(ends(o) for o in options):
+                s.handle(Press("OK"))
+            else:
+                s.handle(Press("DOWN"))
         raise CompanionError("a sample game did not reach the moment it pictures")
 
     @property

@@ -44,19 +44,19 @@ DOCS_SCREENS: dict[str, list[str]] = {
     "projector-kansas-forecast": ["kansas", "--events", "20", "--option", "forecaster=2"],
     "projector-kansas-risk": ["kansas", "--events", "11", "--overlay"],
     "projector-kansas-over": ["kansas", "--events", "0", "--size", "1280x720"],
-    "projector-carcassonne-tornado": ["carcassonne", "--seed", "11", "--events", "148", "--option", "players=3",
+    "projector-carcassonne-tornado": ["carcassonne", "--seed", "2", "--events", "80", "--option", "players=3",
                                       "--option", "river=yes"],
-    "projector-carcassonne-earthquake": ["carcassonne", "--seed", "38", "--events", "131", "--option", "players=3",
+    "projector-carcassonne-earthquake": ["carcassonne", "--seed", "1", "--events", "100", "--option", "players=3",
                                          "--option", "river=yes", "--size", "1280x720"],
-    "projector-carcassonne-flood": ["carcassonne", "--seed", "62", "--events", "149", "--option", "players=3",
+    "projector-carcassonne-flood": ["carcassonne", "--seed", "3", "--events", "100", "--option", "players=3",
                                     "--option", "river=yes"],
-    "projector-carcassonne-meteor": ["carcassonne", "--seed", "11", "--events", "91", "--option", "players=3",
+    "projector-carcassonne-meteor": ["carcassonne", "--seed", "2", "--events", "60", "--option", "players=3",
                                      "--option", "river=yes", "--size", "1280x720"],
     "projector-allegheny-auction": ["allegheny", "--seed", "1", "--events", "20", "--option", "players=4",
                                     "--size", "1280x720"],
     "projector-industry-japan": ["industry", "--seed", "5", "--events", "120"],
     "projector-industry-japan-720p": ["industry", "--seed", "5", "--events", "120", "--size", "1280x720"],
-    "projector-allegheny-ple": ["allegheny", "--seed", "12", "--events", "154", "--option", "players=4",
+    "projector-allegheny-ple": ["allegheny", "--seed", "1", "--events", "174", "--option", "players=4",
                                 "--cursor", "Pittsburgh - Youngstown"],
 }
 """The pictures in docs/screens, by file name (without .png): ``companion snapshot ARGS --out FILE``.
@@ -85,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def seeded_state(game: Game[Any], seed: int, events: int, options: Mapping[str, Any] | None = None) -> Any:
     """The state after ``events`` events (0: to the end) of a game answered from ``seed``."""
-    from companion.session.choices import options_for
+    from companion.session.choices import ends, options_for
 
     dice = DiceSource(seed)
     rng = random.Random(seed)
@@ -103,8 +103,14 @@ def seeded_state(game: Game[Any], seed: int, events: int, options: Mapping[str, 
             offered = options_for(game, state, prompt)
             if not offered:
                 raise CompanionError(f"{game.key}: no decision to take at {game.status(state)!r}")
-            picks = [offered[0]] if in_a_row >= DECISIONS_IN_A_ROW else rng.sample(offered, len(offered))
-            for option in [*picks, offered[0]]:
+            # What ends the turn or phase is the last option (the cursor never starts there): the one taken
+            # after a few decisions; a long list of amounts (an auction's bids) is tried at its ends only.
+            lead = next((o for o in reversed(offered) if ends(o) and o.event.action not in ("end", "end_game")),
+                        offered[0])
+            pool = [o for o in offered if o.event.action not in ("end", "end_game")] or offered  # no game's end
+            pool = [pool[0], pool[-1]] if len(pool) > 30 else pool
+            picks = [lead] if in_a_row >= DECISIONS_IN_A_ROW else rng.sample(pool, len(pool))
+            for option in [*picks, lead, *offered]:
                 try:
                     state = game.apply(state, option.event)
                     break

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.dice import FACES, DiceRolled, Die
+from companion.session.choices import ends
 from companion.session.core import Session
 
 
@@ -61,6 +62,8 @@ class AutoPlayer:
         self.awaiting = False
         self._ended = False
         self.finished: list[int] = []
+        self._aim: tuple[Any, int] | None = None
+        """The option aimed at for the decision open now (its game and live count), and its index."""
 
     @property
     def done(self) -> bool:
@@ -82,7 +85,7 @@ class AutoPlayer:
             return "game over"
         if self._index < 0 or self._game_over():
             return self._next_game()
-        if panel.menu is not None and s.options() == []:
+        if panel.menu is not None and (s.options() == [] or s.menu_open):
             return self._answer_menu()
         wanted = s.wanted()
         prompt = s.prompt()
@@ -109,13 +112,19 @@ class AutoPlayer:
             return "press ROLL (shuffle)"
         options = s.options()
         if options:
-            # Like a table that mostly gets on with it: the first option (e.g. "End player phase") half
-            # the time, otherwise one of the first few.
-            target = 0 if self.rng.random() < 0.5 else self.rng.randrange(min(len(options), 6))
+            # Like a table that mostly gets on with it: what ends the turn or phase (e.g. "End player
+            # phase", never where the cursor starts) half the time, otherwise one of the first few.
+            moment = (s.current.game_id, len(s.current.live)) if s.current else None
+            if self._aim is None or self._aim[0] != moment or self._aim[1] >= len(options):
+                enders = [i for i, o in enumerate(options) if ends(o)]
+                pick = enders[0] if enders and self.rng.random() < 0.5 else self.rng.randrange(min(len(options), 6))
+                self._aim = (moment, pick)  # kept while the decision is open: the cursor walks to it
+            target = self._aim[1]
             current = panel.menu.selected if panel.menu is not None else 0
             if current != target:
-                self.driver.press("DOWN")
-                return "press DOWN"
+                button = "DOWN" if current < target else "UP"
+                self.driver.press(button)
+                return f"press {button}"
             self.driver.press("OK")
             return "press OK"
         raise RuntimeError(f"the scripted player does not know how to answer {prompt!r}")

@@ -8,13 +8,13 @@ without the hook offers one option per prompt action.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.dice import Choice, Prompt
 from companion.games.base import HasChoices, HasSetupQuestions, Option, SetupQuestion
 
-__all__ = ["Option", "options_for", "setup_questions"]
+__all__ = ["Option", "asked", "ends", "first_choice", "options_for", "setup_questions", "step_choice"]
 
 
 def options_for(game: Any, state: Any, prompt: Prompt) -> list[Option]:
@@ -30,3 +30,39 @@ def setup_questions(game: Any) -> Sequence[SetupQuestion]:
     the outbreak table's row; Stormfury: how many play, each then placing her token in the game's own
     setup phase)."""
     return list(game.setup_questions()) if isinstance(game, HasSetupQuestions) else []
+
+
+def ends(option: Option) -> bool:
+    """An option that ends a turn, a phase or the game ("end", "end_turn", "end_player_phase", "end_game"): the
+    cursor never starts on one, and a wrapping list does not land on one."""
+    action = option.event.action
+    return action == "end" or action.startswith("end_")
+
+
+def first_choice(options: Sequence[Option]) -> int:
+    """Where the cursor starts: on the first option that ends nothing (the only option when all of them end)."""
+    return next((i for i, o in enumerate(options) if not ends(o)), 0)
+
+
+def cursor(options: Sequence[Option], choice: int | None) -> int:
+    """The option the cursor is on: ``choice`` kept inside the list, or where it starts when not moved yet."""
+    if choice is None:
+        return first_choice(options)
+    return max(0, min(choice, len(options) - 1))
+
+
+def step_choice(options: Sequence[Option], choice: int | None, step: int) -> int:
+    """The cursor moved one option: past either end of the list it wraps, but onto the nearest option that ends
+    nothing, so pressing on past the top never lands on "End game"."""
+    at = cursor(options, choice) + step
+    if 0 <= at < len(options):
+        return at
+    order = range(len(options)) if at >= len(options) else range(len(options) - 1, -1, -1)
+    return next((i for i in order if not ends(options[i])), at % len(options))
+
+
+def asked(game: Any, name: str, chosen: Mapping[str, Any]) -> bool:
+    """Whether the setup question ``name`` applies after the answers ``chosen`` (an engine with ``asks``
+    says: Age of Industry asks who deals the display only for a map that has one)."""
+    asks = getattr(game, "asks", None)
+    return bool(asks(name, chosen)) if callable(asks) else True

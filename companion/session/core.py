@@ -21,7 +21,8 @@ sends only its Hold (:mod:`hardware.buttons`), so holding ROLL never rolls first
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -33,6 +34,7 @@ from companion.games import game_keys as registered_keys
 from companion.games import load_game
 from companion.games.base import Game, Option
 from companion.games.registry import board_note
+from companion.games.registry import spec as registry_spec
 from companion.inputs import (
     Ask,
     Decide,
@@ -52,16 +54,63 @@ from companion.journal import GameRecord, Journal
 from companion.journal.engine_cache import cache_folder, load_engine
 from companion.places import Place
 from companion.read_confirm import cursor_of
-from companion.session.choices import options_for, setup_questions
+from companion.session.choices import asked, cursor, ends, options_for, setup_questions, step_choice
 from companion.session.game_run import GameRun, state_digest, stored_board
 from companion.session.menus import MenuState
-from companion.session.panel_build import asks_shuffle, build_panel, deal_for
+from companion.session.panel_build import asks_shuffle, build_panel, deal_for, deals_by_dice
 from companion.session.request import OpenRequest
+from companion.session.seats import SEATS_OPTION, named, names_seats, offered, seat_names
 from companion.views.panel import TOWER_STATES, Panel
 
 __all__ = ["Frame", "Session", "state_digest"]
 
 log = logging.getLogger(__name__)
+
+
+HELP: tuple[str, ...] = (
+    "ROLL: roll the dice asked",
+    "ROLL: shuffle a deck",
+    "ROLL held: re-roll last",
+    "UP/DOWN: type a die",
+    "OK: enter the typed die",
+    "Arrows: move in a list",
+    "OK: pick the option",
+    "BACK: clear, or menu",
+    "BACK held: undo last",
+    "RIGHT held: risk map",
+    "Keys: Space or R = ROLL",
+    "Keys: Enter = OK",
+    "Keys: Esc = BACK",
+    "Keys: O = risk map",
+    "Keys: T = throw dice",
+    "Pad: A OK, B BACK",
+    "Pad: X ROLL, Y risk map",
+    "Pad: LB undo, RB re-roll",
+)
+"""The help screen: every button of the box, the simulated table's keys and a gamepad's buttons (as
+hardware/keys.py, companion/session/window.py and companion/session/gamepad.py map them)."""
+
+
+def game_name(key: str, game_id: int | None = None) -> str:
+    """A game as players know it ("Age of Industry, game 4"), never its code key."""
+    try:
+        title = registry_spec(key).title
+    except (KeyError, LookupError, CompanionError):
+        title = "a game that is not installed"
+    return f"{title}, game {game_id}" if game_id is not None else title
+
+
+@contextmanager
+def set_aside(what: str) -> Iterator[None]:
+    """Starting or resuming a game: an engine's failure (a bug, not a refused option) becomes one line, logged and
+    raised as a CompanionError, so the box shows it and keeps its menu and the game on the table."""
+    try:
+        yield
+    except CompanionError:
+        raise
+    except Exception as exc:
+        log.error("%s set aside: %s: %s", what, type(exc).__name__, exc, exc_info=True)
+        raise CompanionError(f"{what} failed and is set aside (the log says why)") from None
 
 
 @dataclass(frozen=True)
@@ -123,6 +172,11 @@ class Session:
         return self.run
 
     @property
+    def menu_open(self) -> bool:
+        """A menu of the box's own is open (the main menu, a setup question, a confirmation), not a decision."""
+        return self._menu is not None
+
+    @property
     def tower(self) -> str:
         return self.sources.get("tower", "off")
 
@@ -140,47 +194,70 @@ class Session:
     # -- starting ----------------------------------------------------------------------------------
 
     def start(self, game: str | None = None, options: Mapping[str, Any] | None = None, *, resume: bool = True) -> None:
-        """Resume the last unfinished game, or start ``game``, or open the menu to choose."""
-        if game is not None:
-            self.new_game(game, dict(options or {}))
-        elif resume and (last := self.journal.last_unfinished()) is not None:
-            try:
+        """Resume the last unfinished game, or start ``game``, or open the menu to choose. No game stops the box:
+        one that cannot start or resume is said in one line and the menu opens (it stays in the journal)."""
+        try:
+            if game is not None:
+                self.new_game(game, dict(options or {}))
+            elif resume and (last := self.journal.last_unfinished()) is not None:
                 self.resume(last)
-            except CompanionError as exc:  # the box still starts: say why, offer the menu
-                self.message = str(exc)
+            else:
                 self._main_menu()
-        else:
+        except CompanionError as exc:  # the box still starts: say why, offer the menu
+            self.message = str(exc)
             self._main_menu()
         if self.journal.notice and not self.message:  # a journal kept aside at start: said until the first input
             self.message = "old journal kept aside" if "kept as" in self.journal.notice else ""
         self._refresh()
 
     def new_game(self, key: str, options: dict[str, Any]) -> None:
-        engine = self._loader(key, self.maps)
-        options = dict(options)
-        for name, _label, values in setup_questions(engine):
-            if name not in options and self.preferred.get(name) in values:
-                options[name] = self.preferred[name]
-        self._enter_play(GameRun.new(self.journal, engine, options, self.maps))
+        with set_aside(f"new game of {game_name(key)}"):
+            engine = self._loader(key, self.maps)
+            options = dict(options)
+            for name, _label, values in setup_questions(engine):
+                if name not in options and self.preferred.get(name) in values:
+                    options[name] = self.preferred[name]
+            run = GameRun.new(self.journal, engine, options, self.maps)
+            self._enter_play(run)
 
     def resume(self, record: GameRecord) -> None:
-        self.journal.check_snapshots(record.id)  # the history's check reads the rows while the engine loads
-        maps, changed = stored_board(self.journal, record, self.maps)  # the board the game began on
-        engine = self._loader(record.game, maps)
-        self._enter_play(GameRun.resume(self.journal, engine, record, maps))
+        with set_aside(game_name(record.game, record.id)):
+            self.journal.check_snapshots(record.id)  # the history's check reads the rows while the engine loads
+            maps, changed = stored_board(self.journal, record, self.maps)  # the board the game began on
+            engine = self._loader(record.game, maps)
+            self._enter_play(GameRun.resume(self.journal, engine, record, maps))
         if changed:
             log.warning("game %d (%s): %s", record.id, record.game, changed)
             self.message = changed
 
     def _enter_play(self, run: GameRun) -> None:
+        """Put ``run`` on the table once what the views need of it (prompt, options, panel) is known to work:
+        an engine that fails there is set aside before it replaces the game that was on the table."""
         run.before_commit = self._announce
         run.snapshots_later = True
+        before = (self.run, self._menu, self.request, self.message)
         self.run = run
         self._menu = None
         self.request = OpenRequest()
         self.message = ""
+        try:
+            self._build()
+        except Exception:
+            self.run, self._menu, self.request, self.message = before
+            raise
         if note := board_note(run.game):  # the group's board did not load: the shipped one, said on screen
             self.notice(note)
+
+    def _set_aside(self, exc: Exception) -> None:
+        """The game on the table failed (a bug in its engine, not a refused event): it leaves the table, still in
+        the journal and resumable once fixed, the box says so in one line and shows its menu."""
+        run = self.run
+        name = game_name(run.game.key, run.game_id) if run is not None else "the game"
+        log.error("%s set aside: %s: %s", name, type(exc).__name__, exc, exc_info=True)
+        self.run = None
+        self.request = OpenRequest()
+        self._main_menu()
+        self.message = f"{name} failed and is set aside (the log says why)"
 
     def settle_writes(self) -> bool:
         """Wait for the journal's write finishing behind (the loop draws meanwhile, and calls this before it
@@ -216,6 +293,10 @@ class Session:
             self.message = str(exc)
             if isinstance(event, Roll) and event.settle is not None:
                 log.info("%s roll refused: %s", event.source, exc)
+        except Exception as exc:  # a bug in the game on the table: it is set aside, the box goes on
+            if self.run is None:
+                raise
+            self._set_aside(exc)
         if not self.request.partial and self.request.dealing is None:
             self._taken.clear()  # journaled, or dropped with their dice (BACK, an undo, a refused event)
         self._settle_rolls()
@@ -334,7 +415,7 @@ class Session:
             return tuple(d.kind for d in last.dice) if last is not None else ()
         prompt = run.prompt()
         if asks_shuffle(prompt):
-            return deal_for(prompt, self.request).need()
+            return deal_for(prompt, self.request).need() if deals_by_dice(prompt) else ()
         return prompt.dice
 
     def _on_roll(self, roll: DiceRolled, ref: RollRef | None = None) -> None:
@@ -343,6 +424,8 @@ class Session:
         wanted = self.wanted()
         if not wanted:
             prompt = self.prompt()
+            if prompt is not None and asks_shuffle(prompt):
+                raise CompanionError(f"{prompt.shuffle} cards are too many to deal with dice: press ROLL")
             raise CompanionError(f"not waiting for dice: {prompt.short or prompt.text}" if prompt else "no game")
         match = match_dice(wanted, roll.dice)
         if not match.taken:
@@ -474,12 +557,23 @@ class Session:
             raise CompanionError("no choice is possible here")
         if button in ("UP", "LEFT", "DOWN", "RIGHT"):
             step = -1 if button in ("UP", "LEFT") else 1
-            self.request = self.request.with_(choice=(self.request.choice + step) % len(options))
+            self.request = self.request.with_(choice=step_choice(options, self.request.choice, step))
         elif button == "OK":
-            picked = options[min(self.request.choice, len(options) - 1)]
+            picked = options[cursor(options, self.request.choice)]
+            if ends(picked) and self._ends_game(picked):
+                self._confirm(f"{picked.label}?", partial(self._accept, picked.event))
+                return
             self._accept(picked.event)
         elif button == "ROLL":
             self.message = "a decision: pick with the arrows and OK"
+
+    def _ends_game(self, option: Option) -> bool:
+        """Whether taking ``option`` ends the game (asked to confirm first); a refused one is left to say why."""
+        run = self._require_game()
+        try:
+            return bool(run.game.prompt(run.game.apply(run.state, option.event)).done)
+        except CompanionError:
+            return False
 
     def _on_hold(self, button: str) -> None:
         if button == "BACK" and self.run is not None:
@@ -575,7 +669,7 @@ class Session:
             offer("Continue", close)
         for key in self._keys if self._keys is not None else registered_keys():
             offer(f"New: {key.capitalize()}", partial(self._setup_menu, key, {}))
-        for record in [g for g in self.journal.games() if not g.finished][:3]:
+        for record in [g for g in self.journal.games() if not g.finished]:  # every open game, newest first
             if run is not None and record.id == run.game_id:
                 continue
             offer(f"Resume #{record.id} {record.game}", partial(self.resume, record))
@@ -583,21 +677,55 @@ class Session:
             offer("Undo last", lambda: self._confirm("Undo last?", self.undo))
         for label, action in self.extras:
             offer(label, partial(self._extra, label, action))
+        offer("Help: buttons, keys", self._help)
         self._menu = MenuState("Menu", labels, actions, back=close if run is not None else None)
 
-    def _setup_menu(self, key: str, chosen: dict[str, Any]) -> None:
+    def _help(self) -> None:
+        """Every button and key, one per line (:data:`HELP`); OK or BACK goes back to the menu."""
+        self._menu = MenuState("Buttons and keys", list(HELP), [self._main_menu] * len(HELP), back=self._main_menu)
+
+    def _setup_menu(self, key: str, chosen: dict[str, Any], seats_asked: bool = False) -> None:
         engine = self._loader(key, self.maps)
         for name, label, values in setup_questions(engine):
-            if name not in chosen:
+            if name not in chosen and asked(engine, name, chosen):
                 offered = list(values)
                 preferred = self.preferred.get(name)
 
                 self._menu = MenuState(
                     f"{engine.key.capitalize()}: {label}", [str(v) for v in offered],
-                    [partial(self._setup_menu, key, {**chosen, name: v}) for v in offered], back=self._main_menu,
+                    [partial(self._setup_menu, key, {**chosen, name: v}, seats_asked) for v in offered],
+                    back=self._main_menu,
                     selected=offered.index(preferred) if preferred in offered else 0)
                 return
-        self.new_game(key, chosen)
+        if names_seats(engine) and not seats_asked and SEATS_OPTION not in chosen and \
+                self._ask_seats(key, engine, chosen):
+            return
+        try:
+            self.new_game(key, chosen)
+        except CompanionError:
+            self._main_menu()  # the answers are kept by no one: the menu again, the footer says why
+            raise
+
+    def _ask_seats(self, key: str, engine: Game[Any], chosen: dict[str, Any]) -> bool:
+        """Name the seats? Numbers (the engine's "Player 1"), or a name for each seat from a short list: the
+        names go with the game's options into the journal. False when there is no seat count to name."""
+        count = chosen.get("players", self.preferred.get("players"))
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 9:
+            return False
+
+        def seat(names: tuple[str, ...]) -> None:
+            if len(names) == count:
+                self._setup_menu(key, {**chosen, SEATS_OPTION: list(names)})
+                return
+            free = offered(names)
+            self._menu = MenuState(f"Seat {len(names) + 1} of {count}: name", free,
+                                   [partial(seat, (*names, name)) for name in free], back=self._main_menu)
+
+        title = f"{engine.key.capitalize()}: seat names"
+        self._menu = MenuState(title, ["Numbers (Player 1..)", "Name each seat"],
+                               [partial(self._setup_menu, key, chosen, True), partial(seat, ())],
+                               back=self._main_menu)
+        return True
 
     # -- what the views get ------------------------------------------------------------------------
 
@@ -614,7 +742,17 @@ class Session:
         return self._refresh()
 
     def _refresh(self) -> bool:
-        """Rebuild the panel and frame; True when either differs from what was shown."""
+        """Rebuild the panel and frame; True when either differs from what was shown. A game whose engine fails
+        while it is drawn is set aside (:meth:`_set_aside`) and the menu drawn instead."""
+        try:
+            return self._build()
+        except Exception as exc:
+            if self.run is None:
+                raise
+            self._set_aside(exc)
+            return self._build()
+
+    def _build(self) -> bool:
         notice = self.journal.notice
         # A write trouble notice lasts while entries wait in memory; only the current one is shown.
         self.notices = [n for n in self.notices if not Journal.is_write_notice(n) or n == notice]
@@ -625,9 +763,11 @@ class Session:
                             options=options, wanted=self.wanted(), tower=self.tower,
                             sources=tuple((source_name(n), s) for n, s in self.sources.items() if n != "tower"),
                             message=self._footer(), notices=tuple(self.notices))
-        cursor = options[min(self.request.choice, len(options) - 1)].place if options else None
+        if self.run is not None:
+            panel = named(panel, seat_names(self.run.options))
+        place = options[cursor(options, self.request.choice)].place if options else None
         run = self.run
-        frame = Frame(panel, run.game if run else None, run.state if run else None, cursor, self.overlay)
+        frame = Frame(panel, run.game if run else None, run.state if run else None, place, self.overlay)
         changed = frame != self._frame or frame.state is not self._frame.state
         self._panel, self._frame = panel, frame
         return changed

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.dice import DiceRolled, Die, Prompt
-from companion.dice_shuffle import DiceShuffle
+from companion.dice_shuffle import DiceShuffle, dice_can_deal
 from companion.games.base import NamesShuffledItems, Option
+from companion.session.choices import cursor
 from companion.session.game_run import GameRun
 from companion.session.request import OpenRequest
 from companion.views.panel import Menu, Panel
@@ -19,6 +20,11 @@ from companion.views.panel import Menu, Panel
 def asks_shuffle(prompt: Prompt) -> bool:
     """The engine asks for a shuffle (and no dice): ROLL makes it at once, thrown dice deal it card by card."""
     return bool(prompt.shuffle) and not prompt.dice
+
+
+def deals_by_dice(prompt: Prompt) -> bool:
+    """A shuffle the table may also deal with thrown dice: one whose deck a D8 and a D6 can pick from."""
+    return asks_shuffle(prompt) and dice_can_deal(prompt.shuffle)
 
 
 def deal_for(prompt: Prompt, request: OpenRequest) -> DiceShuffle:
@@ -63,7 +69,7 @@ def request_words(run: GameRun, request: OpenRequest, prompt: Prompt, wanted: tu
         if request.dealing is not None or request.partial:
             deal = deal_for(prompt, request)
             return f"Card {deal.placed + 1} of {deal.deal}: throw {kinds_words(deal.need())}"
-        return f"{base}: ROLL"
+        return f"{base}: ROLL" if dice_can_deal(prompt.shuffle) else f"{base}: ROLL, the box shuffles"
     return base
 
 
@@ -101,9 +107,12 @@ def build_panel(run: GameRun | None, request: OpenRequest, *, menu: Menu | None,
         return Panel(tower=tower, sources=sources, message=message, menu=menu, notices=notices)
     prompt = shown_prompt(run, request, wanted)
     shown_menu = menu
+    happened = ""
     if menu is None and not request.reroll and prompt.actions and options:
+        recap = run.game.recap(run.state)
+        happened = recap[0] if recap and request.choice is None else ""
         shown_menu = Menu(prompt.short or prompt.text, tuple(o.label for o in options),
-                          min(request.choice, len(options) - 1))
+                          cursor(options, request.choice))
     dice, rerolled = shown_dice(run, request)
     engine_prompt = run.prompt()
     return Panel(
@@ -121,4 +130,5 @@ def build_panel(run: GameRun | None, request: OpenRequest, *, menu: Menu | None,
         request="" if menu is not None else request_words(run, request, engine_prompt, wanted),
         arriving=bool(request.partial),
         last=result_words(run, request, engine_prompt),
+        happened=happened,
     )

@@ -25,8 +25,8 @@ class OpenRequest:
     """The next roll replaces the last one (asked by holding ROLL, confirmed)."""
     dealing: DiceShuffle | None = None
     """A shuffle being made from thrown dice, pick by pick (journaled once complete)."""
-    choice: int = 0
-    """The option the cursor is on, for a decision."""
+    choice: int | None = None
+    """The option the cursor is on, for a decision (None: not moved yet, where it starts)."""
 
     def busy(self) -> bool:
         """Something half-answered that BACK clears (the option cursor is not)."""

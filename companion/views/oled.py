@@ -24,9 +24,13 @@ from PIL import Image, ImageDraw
 from companion.views.oled_fonts import (
     BIG,
     BODY,
+    ELLIPSIS,
+    SHORT_ELLIPSIS,
     SMALL,
     advance,
+    compact,
     fit_label,
+    fit_title,
     fit_words,
     fits,
     font,
@@ -148,9 +152,7 @@ def _header_parts(left: str, tower: str, sources: tuple[tuple[str, str], ...]
         right_w += 8
     if left:
         room = WIDTH - right_w - 1
-        if not fits(left, SMALL, room) and ": " in left and fits(left.split(": ")[0], SMALL, room):
-            left = left.split(": ")[0]  # "Aquatic: your turn" -> "Aquatic": who, the options say what
-        texts.append(Text(fit(left, SMALL, room), 0, 0, SMALL))
+        texts.append(Text(fit_title(left, SMALL, room), 0, 0, SMALL))
     return tuple(texts), tuple(dots)
 
 
@@ -272,23 +274,27 @@ def _menu_screen(screen: Screen, menu: Menu, panel: Panel) -> None:
     bottom = _body_bottom(panel)
     if not menu.items:
         return
-    sel = min(max(0, menu.selected), len(menu.items) - 1)
-    selected = wrap(menu.items[sel], BODY, WIDTH - 4, max_lines=1)
-    if len(menu.items[sel]) and selected and selected[0] != menu.items[sel]:
-        two = wrap(menu.items[sel], BODY, WIDTH - 4, max_lines=2)
-        if (bottom - TOP) >= 2 * BODY + (SMALL if sel else 0):
-            selected = two
-        else:
-            selected = [fit_label(menu.items[sel], menu.items, BODY, WIDTH - 4)]
+    items = shown_items(menu)
+    sel = min(max(0, menu.selected), len(items) - 1)
+    selected = wrap(items[sel], BODY, WIDTH - 4, max_lines=1)
+    if len(items[sel]) and selected and selected[0] != items[sel]:
+        rows = min(3, (bottom - TOP) // BODY)  # the selected option read whole (its neighbours give way)
+        wrapped = [wrap(text, BODY, WIDTH - 4, max_lines=rows) for text in (items[sel], compact(items[sel]))]
+        whole = next((lines for lines in wrapped if lines == lines_of(lines)), None)
+        selected = whole if rows >= 2 and whole is not None else [fit_label(items[sel], items, BODY, WIDTH - 4)]
     sel_h = BODY * len(selected)
+    if panel.happened and not panel.message and bottom - TOP - sel_h >= SMALL + 1:
+        bottom -= SMALL + 1  # what just happened, on the bottom line until the cursor moves (the option first)
+        screen.texts.append(Text(fit_label(panel.happened, (), SMALL, WIDTH), 0, bottom + 1, SMALL))
+        screen.boxes.append((0, bottom, WIDTH - 1, bottom))
     room_small = max(0, (bottom - TOP - sel_h) // SMALL)
     before = min(sel, 1 if room_small else 0, room_small)
-    after = min(len(menu.items) - sel - 1, room_small - before)
+    after = min(len(items) - sel - 1, room_small - before)
     if after < room_small - before:  # near the end: more of the items before fill the screen
         before = min(sel, room_small - after)
     y = TOP
     for index in range(sel - before, sel):
-        label = fit_label(menu.items[index], menu.items, SMALL, WIDTH - 4)
+        label = fit_label(items[index], items, SMALL, WIDTH - 4)
         screen.texts.append(Text(label, 4, y, SMALL))
         y += SMALL
     bar = (0, y, WIDTH - 1, y + sel_h - 1)
@@ -296,9 +302,30 @@ def _menu_screen(screen: Screen, menu: Menu, panel: Panel) -> None:
         screen.texts.append(Text(part, 2, y + n * BODY, BODY, inverted=True, bar=bar if n == 0 else None))
     y += sel_h
     for index in range(sel + 1, sel + 1 + after):
-        label = fit_label(menu.items[index], menu.items, SMALL, WIDTH - 4)
+        label = fit_label(items[index], items, SMALL, WIDTH - 4)
         screen.texts.append(Text(label, 4, y, SMALL))
         y += SMALL
+
+
+def lines_of(lines: list[str]) -> list[str]:
+    """The wrapped lines without a cut mark: equal to ``lines`` when nothing of the text was cut."""
+    return [line for line in lines if not line.endswith((ELLIPSIS, SHORT_ELLIPSIS))]
+
+
+@lru_cache(maxsize=128)
+def _drop_prefix(title: str, items: tuple[str, ...]) -> tuple[str, ...]:
+    """The items without the "who: " the title already says ("Aquatic: your turn" over "Aquatic: go Tampa"
+    shows "go Tampa"): a prefix repeated on every line is the first thing a small screen drops."""
+    who, sep, _what = title.partition(": ")
+    prefix = f"{who}: " if sep else ""
+    if not prefix or sum(item.startswith(prefix) for item in items) < 2:
+        return items
+    return tuple(item.removeprefix(prefix) if item != prefix.strip() else item for item in items)
+
+
+def shown_items(menu: Menu) -> tuple[str, ...]:
+    """The menu's labels as the screen says them (the title's repeated prefix dropped)."""
+    return _drop_prefix(menu.title, tuple(menu.items))
 
 
 def _over_screen(screen: Screen, panel: Panel) -> None:

@@ -8,6 +8,7 @@ cut mid-word, and among sibling labels the words that tell them apart are kept.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
@@ -23,6 +24,11 @@ BIG = 32
 """Dice values: Spleen 16x32."""
 SIZES: dict[int, str] = {SMALL: "spleen-6x12.otf", BODY: "spleen-8x16.otf", BIG: "spleen-16x32.otf"}
 ELLIPSIS = "…"
+"""The cut mark where the font has it (Spleen 8x16 and 16x32); Spleen 6x12 has no ellipsis glyph, and a
+character the font lacks is drawn as a box, so there the cut is two full stops (:func:`ellipsis`)."""
+SHORT_ELLIPSIS = ".."
+FILLERS = frozenset({"the", "a", "an"})
+"""Words a label can lose before it loses any that carry meaning ("move the tornado 2" -> "move tornado 2")."""
 
 
 @lru_cache(maxsize=8)
@@ -71,11 +77,29 @@ def fits(text: str, size: int, width: int) -> bool:
     return text_width(text, size) <= width
 
 
+@lru_cache(maxsize=512)
+def has_glyph(ch: str, size: int) -> bool:
+    """Whether Spleen at ``size`` draws ``ch`` itself, not the box it draws for a character it lacks (its
+    .notdef glyph, the same pixels as a private-use character's). A space has a glyph with no ink."""
+    if ch.isspace():
+        return True
+    f = font(size)
+    missing = f.getmask("\ue000")
+    mask = f.getmask(ch)
+    return not (mask.size == missing.size and bytes(mask) == bytes(missing))
+
+
+def ellipsis(size: int) -> str:
+    """The cut mark at ``size``: the ellipsis where the font has one, else two full stops."""
+    return ELLIPSIS if has_glyph(ELLIPSIS, size) else SHORT_ELLIPSIS
+
+
 def _chars(text: str, size: int, width: int) -> str:
     """Last resort for one word wider than the screen: cut it with an ellipsis."""
-    while text and not fits(text + ELLIPSIS, size, width):
+    mark = ellipsis(size)
+    while text and not fits(text + mark, size, width):
         text = text[:-1]
-    return text + ELLIPSIS
+    return text + mark
 
 
 @lru_cache(maxsize=1024)
@@ -85,7 +109,7 @@ def fit_words(text: str, size: int, width: int) -> str:
         return text
     words = text.split()
     for k in range(len(words) - 1, 0, -1):
-        trial = " ".join(words[:k]).rstrip(",:;- ") + ELLIPSIS
+        trial = " ".join(words[:k]).rstrip(",:;- ") + ellipsis(size)
         if fits(trial, size, width):
             return trial
     return _chars(words[0] if words else text, size, width)
@@ -121,17 +145,43 @@ def _wrapped(text: str, size: int, width: int, max_lines: int) -> tuple[str, ...
     return tuple(fit_words(line, size, width) for line in lines)
 
 
-def _cut(words: Sequence[str], head: int, tail: int) -> str:
+def _cut(words: Sequence[str], head: int, tail: int, mark: str = ELLIPSIS) -> str:
     if head + tail >= len(words):
         return " ".join(words)
     left = " ".join(words[:head]).rstrip(",:;- ")
     right = " ".join(words[len(words) - tail:]) if tail else ""
-    return f"{left}{ELLIPSIS}{right}" if right else f"{left}{ELLIPSIS}"
+    return f"{left}{mark}{right}" if right else f"{left}{mark}"
+
+
+def compact(text: str) -> str:
+    """``text`` with its filler words dropped (never the first word) and "Player 2" said "P2": what a label
+    loses first, before any word that carries meaning."""
+    words = text.split()
+    kept = words[:1] + [w for w in words[1:] if w.lower() not in FILLERS]
+    out = " ".join(kept)
+    return _PLAYER.sub(r"P\1", out)
+
+
+_PLAYER = re.compile(r"\bPlayer (\d+)\b")
+_BRACKETS = re.compile(r"\s*\([^)]*\)")
+
+
+def name_start(words: Sequence[str]) -> int:
+    """Index of the first word of the label's name: the last run of capitalised words after its first word
+    ("go Lake Charles" -> 1, "$1: 1 NW of Great Bend (1)" -> 5); len(words) when it names nothing."""
+    last = next((i for i in range(len(words) - 1, 0, -1) if words[i][:1].isupper()), None)
+    if last is None:
+        return len(words)
+    start = last
+    while start > 1 and words[start - 1][:1].isupper() and not words[start - 1].endswith(":"):
+        start -= 1
+    return start
 
 
 def fit_label(label: str, siblings: Sequence[str], size: int, width: int) -> str:
-    """``label`` shortened at whole words to fit ``width``, keeping the words that tell it apart from its
-    ``siblings`` (two dams of the same road at different cities keep the city: "Aquatic: dam…at Mobile")."""
+    """``label`` shortened to fit ``width``: first its filler words, then whole words from its middle, keeping
+    its first words (the verb) and its name at the end, and the words that tell it apart from its
+    ``siblings`` (two dams of the same road at different cities keep the city: "dam Mobile - Biloxi…Mobile")."""
     if fits(label, size, width):
         return label
     return _fit_label(label, tuple(siblings), size, width)
@@ -143,16 +193,41 @@ def _fit_label(label: str, siblings: tuple[str, ...], size: int, width: int) -> 
     and each label tries every cut of its words against every sibling. 256 covers the labels of a few menus."""
     if fits(label, size, width):
         return label
-    words = label.split()
-    others = [s.split() for s in siblings if s != label]
-    best: tuple[bool, bool, int, str] | None = None
+    short = compact(label)
+    if fits(short, size, width):
+        return short
+    words = short.split()
+    others = [compact(s).split() for s in siblings if s != label]
+    name = name_start(words)
+    mark = ellipsis(size)
+    best: tuple[bool, bool, bool, int, str] | None = None
     for head in range(len(words) - 1, 0, -1):
         for tail in range(0, len(words) - head):
-            text = _cut(words, head, tail)
+            text = _cut(words, head, tail, mark)
             if not fits(text, size, width):
                 continue
             same = any(o[:head] == words[:head] and (tail == 0 or o[-tail:] == words[-tail:]) for o in others)
-            key = (not same, tail == 0, len(text), text)
-            if best is None or key[:3] > best[:3]:
+            named = name >= len(words) or len(words) - tail <= name
+            key = (named, not same, tail == 0, len(text), text)
+            if best is None or key[:4] > best[:4]:
                 best = key
-    return best[3] if best is not None else _chars(words[0] if words else label, size, width)
+    return best[4] if best is not None else _chars(words[0] if words else label, size, width)
+
+
+def fit_title(title: str, size: int, width: int) -> str:
+    """A title ("who: what") fitted to ``width``: whole, then without its fillers, then what is asked alone
+    when it starts with a verb ("Blue: move the tornado 2" -> "move tornado 2"), else who it is for, else cut
+    at words. The verb is what tells the table what to do; whose turn it is the options say again."""
+    if fits(title, size, width):
+        return title
+    short = compact(title)
+    if fits(short, size, width):
+        return short
+    who, sep, what = short.partition(": ")
+    if sep and what and what.split()[0][:1].islower() and what.split()[0] not in ("your",):
+        for asked in (what, _BRACKETS.sub("", what).strip()):  # the count in brackets goes before the verb
+            if fits(asked, size, width):
+                return asked
+    if sep and fits(who, size, width):
+        return who
+    return fit_label(short, (), size, width)

@@ -57,9 +57,12 @@ class Panel:
     """The dice shown are the current request's, still incomplete (a D8 in, the D6 to come): the OLED
     shows them big with the dice still wanted."""
     last: tuple[str, ...] = ()
-    """The last result, most telling line first ("Marker on Hays", "Card 1: O3"), shown under the request
+    """The last result, most telling line first ("Marker on Hays", "Card 1: Ocean 3"), shown under the request
     until the next event; at the end of the game the final result."""
     join: str = ""
     """While the box's "Phones" menu is open: the page's address and join code in words ("10.0.0.5:8080 code
     K7PM2Q"), and ``join_url`` the same as a link for the QR code the OLED and the projector draw beside it."""
     join_url: str = ""
+    happened: str = ""
+    """A decision just opened: what the event before it did ("The meteor lands on 2 west of the start"), on the
+    OLED's bottom line under the options until the cursor first moves."""

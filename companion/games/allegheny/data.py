@@ -85,6 +85,15 @@ class Rules:
     paid_to: str
     paid: str
     income: tuple[tuple[int, int], ...]
+    single_track: str = "one_track_per_link"
+    """"No double track link into and out of Pittsburgh": "one_track_per_link" (a link into Pittsburgh takes one
+    railroad's track only), the reading the box plays."""
+
+    def readings(self, name: Any) -> list[str]:
+        """The open questions as answered, in words (the side panel, ``companion map allegheny``)."""
+        places = ", ".join(name(k) for k in sorted(self.single_track_at))
+        return [f"No double track into and out of {places}: one railroad's track per link there",
+                f"Up to {self.tracks_per_link} railroads' tracks on any other link"]
 
 
 @dataclass(frozen=True)
@@ -137,7 +146,9 @@ class Board:
                       "single_track_at": sorted(r.single_track_at), "from_network": r.from_network,
                       "second_cost": r.second_cost, "second_same_location": r.second_same_location,
                       "base_connected": r.base_connected, "automatic": list(r.automatic),
-                      "bonus_paid_to": r.paid_to, "bonus_paid": r.paid, "income": [list(x) for x in r.income]},
+                      "bonus_paid_to": r.paid_to, "bonus_paid": r.paid, "income": [list(x) for x in r.income],
+                      "single_track": r.single_track},
+            "readings": r.readings(self.name),
         }
 
 
@@ -259,6 +270,7 @@ def _rules(top: Fields, spots: dict[str, Spot], railroads: tuple[Railroad, ...])
         if key not in spots:
             raise track.error(f"unknown location {key!r}", "single_track_at")
     from_network = track.get("from_network", bool)
+    single_reading = track.choice("single_track", ("one_track_per_link",), "one_track_per_link")
     track.reject_unknown()
 
     develop = top.table("develop")
@@ -290,7 +302,7 @@ def _rules(top: Fields, spots: dict[str, Spot], railroads: tuple[Railroad, ...])
     income.reject_unknown()
     return Rules(counts, seating, minimum, steps, opener, pass_mode, order, first_bidder, first_player, ple_key,
                  opens_at, per_link, frozenset(single), from_network, cost, same, base_connected, automatic,
-                 paid_to, paid, tuple(steps_found))
+                 paid_to, paid, tuple(steps_found), single_reading)
 
 
 def load_board(path: Path) -> Board:

@@ -26,6 +26,8 @@ from companion.games.base import Option, SetupQuestion
 from companion.places import GraphBoard, Link, place_from_args
 
 TURN_ACTIONS: tuple[str, ...] = ("build_track", "develop_locations", "other_action", "end_game")
+BID_CHOICES = 60
+"""Bids offered on the buttons, a dollar apart from the least allowed; any larger amount is typed."""
 BUILD_ACTIONS: tuple[str, ...] = ("build_from", "build", "build_back", "done_building")
 DEVELOP_ACTIONS: tuple[str, ...] = ("develop", "no_second")
 AUCTION_ACTIONS: tuple[str, ...] = ("bid", "pass")
@@ -33,6 +35,9 @@ AUCTION_ACTIONS: tuple[str, ...] = ("bid", "pass")
 
 class AlleghenyGame:
     """Age of Rail: Allegheny's special sequence, keeping the :class:`companion.games.base.Game` contract."""
+
+    numbered_seats = True
+    """The seats are numbered ("Player 2"): the table may name them (companion.session.seats)."""
 
     key = "allegheny"
     title = "Age of Rail: Allegheny"
@@ -154,7 +159,7 @@ class AlleghenyGame:
     def _sold(self, state: AlleghenyState, a: Auction, won: int, said: str) -> AlleghenyState:
         rr = self.rr(a.railroad)
         share = Share(a.railroad, won, a.high)
-        sold = (said, f"{self.seat(won)} wins the {rr.name} for ${a.high}", f"${a.high} to the {rr.name} treasury")
+        sold = (f"{self.seat(won)} wins the {rr.name} for ${a.high}", said, f"${a.high} to the {rr.name} treasury")
         state = replace(state, auction=None, shares=(*state.shares, share))
         r = self.board.rules
         if state.phase == "ple_auction":
@@ -217,10 +222,15 @@ class AlleghenyGame:
         if named != rr:
             raise RuleError(f"the {self.rr(rr).name} is building, not {named!r}")
         link = self._link(event.args)
+        start = link.a if link.a in net.reach(self.board, state, rr) else link.b
         state = self._lay(state, rr, link, free=False)
         opens = self.board.rules.ple_opens_at
         if opens in link.ends() and not state.ple_open and rr != self.board.rules.ple:
             return self._ple_opens(state)
+        end = link.other(start)  # the next link starts from the new end, when one can be built there
+        if net.buildable_from(self.board, state, rr, end):
+            state = replace(state, build_from=end,
+                            recent=(*state.recent, f"Next link from {self.board.name(end)} (the new end)"))
         return state
 
     def _place_name(self, key: Any) -> str:
@@ -437,14 +447,13 @@ class AlleghenyGame:
                 for k in self._ple_links(state)]
 
     def _bid_options(self, state: AlleghenyState, a: Auction) -> list[Option]:
+        """Every bid from the least one allowed up, a dollar apart (the arrows step the amount; a larger bid is
+        typed as a decision), then Pass when the bidder may pass."""
         r = self.board.rules
-        base = a.high if a.leader is not None else r.minimum - 1
+        least = bidding.lowest_bid(a, r)
         who = {"railroad": a.railroad, "player": a.bidder + 1}
-        out = []
-        for step in r.steps:
-            amount = max(base + step, r.minimum)
-            label = f"+{step} -> ${amount}" if a.leader is not None else f"Bid ${amount}"
-            out.append(Option.of(label, Choice("bid", {**who, "amount": amount})))
+        out = [Option.of(f"Bid ${amount}", Choice("bid", {**who, "amount": amount}))
+               for amount in range(least, least + BID_CHOICES)]
         if not bidding.may_pass(a, r):
             out.append(Option.of("Pass", Choice("pass", who)))
         return out
@@ -468,6 +477,8 @@ class AlleghenyGame:
                 extra = f" +${other.bonus}" if other.external else ""
                 out.append(Option.of(f"To {other.name}{extra}", Choice("build", {"railroad": rr, "link": [k.a, k.b]})))
             out.append(Option.of("Other end", Choice("build_back")))
+            if any(t.railroad == rr for t in state.tracks):  # a link built: the railroad may stop here
+                out.append(Option.of("Done building", Choice("done_building")))
             return out
         out = [Option.of(f"From {self.board.name(end)}", Choice("build_from", {"location": end}))
                for end in net.reach(self.board, state, rr) if net.buildable_from(self.board, state, rr, end)]

@@ -329,6 +329,12 @@ class Painter(BoardPainter):
         col = text.Column(None, rect, layout.height, pieces)
         head, body = text.px(text.BODY, layout.height), text.px(LINE, layout.height)
         y = rect.y
+        # What just happened, in names (a bid won and its price, bonuses paid, automatic growth), in a fixed
+        # height so that the lines under it do not move (and repaint) when a turn says more or less.
+        col.text("Just happened", (rect.x, y), head, palette.TEXT, bold=True)
+        for i, line in enumerate(self.game.recap(state)[:4]):
+            col.text(line, (rect.x, y + head + 2 + i * (body + 3)), body, palette.TEXT, max_width=rect.w)
+        y += head + 2 + 4 * (body + 3) + 6
         lines = self.auction_lines(state)
         if lines:
             col.text("Auction", (rect.x, y), head, palette.TEXT, bold=True)
@@ -341,6 +347,10 @@ class Painter(BoardPainter):
         y = self._railroad_rows(col, layout, Rect(rect.x, y, rect.w, rect.h), state)
         col.text(_first_up(self.game.automatic_line(state)), (rect.x, y + 4), body, AUTO, max_width=rect.w)
         y += body + 12
+        for reading in self.board.rules.readings(self.board.name):  # the readings in force, in words
+            col.text(reading, (rect.x, y), body, palette.TEXT_DIM, max_width=rect.w)
+            y += body + 3
+        y += 6
         pieces.append(self._key_piece(layout, Rect(rect.x, y, rect.w, rect.y + rect.h - y), state.ple_open))
         return pieces
 

@@ -34,6 +34,12 @@ class Rules:
     flood_without_river: str
     quake_orthogonal: int
     quake_diagonal: int
+    tornado_turns: bool = True
+    """A move of two spaces may turn (an L): true; false allows straight moves only."""
+    meteor_on_earthquake: str = "cancels"
+    """A meteor landing on the earthquake tile: "cancels" the earthquake (its tile is gone)."""
+    flood_farmers: str = "cut_out"
+    """The flood's cut-out and farmers: "cut_out" takes from farmers the cities under it, completed before too."""
 
     def readings(self) -> list[str]:
         """The open questions as answered, in words, for the projector and ``companion map``."""
@@ -45,7 +51,9 @@ class Rules:
             + f"; followers under it go to {'their owners' if self.meteor_followers == 'supply' else 'the box'}",
             f"Earthquake: cities within {self.quake_orthogonal} tiles straight or {self.quake_diagonal} diagonally",
             "Flood: " + ("its cut-out blocks empty spaces" if self.flood_covers_empty else "empty spaces stay open")
-            + "; without a river it is set aside",
+            + "; without a river it is set aside; farmers lose the cities under its cut-out, completed or not",
+            "Tornado moves: " + ("a move may turn (an L)" if self.tornado_turns else "straight moves only"),
+            "Meteor on the earthquake tile: the earthquake is cancelled",
         ]
 
 
@@ -75,20 +83,23 @@ def load_rules(path: Path) -> Rules:
         raise t.error(f"spaces ({spaces}) must be a whole number of moves of {step}", "spaces")
     visited = t.choice("visited", ("move", "tornado"))
     over_empty = t.get("over_empty", bool)
+    turns = t.get("turns", bool) if t.has("turns") else True
     t.reject_unknown()
     m = top.table("meteor")
     diagonal, meteor_followers = m.get("diagonal", bool), m.choice("followers", FOLLOWER_FATES)
+    on_quake = m.choice("on_earthquake", ("cancels",)) if m.has("on_earthquake") else "cancels"
     m.reject_unknown()
     fl = top.table("flood")
     flood_followers, covers = fl.choice("followers", FOLLOWER_FATES), fl.get("covers_empty", bool)
     without_river = fl.choice("without_river", ("set_aside",))
+    farmers = fl.choice("farmers", ("cut_out",)) if fl.has("farmers") else "cut_out"
     fl.reject_unknown()
     q = top.table("earthquake")
     orthogonal, quake_diagonal = q.int_in("orthogonal", 0, 10), q.int_in("diagonal", 0, 10)
     q.reject_unknown()
     top.reject_unknown()
     return Rules(tuple(colours), followers, spaces, step, visited, over_empty, diagonal, meteor_followers,
-                 flood_followers, covers, without_river, orthogonal, quake_diagonal)
+                 flood_followers, covers, without_river, orthogonal, quake_diagonal, turns, on_quake, farmers)
 
 
 def load_data(maps: Path | None = None) -> Data:

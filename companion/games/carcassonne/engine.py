@@ -294,7 +294,7 @@ class CarcassonneGame:
 
     def feature_name(self, state: CarcState, cell: Cell, segment: Any) -> str:
         laid = state.tiles.get(cell)
-        if laid is None or not laid.kind or not isinstance(segment, int) or isinstance(segment, bool):
+        if laid is None or not laid.kind or not isinstance(segment, int) or isinstance(segment, bool) or segment < 0:
             return "the tile"
         segments = Placed(self._tile(laid), laid.quarters).segments
         return segments[segment].describe() if 0 <= segment < len(segments) else f"feature {segment!r}"
@@ -349,8 +349,11 @@ class CarcassonneGame:
     # -- the tornado ----------------------------------------------------------------------------
     def tornado_moves(self, state: CarcState, t: Tornado) -> list[tuple[Cell, ...]]:
         laid = frozenset(state.tiles)
-        return twister.moves(t, laid, self.rules.tornado_step, self.rules.tornado_visited,
-                             self.rules.tornado_over_empty)
+        paths = twister.moves(t, laid, self.rules.tornado_step, self.rules.tornado_visited,
+                              self.rules.tornado_over_empty)
+        if self.rules.tornado_turns:
+            return paths
+        return [p for p in paths if len({(b.x - a.x, b.y - a.y) for a, b in zip((t.at, *p), p, strict=False)}) == 1]
 
     def _tornado_next(self, state: CarcState, t: Tornado, first: bool = False) -> CarcState:
         """After a move (or the tile's laying): hand the tornado to the next player, or let it stop."""
@@ -374,10 +377,10 @@ class CarcassonneGame:
         laid = state.tiles.get(t.at)
         if laid is None:
             return []
+        if laid.kind and self._disaster(laid) in ("meteor", "flood"):  # no follower stands on either, any mode
+            return []
         if not laid.kind or state.mode == "cells":
             return [-1]
-        if self._disaster(laid) in ("meteor", "flood"):
-            return []
         an = self.analysis(state)
         return [i for i in self.deploy_spots(state, t.at) if not an.at(t.at, i).complete]
 
@@ -526,8 +529,8 @@ class CarcassonneGame:
     def _meteor_lands(self, state: CarcState, m: Meteor) -> CarcState:
         cell = m.chosen[-1]
         meteor = next(t for t in self.catalog.types if t.disaster == "meteor")
-        state = self._replace_tile(state, cell, meteor, self.rules.meteor_followers)
-        state = replace(state, recent=(*state.recent, f"The meteor lands on {long_name(cell)}"))
+        landed = f"The meteor lands on {long_name(cell)}"  # the most telling line first
+        state = self._replace_tile(replace(state, recent=(landed,)), cell, meteor, self.rules.meteor_followers)
         if state.mode == "cells":
             state = replace(state, recent=(*state.recent, "Score what it completes that has a follower"))
         return self._end_turn(state)
@@ -557,10 +560,15 @@ class CarcassonneGame:
             raise RuleError("the flood is already out of the bag")
         state = replace(state, drawn=_count(state.drawn, tile.key))
         who = self.who(state.current)
+        aside = ""
         if not state.river:
-            return replace(state, recent=(f"{who} drew the flood: no river in play, set it aside and draw again",))
-        if not self.flood_targets(state):
-            return replace(state, recent=(f"{who} drew the flood: no river tile to replace, set it aside",))
+            aside = f"{who} drew the flood: no river in play, set it aside and draw again"
+        elif not self.flood_targets(state):
+            aside = f"{who} drew the flood: no river tile to replace, set it aside"
+        if aside:
+            if state.mode == "tiles" and self.bag_left(state) == 0:  # it was the last tile: nothing to draw
+                return self._to_final(replace(state, recent=(aside,)), "The flood was the last tile")
+            return replace(state, recent=(aside,))
         return replace(state, phase="flood_aim", recent=(f"{who} drew the flood",))
 
     def _on_flood_aim(self, state: CarcState, event: Choice) -> CarcState:
@@ -580,7 +588,7 @@ class CarcassonneGame:
         if event.action != "spread":
             raise RuleError(f"{self.who(state.current)}: before drawing, the flood spreads (spread)")
         return replace(state, flood=replace(state.flood, spread=True), phase="cell",
-                       recent=("The flood spreads over the 8 tiles around it",))
+                       recent=(f"The flood spreads over the 8 tiles around {long_name(state.flood.cell)}",))
 
     # -- the end --------------------------------------------------------------------------------
     def _to_final(self, state: CarcState, why: str) -> CarcState:
@@ -735,7 +743,9 @@ class CarcassonneGame:
         return " - ".join(parts)
 
     def recap(self, state: CarcState) -> tuple[str, ...]:
-        return state.recent[-3:]
+        """What just happened, in names: the last turn's lines (a meteor's landing and what it sent home, the
+        flood's spread, the scores), at most five."""
+        return state.recent[-5:]
 
     # -- the decisions open now -----------------------------------------------------------------
     def choices(self, state: CarcState) -> list[Option]:
@@ -801,14 +811,14 @@ class CarcassonneGame:
         t = state.tornado
         assert t is not None
         cell = t.pending[0]
-        return [Option(f"{self.who(f.player)} {self.feature_name(state, cell, f.segment)}"[:20],
+        return [Option(f"{self.who(f.player)} {self.feature_name(state, cell, f.segment)}",
                        Choice("pick", {"player": f.player, "segment": f.segment}), cell)
                 for f in state.followers_at(cell)]
 
     def _choices_tornado_land(self, state: CarcState) -> Sequence[Option]:
         t = state.tornado
         assert t is not None and t.inside is not None
-        out = [Option(f"{self.who(t.inside)}: {self.feature_name(state, t.at, s)}"[:20],
+        out = [Option(f"{self.who(t.inside)}: {self.feature_name(state, t.at, s)}",
                       Choice("land", {"segment": s}), t.at) for s in self.land_spots(state, t)]
         if state.mode == "cells":
             out.append(Option("Back to supply", Choice("pass", {}), t.at))
@@ -820,7 +830,7 @@ class CarcassonneGame:
         who = self.who(state.current)
         out = [Option("No follower", Choice("pass", {}), cell)]
         if state.supply[state.current] > 0:
-            out += [Option(f"{who}: {self.feature_name(state, cell, s)}"[:20],
+            out += [Option(f"{who}: {self.feature_name(state, cell, s)}",
                            Choice("deploy", {"x": cell.x, "y": cell.y, "segment": s}), cell)
                     for s in self.deploy_spots(state, cell)]
         return out

@@ -444,7 +444,7 @@ class Painter(BoardPainter):
     def _follower_pieces(self, layout: Layout, state: CarcState) -> list[Piece]:
         names = [self.game.who(i) for i in range(state.players)]
         marks = initials(names)
-        size = max(10, round(layout.unit * 0.36))
+        size = max(text.minimum(layout.height), round(layout.unit * 0.36))  # legible however large the board
         seen: dict[Cell, int] = {}
         pieces = []
         for f in state.followers:
@@ -611,6 +611,7 @@ class Painter(BoardPainter):
         its rows alone. The key follows the lines above it, so it moves (and repaints) when they grow."""
         pieces: list[Piece] = []
         y = self._player_pieces(pieces, layout, rect, state)
+        y = self._happened_pieces(pieces, layout, Rect(rect.x, y + 6, rect.w, rect.h - (y + 6 - rect.y)), state)
         y = self._disaster_pieces(pieces, layout, Rect(rect.x, y + 6, rect.w, rect.h - (y + 6 - rect.y)), state)
         pieces.append(self._key_piece(layout, Rect(rect.x, y + 6, rect.w, rect.h - (y + 6 - rect.y)), state))
         return _numbered(pieces)
@@ -637,6 +638,20 @@ class Painter(BoardPainter):
             y += body + 6
         return y
 
+    def _happened_pieces(self, pieces: list[Piece], layout: Layout, rect: Rect, state: CarcState) -> int:
+        """What just happened, in names (a tile laid, a follower placed or sent home, the meteor's landing,
+        the flood's spread, the points scored): the engine's recap under "Just happened"."""
+        lines = self.game.recap(state)
+        head, body = text.px(text.BODY, layout.height), text.px(LINE, layout.height)
+        y = rect.y
+        pieces.append(_text_piece("Just happened", (rect.x, y), head, palette.TEXT, True, rect.w))
+        y += head + 4
+        for line in lines[:RECAP_LINES]:
+            pieces.append(_text_piece(line, (rect.x, y), body, palette.TEXT_DIM, False, rect.w))
+            y += body + 4
+        # A fixed height: the lines under it do not move (and repaint) when a turn says more or less.
+        return rect.y + head + 4 + RECAP_LINES * (body + 4)
+
     def disaster_lines(self, state: CarcState) -> list[tuple[str, list[str]]]:
         """Each disaster in force, first the one under way: (heading, lines), the readings from the maps data."""
         g, rules = self.game, self.game.rules
@@ -648,11 +663,11 @@ class Painter(BoardPainter):
                      else g.prompt(state).short,
                      f"{t.left} of {rules.tornado_spaces} spaces left",
                      f"Inside: {g.who(t.inside)}'s follower" if t.inside is not None else "Inside: nobody"]
-            out.append(("Tornado", [*lines, readings[0]]))
+            out.append(("Tornado", [*lines, readings[0], readings[4]]))
         if m is not None and state.phase in ("meteor_aim", "meteor_move"):
             n = len(self.meteor_targets(state))
             out.append(("Meteor", [g.prompt(state).short, f"{n} tile{'' if n == 1 else 's'} it may go to",
-                                   readings[1]]))
+                                   readings[1], readings[5]]))
         if f is not None or state.phase == "flood_aim":
             if f is None:
                 lines = [g.prompt(state).short]
@@ -826,6 +841,10 @@ def _numbered(pieces: list[Piece]) -> list[Piece]:
         seen[p.key] = n + 1
         out.append(p if n == 0 else Piece((p.key, "again", n), p.rect, p.draw))
     return out
+
+
+RECAP_LINES = 5
+"""The side panel's room for what just happened: the engine's recap is at most five lines."""
 
 
 def _text_piece(words: str, at: Point, size: int, colour: palette.Colour, bold: bool = False,

@@ -99,6 +99,9 @@ class Demand:
     empty_price: int
 
 
+CHICAGO_LINKS: tuple[str, ...] = ("base_and_ends", "chicago_area")
+
+
 @dataclass(frozen=True)
 class Board:
     """One map: its locations, printed links, ship spaces, deck and map rules."""
@@ -119,6 +122,19 @@ class Board:
     hydro_no_coal: tuple[str, ...] = ()
     ship_overbuild_owner_flipped: bool = False
     demand: dict[str, Demand] = field(default_factory=dict)
+    chicago_link: str = "base_and_ends"
+    """Minnesota, a rail link to a 'Chicago' name box: "base_and_ends" (the base value, the Chicago area's counters
+    and the other end's) or "chicago_area" (the text's literal "the total number of counters in the Chicago
+    area", the base value being stated for Japan only)."""
+
+    def readings(self) -> list[str]:
+        """The open questions of this map as answered, in words (side panel, ``companion map industry``)."""
+        out = []
+        if any(s.chicago for s in self.spots.values()):
+            out.append("A link to a Chicago name box: " + (
+                "the base value + the Chicago area's counters + the other end's" if self.chicago_link == "base_and_ends"
+                else "the Chicago area's counters alone"))
+        return out
 
     @property
     def has_display(self) -> bool:
@@ -317,7 +333,8 @@ def load_board(path: Path, rules: Rules) -> Board:
                      iron_market_cubes=r.int_in("iron_market_cubes", 1, 9, 2),
                      iron_range_extra_cubes=r.int_in("iron_range_extra_cubes", 0, 9, 0),
                      iron_range_flip_bonus=r.int_in("iron_range_flip_bonus", 0, 99, 0),
-                     ship_overbuild_owner_flipped=r.get("ship_overbuild_owner_flipped", bool, False))
+                     ship_overbuild_owner_flipped=r.get("ship_overbuild_owner_flipped", bool, False),
+                     chicago_link=r.choice("chicago_link", CHICAGO_LINKS, "base_and_ends"))
         hydro = r.get("hydro_no_coal", list, [])
         for k in hydro:
             if k not in rules.kinds:

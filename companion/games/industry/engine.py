@@ -51,6 +51,13 @@ class IndustryGame:
                 SetupQuestion("players", "players", tuple(range(r.min_players, r.max_players + 1))),
                 SetupQuestion("display", "Japan display", DEAL_MODES)]
 
+    def asks(self, name: str, chosen: Mapping[str, Any]) -> bool:
+        """Who deals the display is asked only for a map that has one (Japan; Minnesota has none)."""
+        if name != "display":
+            return True
+        board = next((b for key, b in self.boards.items() if str(chosen.get("map", "")).lower() == key.lower()), None)
+        return board is None or board.has_display
+
     def new_game(self, options: Mapping[str, Any]) -> IndustryState:
         """Options: ``map`` ("Japan" or "Minnesota"), ``players`` (a count; the first colours of
         maps/industry.toml play), ``display`` ("table" or "box": who deals the Japan display)."""
@@ -189,13 +196,15 @@ class IndustryGame:
         """Refill the display card by card into the cheapest empty space; the deck count goes down with each."""
         board = self.board(state)
         if state.deal_mode == "box":
-            want = self._box_deal_size(state)
+            gone, want = self._box_gone(state), self._box_deal_size(state)
             if not isinstance(event, Shuffled):
                 raise RuleError(f"waiting for the box's deck to be shuffled ({len(state.box_deck)} cards)")
-            if len(event.order) != len(state.box_deck):
+            if sorted(event.order) != list(range(len(state.box_deck))):
                 raise RuleError(f"need a shuffle of {len(state.box_deck)} cards, got {len(event.order)}")
-            cards = [state.box_deck[i] for i in event.order[:want]]
-            rest = tuple(state.box_deck[i] for i in event.order[want:])
+            # The cards in hands and drawn since the last deal leave the list first, unseen (the box's list is
+            # the deck as it stands), then the display's cards are dealt from what is left.
+            cards = [state.box_deck[i] for i in event.order[gone:gone + want]]
+            rest = tuple(state.box_deck[i] for i in event.order[gone + want:])
             state = replace(state, box_deck=tuple(sorted(rest)))
         else:
             if not isinstance(event, Choice) or event.action != "deal":
@@ -223,7 +232,13 @@ class IndustryGame:
 
     def _box_deal_size(self, state: IndustryState) -> int:
         empty = sum(1 for s in state.display if not s.card)
-        return min(empty, state.deck, len(state.box_deck))
+        return max(0, min(empty, state.deck, len(state.box_deck) - self._box_gone(state)))
+
+    @staticmethod
+    def _box_gone(state: IndustryState) -> int:
+        """Cards of the box's list now in players' hands or drawn since its last deal: after each deal the list
+        is the deck (its count), so what it holds beyond the count has left the deck meanwhile."""
+        return max(0, len(state.box_deck) - state.deck)
 
     # -- what the table sees ------------------------------------------------------------------------
     def last_round(self, state: IndustryState) -> bool:
@@ -242,7 +257,7 @@ class IndustryGame:
             if state.deal_mode == "box":
                 k = self._box_deal_size(state)
                 return Prompt(f"The box deals {k} display card{'s' if k > 1 else ''}: shuffle its deck",
-                              f"Deal {k}: shuffle", shuffle=len(state.box_deck), deal=k)
+                              f"Deal {k}: shuffle", shuffle=len(state.box_deck), deal=self._box_gone(state) + k)
             i = next(j for j, s in enumerate(state.display) if not s.card)
             return Prompt(f"Deal a card into display space {i + 1} (${board.display_costs[i]}): which kind? "
                           f"{empty} to deal, deck {state.deck}", f"Space {i + 1}: which card?", actions=("deal",))
@@ -281,7 +296,7 @@ class IndustryGame:
             return []
         board = self.board(state)
         if state.phase == "deal":
-            return [Option(card_label(board, self.rules, k)[:20], Choice("deal", {"card": k}))
+            return [Option(card_label(board, self.rules, k), Choice("deal", {"card": k}))
                     for k in card_kinds(board)]
         t = self.table(state)
         if state.pending:
@@ -296,10 +311,10 @@ class IndustryGame:
                     step.check(t, given, value)
                 except RuleError:
                     continue
-                out.append(Option(label[:20], Choice(state.pending, {**given, step.field: value}), place))
+                out.append(Option(label, Choice(state.pending, {**given, step.field: value}), place))
             pages = _pages(out)
             if len(pages) > 1 and page is None:
-                out = [Option(f"{p[0].label[:9]}..{p[-1].label[:9]}", Choice(state.pending, {**given, PAGE: i}))
+                out = [Option(f"{p[0].label} to {p[-1].label}", Choice(state.pending, {**given, PAGE: i}))
                        for i, p in enumerate(pages)]
             elif len(pages) > 1:
                 out = pages[min(page, len(pages) - 1)]
@@ -339,6 +354,7 @@ class IndustryGame:
                            "market": s.market} for s in b.ships.values()],
                 "deck": len(b.deck),
                 **({"display_costs": list(b.display_costs)} if b.has_display else {}),
+                "readings": b.readings(),
             }
         return {"maps": out, "link_base": self.rules.link_base}
 
@@ -369,7 +385,7 @@ def _money(sums: Mapping[str, int]) -> str:
 
 
 def _slots(t: Table, a: dict[str, Any]) -> list[tuple[str, Any, Any]]:
-    return [(f"{i + 1} ${t.board.display_costs[i]} {card_label(t.board, t.rules, s.card)}"[:20], i, None)
+    return [(f"{i + 1} ${t.board.display_costs[i]} {card_label(t.board, t.rules, s.card)}", i, None)
             for i, s in enumerate(t.state.display)]
 
 

@@ -479,7 +479,7 @@ def _check_sell_source(t: Table, a: dict[str, Any], v: Any) -> None:
 
 
 def _sell_targets(t: Table, a: dict[str, Any]) -> list[Candidate]:
-    out: list[Candidate] = [(t.board.demand[k].name.replace(" Display", "")[:20], f"demand:{k}", None)
+    out: list[Candidate] = [(t.board.demand[k].name.replace(" Display", ""), f"demand:{k}", None)
                             for k in ("coal", "iron")]
     out += [(f"{short(t.board.spots[m.location].name)} iron mkt", f"market:{m.location}", Location(m.location))
             for m in t.state.markets]

@@ -79,6 +79,10 @@ def counters_at(board: Board, rules: Rules, state: IndustryState, key: str) -> i
 
 def link_value(board: Board, rules: Rules, state: IndustryState, link: Link) -> tuple[int, tuple[int, int]]:
     ends = (counters_at(board, rules, state, link.a), counters_at(board, rules, state, link.b))
+    chicago = [i for i, end in enumerate((link.a, link.b)) if board.spots[end].chicago]
+    if chicago and board.chicago_link == "chicago_area":  # the text's literal reading: the area's counters alone
+        alone = (ends[0], 0) if chicago[0] == 0 else (0, ends[1])
+        return sum(alone), alone
     return rules.link_base + sum(ends), ends
 
 

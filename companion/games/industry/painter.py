@@ -208,6 +208,10 @@ class IndustryPainter(BoardPainter):
                 lines.append((f"{i + 1}  ${board.display_costs[i]}  {name}{taken}", False))
         for key, demand in board.demand.items():
             lines.append((f"{demand.name}: {state.cubes_on(key)} of {len(demand.prices)}", False))
+        readings = board.readings()
+        if readings:  # the open questions of the text as the maps data answers them
+            lines.append(("Readings in force", True))
+            lines += [(reading, False) for reading in readings]
         return lines
 
     def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:

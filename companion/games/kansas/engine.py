@@ -33,6 +33,9 @@ EMERGENCY_REMOVALS = 3
 class KansasGame:
     """Age of Steam: Kansas Tornadoes, keeping the :class:`companion.games.base.Game` contract."""
 
+    numbered_seats = True
+    """The seats are numbered ("Player 2"): the table may name them (companion.session.seats)."""
+
     key = "kansas"
     title = "Kansas Tornadoes"
 
@@ -399,7 +402,7 @@ class KansasGame:
         if state.phase != "actions":
             return []
         last = state.turn >= b.turns(state.players)
-        out = [Option.of("End game" if last else "End turn", Choice("end_turn"))]
+        out = []
         e = state.emergency
         for h, n in self.markers_by_place(state):
             at = {"q": h.q, "r": h.r}
@@ -417,4 +420,5 @@ class KansasGame:
         if e is None:
             out += [Option.of(f"P{p}: Emergency/Forecast", Choice("emergency", {"player": p}))
                     for p in range(1, state.players + 1)]
-        return out
+        # Last, never where the cursor starts: a single press does not end the turn (or the game).
+        return [*out, Option.of("End game" if last else "End turn", Choice("end_turn"))]

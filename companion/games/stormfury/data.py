@@ -6,6 +6,7 @@ as ``file: field: what is wrong`` and never as a traceback.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -150,8 +151,26 @@ class Card:
     mark: str
     """"strengthen", "weaken" or "" for none."""
 
+    @property
+    def name(self) -> str:
+        """The card as the table says it: its deck and number ("Ocean 3", "Land 11")."""
+        number = self.id.lstrip("OLol")
+        return f"{self.deck.capitalize()} {number}" if number.isdigit() else self.id
+
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "deck": self.deck, "steps": list(self.steps), "mark": self.mark or None}
+
+
+def card_list(cards: Sequence[Card]) -> str:
+    """Cards said by name, one deck word per run ("Ocean 3, 5, 8", "Ocean 2, Land 4")."""
+    parts: list[str] = []
+    deck = ""
+    for card in cards:
+        name = card.name
+        word, _, number = name.partition(" ")
+        parts.append(number if word == deck and number else name)
+        deck = word
+    return ", ".join(parts)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from companion.dice import Choice, Event, Prompt, Shuffled
 from companion.errors import RuleError
 from companion.games.base import Option
 from companion.games.stormfury import storm
-from companion.games.stormfury.data import Board, Role
+from companion.games.stormfury.data import Board, Role, card_list
 from companion.games.stormfury.state import ROLES, Damage, Player, StormState, TurnLog
 from companion.hexgrid import Hex
 
@@ -124,7 +124,7 @@ class StormfuryGame:
         forecast = tuple(deck[i].id for i in order[: self.board.rules.forecast_size])
         players = tuple(replace(p, moves=0) for p in state.players)
         return replace(state, phase="players", forecast=forecast, players=players, current=0,
-                       recent=(f"Forecast: {' '.join(forecast)}",))
+                       recent=(f"Forecast: {card_list([self.board.card(c) for c in forecast])}",))
 
     def draws(self, category: int) -> int:
         return self.board.rules.draws[category - 1]
@@ -138,7 +138,7 @@ class StormfuryGame:
         centre = path[-1] if path else state.centre
         at_sea = centre in b.ocean
         after = storm.new_category(b, state.category, cards, at_sea)
-        moved = f"Moved {' '.join(c.id for c in cards)}"
+        moved = f"Drew {card_list(cards)}"
         if after == 0:
             log = TurnLog(state.turn, state.deck, state.forecast, tuple(c.id for c in cards), state.category, 0,
                           path, at_sea, ())
@@ -151,13 +151,31 @@ class StormfuryGame:
                       path, at_sea, out.damage, out.absorbed)
         ended = "max_turns" if state.turn >= b.rules.max_turns else ""
         hits = sum(d.amount for d in out.damage)
-        recent = (moved, f"Cat {state.category}->{after}, {hits} damage", *self._people_lost(out.damage))
+        recent = (moved, f"Cat {state.category}->{after}, {hits} damage", *self._damage_lines(out.damage),
+                  *self._people_lost(out.damage))
         return replace(state, phase="over" if ended else "forecast", turn=state.turn + (0 if ended else 1),
                        category=after, centre=centre, deck="ocean" if at_sea else "land",
                        forecast=() if not ended else state.forecast,
                        fortifications=tuple(sorted(out.fortifications.items())), destroyed=out.destroyed,
                        flooded=out.flooded, population=out.population, damage=state.damage + out.damage,
                        log=(*state.log, log), ended_by=ended, recent=recent)
+
+    def _damage_lines(self, damage: tuple[Damage, ...]) -> tuple[str, ...]:
+        """What the storm hit, by city and space, in names: "Houston: Port, Refinery 2", "Flooded: Houston -
+        Lake Charles" (the people lost follow on lines of their own)."""
+        b = self.board
+        by_city: dict[str, list[str]] = {}
+        roads = []
+        for d in damage:
+            if d.kind == "road":
+                roads.append(b.road(d.target).name)
+            elif d.kind == "infrastructure":
+                space = b.space(d.target).name
+                by_city.setdefault(b.city(d.city).name, []).append(space + (f" {d.amount}" if d.amount > 1 else ""))
+        lines = [f"{city}: {', '.join(spaces)}" for city, spaces in by_city.items()]
+        if roads:
+            lines.append(f"Flooded: {', '.join(roads)}")
+        return tuple(lines)
 
     def _people_lost(self, damage: tuple[Damage, ...]) -> tuple[str, ...]:
         """One recap line per damaged populace, saying whether the people are gone (the rules table)."""
@@ -194,6 +212,9 @@ class StormfuryGame:
             raise RuleError(f"unknown action {event.action!r} (one of {', '.join(ACTIONS)})")
         i, player = self._player(state, a)
         who, here = self._who(player.role), self._city(player.city)
+        if i != state.current and not (event.action == "evacuate" and player.role == "evac_specialist"):
+            # Each player acts in her own turn; only the evac specialist's evacuation is "at any time".
+            raise RuleError(f"it is {self._who(state.players[state.current].role)}'s turn, not {who}'s")
         if event.action == "move":
             to = a.get("to")
             road = next((r for r in b.roads_of(player.city) if r.other(player.city) == to), None)
@@ -346,9 +367,9 @@ class StormfuryGame:
         """The cards the current shuffle orders, by the ids printed on them, in index order: the deck in the
         forecast phase, the forecast in the hurricane phase (so a deal by dice names each card picked)."""
         if state.phase == "forecast":
-            return tuple(c.id for c in self.board.decks[state.deck])
+            return tuple(c.name for c in self.board.decks[state.deck])
         if state.phase == "hurricane":
-            return tuple(state.forecast)
+            return tuple(self.board.card(c).name for c in state.forecast)
         return ()
 
     def risk_map(self, state: StormState) -> Mapping[Hex, float]:
@@ -360,13 +381,13 @@ class StormfuryGame:
 
     # -- the decisions open now, for the buttons and the projector's cursor --------------------
     def choices(self, state: StormState) -> list[Option]:
-        """Player phase: end the phase first, then pass the turn to the next player, then for each
-        player the moves along open roads, a
+        """Player phase: for the player whose turn it is the moves along open roads, a
         fortification of each standing space of their city (its population centre too: the rules let a
         fortification absorb a hit there), a dam at each road end there (for the aquatic engineer also at
-        each road end in the cities next to hers), one evacuation.
-        Each comes with the hex it concerns, so the projector's cursor can sit on it; ``apply`` still
-        judges each one, and a refused option says why on the panel."""
+        each road end in the cities next to hers), one evacuation; then passing the turn to the next player, and
+        last ending the player phase (never the first option, so a single press ends nothing). Each comes with
+        the hex it concerns, so the projector's cursor can sit on it; ``apply`` still judges each one, and a
+        refused option says why on the panel."""
         if state.phase == "setup":
             role = state.players[state.placed].role
             return [Option(c.name, Choice("place", {"player": role, "city": c.id}), c.population_centre)
@@ -374,15 +395,19 @@ class StormfuryGame:
         if state.phase != "players":
             return []
         b = self.board
-        out: list[Option] = [Option("End player phase", Choice("end_player_phase", {}))]
+        out: list[Option] = []
         turn = self.turn_of(state)
+        ends: list[Option] = []
         if turn is not None and state.current + 1 < len(state.players):
             after = state.players[state.current + 1]
             nxt = b.role(after.role)
             home = next((c.population_centre for c in b.cities if c.id == after.city), None)
-            out.append(Option(f"{turn.short} done: {nxt.short}'s turn", Choice("end_turn", {}), home))
+            ends.append(Option(f"Done: {nxt.short} next", Choice("end_turn", {}), home,
+                               f"{turn.name} is done: the {nxt.name}'s turn"))
+        ends.append(Option("End player phase", Choice("end_player_phase", {})))
         cities = {c.id: c for c in b.cities}
-        for player in state.players:
+        seated = [state.players[state.current]] if 0 <= state.current < len(state.players) else []
+        for player in seated:
             who = b.role(player.role).short
             here = cities.get(player.city)
             for road in b.roads_of(player.city) if player.moves < b.rules.moves_per_turn else ():
@@ -396,20 +421,20 @@ class StormfuryGame:
                         for space in here.spaces if space.id not in state.destroyed]
             for road in b.roads_of(player.city):
                 if road.id not in state.flooded and (road.id, player.city) not in state.dams:
-                    out.append(Option(f"{who}: dam {road.name}",
+                    out.append(Option(f"{who}: dam to {self._city(road.other(player.city))}",
                                 Choice("dam", {"player": player.role, "road": road.id, "city": player.city}),
-                                road.middle))
+                                road.middle, f"{who}: dam the road {road.name} in {self._city(player.city)}"))
             if player.role == "aquatic_engineer":  # her power: dams in the cities next to hers as well
                 for near in dict.fromkeys(r.other(player.city) for r in b.roads_of(player.city)):
                     for road in b.roads_of(near):
                         if road.id not in state.flooded and (road.id, near) not in state.dams and near in cities:
-                            out.append(Option(f"{who}: dam {road.name} at {cities[near].name}",
+                            out.append(Option(f"{who}: dam {cities[near].name} to {self._city(road.other(near))}",
                                         Choice("dam", {"player": player.role, "road": road.id, "city": near}),
-                                        road.middle))
+                                        road.middle, f"{who}: dam the road {road.name} in {cities[near].name}"))
             if here is not None and state.people(player.city) > 0:
                 out.append(Option(f"{who}: evacuate 1", Choice("evacuate", {"player": player.role, "count": 1}),
                             here.population_centre))
-        return out
+        return out + ends
 
     def summary(self, state: StormState) -> dict[str, Any]:
         """Damage by city and by kind: the rules' "where did you take the most damage"."""

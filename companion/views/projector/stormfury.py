@@ -254,8 +254,11 @@ class StormfuryPainter:
     def _passable_pieces(self, layout: Layout, state: Any, kept: dict[Any, Any]) -> list[Piece]:
         """A chevron on the first hex of every open road out of a city where a player stands, pointing
         away from the city: the ways she can still travel (a flooded road shows waves instead)."""
+        # In a fixed order (by city, then road): two chevrons of one road can overlap, and pieces drawn in a
+        # new order over an unchanged screen would leave the old one on top.
         return [keep(kept, ("chevron", city, road.id), self._chevron, layout, city, road)
-                for city, roads in self.passable_roads(state).items() for road in roads]
+                for city, roads in sorted(self.passable_roads(state).items())
+                for road in sorted(roads, key=lambda r: r.id)]
 
     def _chevron(self, layout: Layout, city: str, road: Any) -> Piece:
         s = layout.hex_size
@@ -723,7 +726,7 @@ class StormfuryPainter:
         pygame.draw.rect(surface, palette.BACKGROUND, r.as_tuple())
         pygame.draw.rect(surface, colour, (r.x, r.y, max(6, r.h // 4), r.h))
         body = text.px(text.BODY, layout.height)
-        label = card.id + {"strengthen": "  +1 cat", "weaken": "  -1 cat"}.get(card.mark, "")
+        label = card.name + {"strengthen": "  +1 cat", "weaken": "  -1 cat"}.get(card.mark, "")
         text.draw(surface, label, (r.x + r.h // 4 + 6, r.y + r.h / 2), body, palette.TEXT, anchor="midleft",
                   bold=True, max_width=r.w // 2)
         ax = r.x + r.w // 2
