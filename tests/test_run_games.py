@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import io
+import logging
 import sys
 
 from companion.cli import main
@@ -16,11 +17,15 @@ def run(tmp_path, monkeypatch, *args: str) -> int:
     """One `companion run` on the simulated table until the typed "quit"; the objects it froze at READY are
     unfrozen after (a later test counting frozen objects must not see this run's)."""
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level  # `run` puts its own handler on this test's stderr
     try:
         return main(["run", "--sim", "--headless", "--stdin", "--journal", str(tmp_path / "j.sqlite"), *args])
     finally:
         gc.unfreeze()
         gc.enable()
+        root.handlers[:] = handlers
+        root.setLevel(level)
 
 
 def games(tmp_path):

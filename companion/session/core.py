@@ -109,7 +109,7 @@ def set_aside(what: str) -> Iterator[None]:
     except CompanionError:
         raise
     except Exception as exc:
-        log.error("%s set aside: %s: %s", what, type(exc).__name__, exc, exc_info=True)
+        log.error("%s set aside: %s: %s", what, type(exc).__name__, exc)
         raise CompanionError(f"{what} failed and is set aside (the log says why)") from None
 
 
@@ -253,7 +253,7 @@ class Session:
         the journal and resumable once fixed, the box says so in one line and shows its menu."""
         run = self.run
         name = game_name(run.game.key, run.game_id) if run is not None else "the game"
-        log.error("%s set aside: %s: %s", name, type(exc).__name__, exc, exc_info=True)
+        log.error("%s set aside: %s: %s", name, type(exc).__name__, exc)
         self.run = None
         self.request = OpenRequest()
         self._main_menu()
