@@ -92,3 +92,24 @@ def test_stormfury_cards_and_damage_by_name(journal):
     damaged = [line for line in seen if ": " in line and line.split(": ")[0] in
                {c.name for c in s.current.game.board.cities}]
     assert damaged, seen
+
+
+def test_a_game_started_from_the_menu_is_shown(tmp_path):
+    """The press that starts a new game (after its setup questions) reports a change, so the views draw the new
+    game at once (a trial build of the new game's frame once hid it until the next press)."""
+    from companion.inputs import Press
+    from companion.journal import Journal
+    from companion.session import Session
+
+    with Journal(tmp_path / "j.sqlite") as journal:
+        session = Session(journal)
+        session.start("kansas", {"players": 4})
+        first = session.current.game_id
+        assert session.handle(Press("BACK"))
+        for _ in range(session.panel.menu.items.index("New: Kansas")):
+            assert session.handle(Press("DOWN"))
+        assert session.handle(Press("OK"))  # how many players
+        assert session.handle(Press("OK"))  # the seats' names: numbers
+        assert session.current.game_id == first and "seat names" in session.panel.menu.title
+        assert session.handle(Press("OK")) is True  # the new game starts: a change to show
+        assert session.current.game_id != first and session.frame.game is session.current.game

@@ -236,6 +236,7 @@ class Session:
         run.before_commit = self._announce
         run.snapshots_later = True
         before = (self.run, self._menu, self.request, self.message)
+        shown = (self._panel, self._frame)
         self.run = run
         self._menu = None
         self.request = OpenRequest()
@@ -245,6 +246,9 @@ class Session:
         except Exception:
             self.run, self._menu, self.request, self.message = before
             raise
+        finally:
+            # a trial build: the frame the views last showed stays the one compared, so the new game is a change
+            self._panel, self._frame = shown
         if note := board_note(run.game):  # the group's board did not load: the shipped one, said on screen
             self.notice(note)
 
