@@ -1,9 +1,12 @@
 """The camera's reader: a picture in, the dice on it out (pure: no camera, no files, no clock).
 
 Each die-shaped blob (:mod:`hardware.camera.find`) is read as a D6 by its pips and, when the set is taught D8
-numerals, as a D8 by its numeral; the kind whose reading is surer wins. A blob neither reads as is dropped (a
-magnet, a crumb, a shoe). Each :class:`DieRead` keeps its confidence and whether the die stands crooked; what to
-do with an unsure or crooked read is the caller's (:mod:`hardware.camera.confidence`).
+numerals, as a D8 by its numeral; the kind whose reading is surer wins. With no D8 taught, a blob with a D8's
+outline (:mod:`hardware.camera.silhouette`) is still reported as a D8, its face guessed against printed digits
+and its confidence below the threshold: the table is asked for its face rather than told there are no dice.
+A blob neither reads as is dropped (a magnet, a crumb, a shoe). Each :class:`DieRead` keeps its confidence and
+whether the die stands crooked; what to do with an unsure or crooked read is the caller's
+(:mod:`hardware.camera.confidence`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import cv2
 import numpy as np
 
 from hardware.camera import confidence as conf
-from hardware.camera import numerals, pips
+from hardware.camera import numerals, pips, silhouette
 from hardware.camera.find import Candidate, find_candidates, refine
 from hardware.camera.taught import TaughtSet
 
@@ -47,16 +50,26 @@ def _read_one(image: np.ndarray, candidate: Candidate, taught: TaughtSet | None,
     options: list[tuple[float, str, int]] = []
     rect = refine(image, candidate) if "d6" in kinds else candidate.rect
     (_, _), (w, h), _ = rect
+    # A D8's outline (a hexagon) is no flat D6's, and with no D8 taught it is still found as a D8. The outline is
+    # one piece of evidence, the face another: a D6 in perspective can show a hexagon too, and a layout of two
+    # pips or more outweighs it; one spot does not (a D8's numeral 1 is read as a lone pip), so a lone spot on a
+    # D8's outline is never taken without asking.
+    octahedron = not candidate.faint and silhouette.is_d8(candidate.mask)
     if "d6" in kinds:
         pip_read = pips.read_die(image, rect)
         # A pale blob seen by its edges only is a die when it shows a layout; one spot on it is as often a mark.
         if pip_read.face > (1 if candidate.faint else 0):
-            options.append((pip_read.confidence, "d6", pip_read.face))
+            lone = octahedron and pip_read.face == 1
+            sureness = min(pip_read.confidence, conf.UNTAUGHT) if lone else pip_read.confidence
+            options.append((sureness, "d6", pip_read.face))
     d8 = taught.templates("d8") if taught and "d8" in kinds and not candidate.faint else {}
     if d8:
         face, sureness = numerals.read_numeral(pips.upright(image, candidate.rect, numerals.CROP), d8)
         if face:
             options.append((sureness, "d8", face))
+    elif "d8" in kinds and octahedron:
+        # No D8 taught, yet the outline is a D8's: found, its face guessed, and the table asked.
+        options.append((conf.UNTAUGHT, "d8", numerals.guess(pips.upright(image, candidate.rect, numerals.CROP))))
     if not options:
         return None
     sureness, kind, face = max(options)
