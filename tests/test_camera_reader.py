@@ -132,11 +132,15 @@ def taught_from(*names: str) -> TaughtSet:
 
 def test_d8_faces_never_taught_are_asked_about_never_read_wrong():
     """Taught from burks_d8_01 (5) and burks_d8_04 (1); burks_d8_05 (7) and burks_d8_06 (3) show faces the set
-    does not know: nothing sure comes of them, whatever kinds are asked for."""
+    does not know: nothing sure comes of them, whatever kinds are asked for. Each is still found by its outline,
+    one d8 asked about, its face guessed against printed digits (7 right, 3 guessed 8), not named as a taught
+    face it is not."""
     taught = taught_from("burks_d8_01.jpg", "burks_d8_04.jpg")
     for name in ("burks_d8_05.jpg", "burks_d8_06.jpg"):
         for kinds in (frozenset({"d8"}), frozenset({"d6", "d8"})):
-            assert not [r for r in read_dice(image(name), taught, kinds) if r.sure], (name, kinds)
+            reads = read_dice(image(name), taught, kinds)
+            assert [(r.kind, r.sure) for r in reads] == [("d8", False)], (name, kinds, reads)
+            assert reads[0].face not in (1, 5)
 
 
 def test_d8_taught_faces_read_from_other_frames():
