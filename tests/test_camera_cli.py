@@ -74,3 +74,12 @@ def test_read_writes_nothing_but_its_out_file(capsys, tmp_path):
     before = sorted(tmp_path.iterdir())
     assert main(["dice", "read", str(photos() / "byler_13.jpg"), "--sets", str(tmp_path)]) == 0
     assert sorted(tmp_path.iterdir()) == before
+
+
+def test_read_finds_a_d8_nobody_taught_and_would_ask_its_face(capsys, tmp_path):
+    """No set taught: the blue D8 is not 'no dice' but one d8 below the threshold (the table sets its face)."""
+    assert main(["dice", "read", str(photos() / "burks_d8_05.jpg"), "--json", "--sets", str(tmp_path)]) == 0
+    [die] = json.loads(capsys.readouterr().out)["dice"]
+    assert die["kind"] == "d8" and 1 <= die["face"] <= 8 and 0.2 <= die["confidence"] < 0.6
+    assert main(["dice", "read", str(photos() / "burks_d8_05.jpg"), "--sets", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("(would ask)")

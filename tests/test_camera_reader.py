@@ -132,18 +132,22 @@ def taught_from(*names: str) -> TaughtSet:
 
 def test_d8_faces_never_taught_are_asked_about_never_read_wrong():
     """Taught from burks_d8_01 (5) and burks_d8_04 (1); burks_d8_05 (7) and burks_d8_06 (3) show faces the set
-    does not know: nothing sure comes of them, whatever kinds are asked for."""
+    does not know: nothing sure comes of them, whatever kinds are asked for. Each is still found by its outline,
+    one d8 asked about, its face guessed against printed digits (7 right, 3 guessed 8), not named as a taught
+    face it is not."""
     taught = taught_from("burks_d8_01.jpg", "burks_d8_04.jpg")
     for name in ("burks_d8_05.jpg", "burks_d8_06.jpg"):
         for kinds in (frozenset({"d8"}), frozenset({"d6", "d8"})):
-            assert not [r for r in read_dice(image(name), taught, kinds) if r.sure], (name, kinds)
+            reads = read_dice(image(name), taught, kinds)
+            assert [(r.kind, r.sure) for r in reads] == [("d8", False)], (name, kinds, reads)
+            assert reads[0].face not in (1, 5)
 
 
 def test_d8_taught_faces_read_from_other_frames():
     """Taught from all four dev photographs as they are; read from the same photographs turned a quarter, a
     half and three quarters, and shrunk to 640 pixels (the die lies at another angle and size): every read
     right and sure. Only four faces of one die exist as real photographs here: this is what they can show."""
-    names = ("burks_d8_01.jpg", "burks_d8_04.jpg", "burks_d8_05.jpg", "burks_d8_06.jpg")
+    names = D8_PHOTOS
     taught = taught_from(*names)
     counts = {"right": 0, "wrong": 0, "asked": 0, "dice": 0}
     for name in names:
@@ -152,6 +156,41 @@ def test_d8_taught_faces_read_from_other_frames():
             frame = cv2.resize(frame, (640, 653), interpolation=cv2.INTER_AREA)
             tally(read_dice(frame, taught, frozenset({"d8"})), labels()[name], counts)
     assert counts == {"right": 12, "wrong": 0, "asked": 0, "dice": 12}
+
+
+D8_PHOTOS = ("burks_d8_01.jpg", "burks_d8_04.jpg", "burks_d8_05.jpg", "burks_d8_06.jpg")
+
+
+def test_a_d8_nobody_taught_is_found_by_its_outline_and_asked_about():
+    """No set taught: each D8 photograph, as it is, turned, lit, blurred, compressed, shrunk to 640 pixels and
+    turned a quarter, shows one die, a d8 below the threshold (the table sets its face), whatever kinds are asked
+    for with it; never a sure read, never a D6 (a D8's 1 once read as a sure lone pip). Its face is a guess
+    against printed digits: 2 of the 4 as they are (5 and 7; the 1 and the 3 are guessed 7 and 8)."""
+    changes = dict(CHANGES)
+    changes["as it is"] = lambda p: p
+    changes["shrunk"] = lambda p: cv2.resize(p, (640, 653), interpolation=cv2.INTER_AREA)
+    changes["a quarter turn"] = lambda p: np.ascontiguousarray(np.rot90(p))
+    guessed = 0
+    for name in D8_PHOTOS:
+        [(_, face)] = labels()[name]
+        for change, make in changes.items():
+            for kinds in (frozenset({"d8"}), frozenset({"d6", "d8"})):
+                reads = read_dice(make(image(name)), kinds=kinds)
+                assert [(r.kind, r.sure) for r in reads] == [("d8", False)], (name, change, reads)
+                assert 0.2 <= reads[0].confidence < THRESHOLD
+        guessed += read_dice(image(name))[0].face == face
+    assert guessed == 2
+
+
+def test_d6_photographs_show_no_d8_when_every_kind_is_asked():
+    """With no set taught and every kind asked for (as `dice read` does), no die on the D6 photographs, as they
+    are or brightened, is taken for a D8, and the D6 reads are what they are when only D6 are asked for."""
+    for name, truth in sorted(labels().items()):
+        if truth[0][0] == "d6":
+            for picture in (image(name), CHANGES["brighter"](image(name))):
+                every = read_dice(picture)
+                assert not [r for r in every if r.kind == "d8"], (name, every)
+                assert every == read_dice(picture, kinds=frozenset({"d6"})), name
 
 
 def test_a_taught_set_is_kept_as_data_and_read_back(tmp_path):

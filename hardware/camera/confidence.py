@@ -34,3 +34,8 @@ def crooked(width: float, height: float) -> bool:
     """Whether an outline this shape is a die standing crooked (seen from above, a flat die is about square)."""
     short, long_ = sorted((width, height))
     return short <= 0 or long_ / short > CROOKED_ASPECT
+
+
+UNTAUGHT = 0.4
+"""The confidence of a D8 found by its outline while no D8 set is taught (:mod:`hardware.camera.silhouette`): its
+face is only a guess against printed digits, so it is always shown to the table, never taken."""

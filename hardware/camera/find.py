@@ -213,17 +213,20 @@ def refine(image: np.ndarray, candidate: Candidate) -> tuple[tuple[float, float]
     lab = cv2.cvtColor(cv2.GaussianBlur(crop, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     cy, cx = (y - top) + h // 2, (x - left) + w // 2
     r = max(2, min(w, h) // 6)
-    body = np.median(lab[cy - r: cy + r, cx - r: cx + r].reshape(-1, 3), axis=0)
+    middle = lab[max(0, cy - r): cy + r, max(0, cx - r): cx + r].reshape(-1, 3)
+    if not 0 <= cy < lab.shape[0] or not 0 <= cx < lab.shape[1] or not len(middle):
+        return candidate.rect  # a box running off the picture (rounded up from the shrunken copy)
+    body = np.median(middle, axis=0)
     distance = np.sqrt(((lab - body) ** 2).sum(axis=2))
     mask = (distance < 38).astype(np.uint8)
     k = max(3, (min(w, h) // 5) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    middle = labels[cy, cx]
-    if middle == 0 or not 0.35 * w * h <= stats[middle][4] <= 1.2 * w * h:
+    own = labels[cy, cx]
+    if own == 0 or not 0.35 * w * h <= stats[own][4] <= 1.2 * w * h:
         return candidate.rect
-    ys, xs = np.nonzero(labels == middle)
+    ys, xs = np.nonzero(labels == own)
     points = np.stack([xs + left, ys + top], axis=1).astype(np.float32)
     (rx, ry), (rw, rh), angle = cv2.minAreaRect(points)
     if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) > 1.6:

@@ -10,6 +10,8 @@ die lies at any angle, so the glyph is compared with each taught one turned in `
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -89,3 +91,33 @@ def read_numeral(square: np.ndarray, templates: dict[int, list[np.ndarray]]) -> 
     # Another die's numerals in the same font are alike to 0.8 or so; the same numeral seen again, above 0.9.
     confidence = min(1.0, max(0.0, (best - ALIKE) / 0.15)) * (0.5 + 0.5 * margin)
     return face, round(confidence, 3)
+
+
+PRINTED_FONT = cv2.FONT_HERSHEY_SIMPLEX
+"""A plain sans-serif: the printed digits a D8 nobody taught is compared with."""
+
+
+@functools.cache
+def printed() -> dict[int, list[np.ndarray]]:
+    """Glyphs of the digits 1-8 as plainly printed (white on a coloured square, cut out as a die's numeral is).
+    Not a taught font: a numeral read against them is a guess to show the table, never a read to take."""
+    out: dict[int, list[np.ndarray]] = {}
+    for digit in range(1, 9):
+        square = np.full((CROP, CROP, 3), (200, 80, 20), np.uint8)
+        (w, h), _ = cv2.getTextSize(str(digit), PRINTED_FONT, 1.4, 3)
+        cv2.putText(square, str(digit), ((CROP - w) // 2, (CROP + h) // 2), PRINTED_FONT, 1.4, (255, 255, 255), 3,
+                    cv2.LINE_AA)
+        g = glyph(square)
+        if g is not None:
+            out[digit] = [g]
+    return out
+
+
+def guess(square: np.ndarray) -> int:
+    """The printed digit most like the upward numeral of an upright D8 square; 1 when no numeral is seen (the
+    table sets the face anyway: a guess is only where the arrows start)."""
+    g = glyph(square)
+    if g is None:
+        return 1
+    likeness = match(g, printed())
+    return max(likeness, key=lambda face: likeness[face])

@@ -1,9 +1,12 @@
 """The camera's reader: a picture in, the dice on it out (pure: no camera, no files, no clock).
 
 Each die-shaped blob (:mod:`hardware.camera.find`) is read as a D6 by its pips and, when the set is taught D8
-numerals, as a D8 by its numeral; the kind whose reading is surer wins. A blob neither reads as is dropped (a
-magnet, a crumb, a shoe). Each :class:`DieRead` keeps its confidence and whether the die stands crooked; what to
-do with an unsure or crooked read is the caller's (:mod:`hardware.camera.confidence`).
+numerals, as a D8 by its numeral; the kind whose reading is surer wins. A blob with a D8's outline
+(:mod:`hardware.camera.silhouette`) whose face was not taught (or no D8 at all) is still reported as a D8, its
+face guessed and its confidence below the threshold: the table is asked for its face rather than told there are
+no dice. A blob neither reads as is dropped (a magnet, a crumb, a shoe). Each :class:`DieRead` keeps its
+confidence and whether the die stands crooked; what to do with an unsure or crooked read is the caller's
+(:mod:`hardware.camera.confidence`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import cv2
 import numpy as np
 
 from hardware.camera import confidence as conf
-from hardware.camera import numerals, pips
+from hardware.camera import numerals, pips, silhouette
 from hardware.camera.find import Candidate, find_candidates, refine
 from hardware.camera.taught import TaughtSet
 
@@ -47,16 +50,29 @@ def _read_one(image: np.ndarray, candidate: Candidate, taught: TaughtSet | None,
     options: list[tuple[float, str, int]] = []
     rect = refine(image, candidate) if "d6" in kinds else candidate.rect
     (_, _), (w, h), _ = rect
+    # A D8's outline (a hexagon) is no flat D6's, and a D8 whose face was not taught is still found. The outline is
+    # one piece of evidence, the face another: a D6 in perspective can show a hexagon too, and a layout of two
+    # pips or more outweighs it; one spot does not (a D8's numeral 1 is read as a lone pip), so a lone spot on a
+    # D8's outline is never taken without asking.
+    octahedron = not candidate.faint and silhouette.is_d8(candidate.mask)
     if "d6" in kinds:
         pip_read = pips.read_die(image, rect)
         # A pale blob seen by its edges only is a die when it shows a layout; one spot on it is as often a mark.
         if pip_read.face > (1 if candidate.faint else 0):
-            options.append((pip_read.confidence, "d6", pip_read.face))
+            lone = octahedron and pip_read.face == 1
+            sureness = min(pip_read.confidence, conf.UNTAUGHT) if lone else pip_read.confidence
+            options.append((sureness, "d6", pip_read.face))
     d8 = taught.templates("d8") if taught and "d8" in kinds and not candidate.faint else {}
+    taught_face, likeness = 0, 0.0
     if d8:
-        face, sureness = numerals.read_numeral(pips.upright(image, candidate.rect, numerals.CROP), d8)
-        if face:
-            options.append((sureness, "d8", face))
+        taught_face, likeness = numerals.read_numeral(pips.upright(image, candidate.rect, numerals.CROP), d8)
+        if taught_face:
+            options.append((likeness, "d8", taught_face))
+    if "d8" in kinds and octahedron:
+        # The outline is a D8's, whether or not its face was taught: found, and the table asked. The face is the
+        # taught numeral it is like, or where none is (a face not taught yet) a guess against printed digits.
+        face = taught_face if likeness > 0 else numerals.guess(pips.upright(image, candidate.rect, numerals.CROP))
+        options.append((conf.UNTAUGHT, "d8", face))
     if not options:
         return None
     sureness, kind, face = max(options)
