@@ -188,3 +188,25 @@ def test_a_game_painter_built_on_the_shared_parts(toy):
     disc = (round(x - 0.22 * layout.unit), round(y))  # on the lay-order disc, clear of its number
     assert pixel(mine, disc) == ORDER and pixel(shared, disc) != ORDER
     assert pixel(mine, layout.probe(Cell(1, 0))) == pixel(shared, layout.probe(Cell(1, 0)))  # same board under it
+
+
+def test_the_options_are_listed_once_per_state_not_once_per_press(tmp_path, toy, monkeypatch):
+    """An arrow press only moves the cursor: the engine's list (long for Carcassonne's spaces) is made once for
+    the state, not again at every press (it was made twice a press)."""
+    calls = []
+    listed = ToyGame.choices
+
+    def counted(self, state):
+        calls.append(state)
+        return listed(self, state)
+
+    monkeypatch.setattr(ToyGame, "choices", counted)
+    with Journal(tmp_path / "j.sqlite") as journal:
+        s = Session(journal)
+        s.start(game="toy", options={"tiles": 2})
+        s.handle(roll(1))  # a field is drawn: four places to lay it
+        made = len(calls)
+        assert made >= 1 and s.panel.menu.items == ("1 west", "1 north", "1 south", "1 east")
+        for button in ("DOWN", "DOWN", "UP", "DOWN", "DOWN"):
+            assert s.handle(Press(button))
+        assert len(calls) == made and s.panel.menu.selected == 3

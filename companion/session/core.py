@@ -157,6 +157,8 @@ class Session:
         self._waiting: list[Roll] = []
         """Rolls that arrived while a confirmation was open, taken once it is answered."""
         self._panel = Panel()
+        self._listed: tuple[GameRun, Any, tuple[Option, ...]] | None = None
+        """The options of the game's current state (:meth:`options`)."""
         self._frame = Frame(self._panel)
         self.before_commit: Callable[[str], None] | None = None
         """Called with the digest of the state about to be journaled (crash tests log it)."""
@@ -495,13 +497,19 @@ class Session:
         return self.run
 
     def options(self) -> list[Option]:
-        """The choices open now (a decision prompt), each with its label, event and place if any."""
-        if self.run is None:
+        """The choices open now (a decision prompt), each with its label, event and place if any.
+
+        Computed once per state (states are immutable): a press that only moves the cursor asks again, and an
+        engine's list can be long to make (Carcassonne's every legal space of a tile, each press twice before)."""
+        run = self.run
+        if run is None:
             return []
-        prompt = self.run.prompt()
-        if not prompt.actions:
-            return []
-        return options_for(self.run.game, self.run.state, prompt)
+        listed = self._listed
+        if listed is None or listed[0] is not run or listed[1] is not run.state:
+            prompt = run.prompt()
+            found = tuple(options_for(run.game, run.state, prompt)) if prompt.actions else ()
+            listed = self._listed = (run, run.state, found)
+        return list(listed[2])
 
     # -- buttons -----------------------------------------------------------------------------------
 
