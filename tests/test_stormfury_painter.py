@@ -10,9 +10,9 @@ import pytest
 from companion.commands.snapshot import frame_for
 from companion.dice import Choice
 from companion.games.stormfury import load
+from companion.games.stormfury.painter import TOKEN_SCREEN, TOKEN_SHARE
 from companion.views.projector import Layout, render_frame, text
 from companion.views.projector.painters import painter_for
-from companion.views.projector.stormfury import TOKEN_SCREEN, TOKEN_SHARE
 from tests.conftest import REPO
 
 SEATS = [{"role": "aquatic_engineer", "city": "houston"}, {"role": "architect", "city": "houston"},
@@ -79,7 +79,7 @@ def test_each_defence_shows_who_made_it_in_her_colour(game, size, monkeypatch):
     from dataclasses import replace
 
     from companion.dice import Shuffled
-    from companion.views.projector.stormfury import StormfuryPainter
+    from companion.games.stormfury.painter import StormfuryPainter
 
     state = game.new_game({"players": SEATS})
     state = game.apply(state, Shuffled(tuple(range(len(game.board.decks[state.deck])))))

@@ -13,9 +13,9 @@ import pytest
 from companion.commands.snapshot import frame_for
 from companion.dice import Choice
 from companion.games.kansas import KansasGame, KansasState, load
+from companion.games.kansas.painter import EARLIER_FADE, FORECAST, KansasPainter, track_offset
 from companion.hexgrid import Hex
 from companion.views.projector import Layout, palette, render_frame
-from companion.views.projector.kansas import EARLIER_FADE, FORECAST, KansasPainter, track_offset
 from companion.views.projector.painters import painter_for
 from tests.conftest import REPO
 from tests.test_kansas_rules import d6, d8, play
