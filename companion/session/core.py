@@ -124,15 +124,16 @@ class Frame:
     state: Any = None
     cursor: Place | None = None
     overlay: bool = False
-    painter: str = ""
+    painter: str = field(default="", init=False)
     """The ``"module:name"`` of the game's painter ("" for the shared painter of its board)."""
-    risk: Mapping[Any, float] = field(default_factory=dict, compare=False)
-    """How likely each place is to be hit, while the overlay is shown (it follows from game, state and overlay)."""
+    risk: Mapping[Any, float] = field(default_factory=dict, init=False, compare=False)
+    """How likely each place is to be hit, while the overlay is shown."""
 
     def __post_init__(self) -> None:
-        if self.game is not None and not self.painter:
+        # Both follow from the game, state and overlay, so they are never given (``replace`` works them out again).
+        if self.game is not None:
             object.__setattr__(self, "painter", painter_name(self.game))
-        if self.overlay and self.game is not None and self.state is not None and not self.risk:
+        if self.overlay and self.game is not None and self.state is not None:
             object.__setattr__(self, "risk", risk_of(self.game, self.state))
 
 
