@@ -12,9 +12,9 @@ from companion.dice import Choice
 from companion.games.allegheny import load
 from companion.games.allegheny import painter as rail
 from companion.places import Location
+from companion.session.drawn import painter_of
 from companion.views.projector import palette, render_frame
 from companion.views.projector.layout import Layout
-from companion.views.projector.painters import painter_for
 
 SIZES = [(1280, 720), (1920, 1080)]
 
@@ -36,7 +36,7 @@ def offered(game):
 
 def draw(game, state, size):
     surface = render_frame(frame_for(game, state), size)
-    painter = painter_for(game)
+    painter = painter_of(game)
     return surface, painter, Layout.for_board(painter.map_data(state).shaped(), *size)
 
 
@@ -45,7 +45,7 @@ def pixel(surface, at):
 
 
 def test_the_spec_names_this_painter(game):
-    assert isinstance(painter_for(game), rail.Painter)
+    assert isinstance(painter_of(game), rail.Painter)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -53,7 +53,7 @@ def test_the_auction_under_way_is_in_the_side_panel(game, size):
     state = game.new_game({"players": 3})
     state = game.apply(state, Choice("bid", {"amount": 4}))
     state = game.apply(state, Choice("pass"))
-    lines = painter_for(game).auction_lines(state)
+    lines = painter_of(game).auction_lines(state)
     assert lines[1] == "Stock: C&O (red), base Richmond"
     assert lines[2] == "High bid: $4 by Player 1" and lines[3] == "Bidding now: Player 3"
     assert lines[4] == "Passed: Player 2"
@@ -100,7 +100,7 @@ def test_the_ple_opens_when_a_railroad_reaches_pittsburgh(game):
     state = game.apply(state, Choice("build_from", {"location": "cumberland"}))
     state = game.apply(state, Choice("build", {"railroad": "bo", "link": ["cumberland", "pittsburgh"]}))
     assert state.phase == "ple_auction"
-    painter = painter_for(game)
+    painter = painter_of(game)
     assert painter.auction_lines(state)[:2] == ["The P&LE opens", "Stock: P&LE (black), base Pittsburgh"]
     draw(game, state, (1280, 720))
 

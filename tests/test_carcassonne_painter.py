@@ -13,9 +13,9 @@ from companion.games.carcassonne import load
 from companion.games.carcassonne import painter as carc
 from companion.games.carcassonne.state import CarcState
 from companion.places import Cell
+from companion.session.drawn import painter_of
 from companion.views.projector import palette, render_frame
 from companion.views.projector.layout import Layout
-from companion.views.projector.painters import painter_for
 
 SIZES = [(1280, 720), (1920, 1080)]
 
@@ -44,7 +44,7 @@ def deploy(game, state: CarcState, kind: str | None) -> CarcState:
 
 def draw(game, state, size):
     surface = render_frame(frame_for(game, state), size)
-    painter = painter_for(game)
+    painter = painter_of(game)
     layout = Layout.for_board(painter.map_data(state).shaped(), *size)
     return surface, painter, layout
 
@@ -66,7 +66,7 @@ def near(a, b, tolerance: int = 40) -> bool:
 
 
 def test_the_spec_names_this_painter(game):
-    assert isinstance(painter_for(game), carc.Painter)
+    assert isinstance(painter_of(game), carc.Painter)
 
 
 @pytest.mark.parametrize("size", SIZES)

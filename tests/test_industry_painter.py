@@ -8,9 +8,9 @@ from companion.dice import Choice
 from companion.games import load_game
 from companion.places import Link, Location
 from companion.session.core import Frame
+from companion.session.drawn import painter_of
 from companion.views.panel import Panel
 from companion.views.projector import Layout, palette, render_frame
-from companion.views.projector.painters import painter_for
 
 SIZE = (1280, 720)
 GAME = load_game("industry")
@@ -36,7 +36,7 @@ def japan_built():
 
 def test_a_built_link_is_drawn_in_its_owners_colour_and_the_side_panel_holds_the_ledger():
     state = japan_built()
-    painter = painter_for(GAME)
+    painter = painter_of(GAME)
     assert type(painter).__name__ == "IndustryPainter"
     surface = render_frame(Frame(Panel(game=GAME.title), GAME, state), SIZE)
     layout = Layout.for_board(GAME.board_for(state), *SIZE)

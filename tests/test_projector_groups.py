@@ -11,9 +11,9 @@ import pygame
 import pytest
 
 from companion.games.kansas import KansasGame, load
+from companion.games.kansas.painter import KansasPainter, die_piece
 from companion.views.panel import Panel
 from companion.views.projector import Layout, text
-from companion.views.projector.kansas import KansasPainter, die_piece
 from companion.views.projector.layout import Rect
 from companion.views.projector.marks import shadow_layer
 from companion.views.projector.pieces import Memo, Piece, compare, paint_all, repaint, shown

@@ -12,14 +12,14 @@ import pytest
 from companion.commands.snapshot import frame_for, seeded_state
 from companion.games import load_game
 from companion.games.kansas import load as load_kansas
+from companion.games.kansas.painter import KansasPainter
+from companion.games.stormfury.painter import StormfuryPainter
 from companion.hexgrid import Hex
 from companion.views.panel import Panel
 from companion.views.projector import Layout, ProjectorRenderer, palette, text, textures
-from companion.views.projector.kansas import KansasPainter
 from companion.views.projector.key import key_rows
 from companion.views.projector.layout import PANEL_SHARE, regions
 from companion.views.projector.shapes import HexShape
-from companion.views.projector.stormfury import StormfuryPainter
 
 SIZES = [(1280, 720), (1920, 1080)]
 

@@ -13,13 +13,13 @@ import pytest
 from companion.commands.snapshot import seeded_state
 from companion.dice import Choice, DiceRolled, DiceSource, Die
 from companion.games import load_game
+from companion.games.stormfury.painter import StormfuryPainter
 from companion.inputs import Decide, Press, Roll
 from companion.journal import Journal
 from companion.session.core import Session
 from companion.views.projector import Layout, ProjectorRenderer, palette
 from companion.views.projector.pieces import Piece, damage, merge
 from companion.views.projector.renderer import render_frame
-from companion.views.projector.stormfury import StormfuryPainter
 
 SIZE = (960, 540)
 

@@ -13,12 +13,13 @@ import pytest
 from companion.hexgrid import Hex
 from companion.places import Cell, GraphBoard, HexBoard, Link, Location, Site, SquareBoard
 from companion.session.core import Frame
+from companion.session.drawn import painter_of
 from companion.views.panel import Panel
 from companion.views.projector import Layout, ProjectorRenderer, palette, render_frame
 from companion.views.projector.board import MapData, label_place
 from companion.views.projector.cursor import RING_SCALE
 from companion.views.projector.key import key_rows
-from companion.views.projector.painters import BoardPainter, painter_for
+from companion.views.projector.painters import BoardPainter
 from companion.views.projector.shapes import GraphShape, SquareShape, fit
 from companion.views.projector.shapes.graphs import MAX_UNIT_SHARE, RADIUS
 from companion.views.projector.symbols import letters, line_styles, mark_shapes
@@ -99,7 +100,7 @@ def test_a_square_grid_fits_what_is_laid_and_a_margin_of_open_cells():
 
 def test_a_graph_board_draws_links_by_kind_sites_by_mark_and_every_symbol_in_the_key():
     game = BoardGame(GRAPH)
-    assert isinstance(painter_for(game), BoardPainter)
+    assert isinstance(painter_of(game), BoardPainter)
     surface = render_frame(frame(game), SIZE)
     layout = Layout.for_board(GRAPH, *SIZE)
     styles = line_styles(GRAPH.links.values())

@@ -48,14 +48,14 @@ def test_the_chicago_links_value_follows_the_reading():
 
 
 def test_the_readings_are_on_the_side_panels():
+    from companion.session.drawn import painter_of
     from companion.views.projector.layout import Layout
-    from companion.views.projector.painters import painter_for
 
     for key, options, words in (("industry", {"map": "Minnesota", "players": 3}, "Chicago name box"),
                                 ("allegheny", {"players": 3}, "No double track into and out of Pittsburgh")):
         game = load_game(key)
         state = game.new_game(options)
-        painter = painter_for(game)
+        painter = painter_of(game)
         board = game.board_for(state) if hasattr(game, "board_for") else None
         layout = Layout.for_board(board, 1920, 1080)
         keys = " ".join(str(p.key) for p in painter.side_pieces(layout, layout.side, state))

@@ -31,11 +31,11 @@ def take(s: Session, prefix: str = "", last: bool = False) -> None:
 
 
 def side_words(s: Session) -> list[str]:
+    from companion.session.drawn import painter_of
     from companion.views.projector.layout import Layout
-    from companion.views.projector.painters import painter_for
 
     frame = s.frame
-    painter = painter_for(frame.game)
+    painter = painter_of(frame.game)
     layout = Layout.for_board(frame.game.board_for(frame.state), 1280, 720)
     pieces = painter.side_pieces(layout, layout.side, frame.state)
     return [str(p.key) for p in pieces]

@@ -177,7 +177,7 @@ def test_a_fortification_on_a_fully_evacuated_centre_is_not_used_up():
 
 
 def test_the_population_rule_is_on_the_projector_side_panel():
-    from companion.views.projector.stormfury import StormfuryPainter
+    from companion.games.stormfury.painter import StormfuryPainter
 
     lines = StormfuryPainter(GAME).side_lines(GAME.new_game({}))
     assert "Damaged people are lost: a centre is not damaged twice for them" in lines
@@ -258,7 +258,7 @@ def test_every_power_is_one_line_of_data():
 
 
 def test_the_projector_marks_the_roads_open_from_each_players_city():
-    from companion.views.projector.stormfury import StormfuryPainter
+    from companion.games.stormfury.painter import StormfuryPainter
 
     painter = StormfuryPainter(GAME)
     s = players_phase()

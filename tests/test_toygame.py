@@ -14,9 +14,10 @@ from companion.games import registry
 from companion.journal import Journal
 from companion.places import Cell
 from companion.session import Decide, Press, Roll, Session
+from companion.session.drawn import painter_of
 from companion.views import oled
 from companion.views.projector import Layout, ProjectorRenderer, palette, render_frame
-from companion.views.projector.painters import BoardPainter, painter_for
+from companion.views.projector.painters import BoardPainter
 from tests.toygame import PAINTED, SPEC
 from tests.toygame.engine import START, ToyGame, ToyState
 from tests.toygame.painter import ORDER, Painter
@@ -158,7 +159,7 @@ def test_the_risk_overlay_heats_each_laid_cell_by_the_engines_exact_chance(toy):
 def test_the_shared_painter_draws_the_board_and_names_every_symbol(toy):
     game = ToyGame()
     state = ToyState(tiles=((START, "city"), (Cell(1, 0), "field"), (Cell(0, 1), "monastery")))
-    assert isinstance(painter_for(game), BoardPainter) and not isinstance(painter_for(game), Painter)
+    assert isinstance(painter_of(game), BoardPainter) and not isinstance(painter_of(game), Painter)
     from companion.commands.snapshot import frame_for
 
     surface = render_frame(frame_for(game, state), SIZE)
@@ -178,7 +179,7 @@ def test_the_shared_painter_draws_the_board_and_names_every_symbol(toy):
 def test_a_game_painter_built_on_the_shared_parts(toy):
     painted = registry.load_game("toypaint")
     state = ToyState(tiles=((START, "city"), (Cell(1, 0), "field")), drawn="road", roll=3)
-    assert isinstance(painter_for(painted), Painter)
+    assert isinstance(painter_of(painted), Painter)
     from companion.commands.snapshot import frame_for
 
     mine = render_frame(frame_for(painted, state), SIZE)

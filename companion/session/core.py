@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,7 @@ from companion.journal.engine_cache import cache_folder, load_engine
 from companion.places import Place
 from companion.read_confirm import cursor_of
 from companion.session.choices import asked, cursor, ends, options_for, setup_questions, step_choice
+from companion.session.drawn import painter_name, risk_of
 from companion.session.game_run import GameRun, state_digest, stored_board
 from companion.session.menus import MenuState
 from companion.session.panel_build import asks_shuffle, build_panel, deal_for, deals_by_dice
@@ -115,13 +116,25 @@ def set_aside(what: str) -> Iterator[None]:
 
 @dataclass(frozen=True)
 class Frame:
-    """Everything a view draws: the panel plus the game and its state for the projector's map."""
+    """Everything a view draws: the panel plus the game and its state for the projector's map, with what the
+    projector needs from the rules worked out here (:mod:`companion.session.drawn`), as plain data."""
 
     panel: Panel
     game: Game[Any] | None = None
     state: Any = None
     cursor: Place | None = None
     overlay: bool = False
+    painter: str = field(default="", init=False)
+    """The ``"module:name"`` of the game's painter ("" for the shared painter of its board)."""
+    risk: Mapping[Any, float] = field(default_factory=dict, init=False, compare=False)
+    """How likely each place is to be hit, while the overlay is shown."""
+
+    def __post_init__(self) -> None:
+        # Both follow from the game, state and overlay, so they are never given (``replace`` works them out again).
+        if self.game is not None:
+            object.__setattr__(self, "painter", painter_name(self.game))
+        if self.overlay and self.game is not None and self.state is not None:
+            object.__setattr__(self, "risk", risk_of(self.game, self.state))
 
 
 class Session:

@@ -5,7 +5,7 @@ Modules with one job each: ``layout`` (regions, the board fitted at any resoluti
 (colour-blind-safe colours and the risk ramp), ``symbols``/``marks``/``key`` (a symbol per kind, drawing
 it, the key naming it), ``board`` (the static board of any shape), ``overlay`` (risk heat on any place
 and its legend), ``status`` (the top strip), ``cursor``, ``chart`` (damage summary), ``painters``
-(which painter draws a game; the shared ones), per-game painters (``stormfury``, ``kansas``),
+(what a painter is; the shared ones: a game's own painter is ``companion/games/<game>/painter.py``),
 ``renderer`` (frame -> surface, redrawing only what changed) and ``view`` (the running box's screen).
 """
 

@@ -1,6 +1,6 @@
 """The risk overlay: each place filled by its exact probability of being hit, and the legend that reads it.
 
-The probabilities come from the engine's ``risk_map`` (exact, not sampled), keyed by the board's
+The probabilities come from the engine's ``risk_map`` (exact, not sampled; the frame carries them), keyed by the board's
 places: a hex or a cell is filled, a location gets a disc around its mark, a link a band along it.
 Places at zero stay as terrain, so the overlay shows where the storm may go rather than tinting the
 whole board; a place the board does not have is left out.

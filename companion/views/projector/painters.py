@@ -3,23 +3,40 @@
 A painter has three jobs: describe the board (``map_data(state)``: the printed board, or the board
 as it stands when it grows), draw what the state adds on the map (``paint_state``) and fill the side
 panel (``paint_side``); a painter that also gives them as pieces (:class:`PaintsPieces`) has a
-roll repaint only the marks and lines it changed. A game names its painter in its registry spec; one without gets
-:class:`BoardPainter` when its engine has ``board_for(state)`` (the board of its shape, a key to
-every symbol, nothing game-specific), else :class:`GenericPainter`, which draws the board the game
-publishes through ``map_json``. So a new rule set shows its board and risk before anyone writes its
-painter, and a game's own painter can start from :class:`BoardPainter` and add its marks.
+roll repaint only the marks and lines it changed. A game's painter lives in its own folder
+(``companion/games/<game>/painter.py``) and the frame names it (``"module:name"``, from the game's registry
+spec): this toolkit names no game. A game without one gets :class:`BoardPainter` when its engine has
+``board_for(state)`` (the board of its shape, a key to every symbol, nothing game-specific), else
+:class:`GenericPainter`, which draws the board the game publishes through ``map_json``. So a new rule
+set shows its board and risk before anyone writes its painter, and a game's own painter can start from
+:class:`BoardPainter` and add its marks.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Protocol, runtime_checkable
 
-from companion.games.base import HasBoard, HasMapJson
 from companion.hexgrid import Hex
 from companion.views.projector.board import MapData, Spot
 from companion.views.projector.key import paint_key
 from companion.views.projector.layout import Layout, Rect
 from companion.views.projector.pieces import Piece
+
+
+@runtime_checkable
+class HasBoard(Protocol):
+    """What :class:`BoardPainter` reads of a game: its board as it stands in a state (said here, where it is
+    used, so the toolkit needs no game's module)."""
+
+    def board_for(self, state: Any) -> Any: ...
+
+
+@runtime_checkable
+class HasMapJson(Protocol):
+    """What :class:`GenericPainter` reads of a game: its board as data."""
+
+    def map_json(self) -> dict[str, Any]: ...
 
 
 class GamePainter(Protocol):
@@ -88,21 +105,19 @@ class BoardPainter:
         paint_key(surface, layout, rect, self.map_data(state))
 
 
-def painter_for(game: Any) -> GamePainter:
-    """The painter the game's registry spec names (imported now, not before), else the shared one for
-    its board (:class:`BoardPainter` for an engine with ``board_for``, else :class:`GenericPainter`).
+def painter_for(game: Any, name: str = "") -> GamePainter:
+    """The painter ``name`` (``"module:name"``, as a game's registry spec and the frame give it) imported now,
+    not before, for ``game``; else the shared one for its board (:class:`BoardPainter` for an engine with
+    ``board_for``, else :class:`GenericPainter`).
 
     A painter whose module cannot be imported (an optional part missing) leaves the shared painter:
     the board still shows."""
-    from companion.games import registry
-
     fallback: GamePainter = BoardPainter(game) if isinstance(game, HasBoard) else GenericPainter(game)
-    key = getattr(game, "key", "")
-    reference = registry.specs()[key].painter if key in registry.specs() else ""
-    if not reference:
+    if not name:
         return fallback
+    module_name, _, attr = name.partition(":")
     try:
-        painter: type[GamePainter] = registry.resolve(reference)
+        painter: type[GamePainter] = getattr(importlib.import_module(module_name), attr)
     except ImportError:
         return fallback
     return painter(game)  # type: ignore[call-arg]

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pygame
 
-from companion.games.base import HasRiskMap
 from companion.views.projector import palette, text
 from companion.views.projector.cursor import cursor_box, paint_cursor
 from companion.views.projector.join import join_groups
@@ -131,13 +130,14 @@ class ProjectorRenderer:
         """The pieces the surface shows now, in drawing order."""
         return list(self._drawn[2]) if self._drawn is not None else []
 
-    def board_for(self, game: Any, state: Any = None) -> _Board:
-        """The board layer for ``game`` in ``state``: kept while the painter's map data stays the same
-        (a printed board: the whole game; a square grid: until a tile is laid)."""
+    def board_for(self, game: Any, state: Any = None, painter_name: str = "") -> _Board:
+        """The board layer for ``game`` in ``state``, drawn by the painter named ``painter_name`` (the frame's):
+        kept while the painter's map data stays the same (a printed board: the whole game; a square grid: until
+        a tile is laid)."""
         from companion.views.projector.painters import painter_for
 
         same_game = self._board is not None and self._board.game is game
-        painter = self._board.painter if self._board is not None and same_game else painter_for(game)
+        painter = self._board.painter if self._board is not None and same_game else painter_for(game, painter_name)
         data = painter.map_data(state)
         if self._board is None or not same_game or (data is not self._board.data and data != self._board.data):
             self._board = _Board(game, painter, data, self.size)
@@ -153,7 +153,8 @@ class ProjectorRenderer:
                 self._map_groups = [(Piece(("idle",), pygame.Rect(0, 0, *self.size), self._paint_idle),)]
             else:
                 self._generation += 1
-                self._map_groups = self.groups(self.board_for(game, state), state, overlay)
+                self._map_groups = self.groups(self.board_for(game, state, getattr(frame, "painter", "")), state,
+                                               overlay, getattr(frame, "risk", {}))
             self._map_pieces = [p for g in self._map_groups for p in g]
             self._map_key = (game, state, overlay)
         board: _Board | None = self._board
@@ -190,20 +191,20 @@ class ProjectorRenderer:
             groups.append((Piece(("cursor", cursor), box, lambda s: paint_cursor(s, layout, cursor)),))
         return groups + status_groups(layout, frame.panel) + join_groups(layout, frame.panel)
 
-    def groups(self, board: _Board, state: Any, overlay: bool) -> list[Group]:
+    def groups(self, board: _Board, state: Any, overlay: bool, risk: Any = None) -> list[Group]:
         """Everything the map layer shows over the board for ``state``, in drawing order and in groups: the
         risk heat and the places again above it (overlay), the game's marks, the names and the side panel's
         lines (its background, and the legend under the overlay, are part of the board's base). A painter's
         own groups (:class:`PaintsGroups`) are kept while unchanged; a painter without them gives each list of
-        pieces as one group (compared piece by piece on every new state)."""
+        pieces as one group (compared piece by piece on every new state). ``risk`` is the frame's risk map
+        (place -> chance of being hit), worked out by the session: the renderer asks the rules nothing."""
         from companion.views.projector.overlay import risk_pieces
         from companion.views.projector.painters import PaintsPieces
 
-        layout, game, painter = board.layout, board.game, board.painter
+        layout, painter = board.layout, board.painter
         groups: list[Group] = []
         if overlay:
-            groups.append(_group(risk_pieces(layout, game.risk_map(state) if _is(game, HasRiskMap) else {},
-                                             board.outlines)))
+            groups.append(_group(risk_pieces(layout, risk or {}, board.outlines)))
             groups.append(board.spots)
         whole = pygame.Rect(0, 0, *self.size)
         inner = side_inner(layout, overlay)

@@ -10,9 +10,9 @@ import pytest
 from companion.commands.snapshot import frame_for
 from companion.dice import Choice
 from companion.games.stormfury import load
+from companion.games.stormfury.painter import TOKEN_SCREEN, TOKEN_SHARE
+from companion.session.drawn import painter_of
 from companion.views.projector import Layout, render_frame, text
-from companion.views.projector.painters import painter_for
-from companion.views.projector.stormfury import TOKEN_SCREEN, TOKEN_SHARE
 from tests.conftest import REPO
 
 SEATS = [{"role": "aquatic_engineer", "city": "houston"}, {"role": "architect", "city": "houston"},
@@ -28,7 +28,7 @@ def game():
 def test_four_players_in_two_cities_show_four_readable_tokens(game, size):
     state = game.new_game({"players": SEATS})
     surface = render_frame(frame_for(game, state), size)
-    painter = painter_for(game)
+    painter = painter_of(game)
     layout = Layout.fit(game.board.hexes, *size)
     spots = painter.token_spots(layout, state)
     assert len(spots) == 4
@@ -79,7 +79,7 @@ def test_each_defence_shows_who_made_it_in_her_colour(game, size, monkeypatch):
     from dataclasses import replace
 
     from companion.dice import Shuffled
-    from companion.views.projector.stormfury import StormfuryPainter
+    from companion.games.stormfury.painter import StormfuryPainter
 
     state = game.new_game({"players": SEATS})
     state = game.apply(state, Shuffled(tuple(range(len(game.board.decks[state.deck])))))
@@ -105,7 +105,7 @@ def test_each_defence_shows_who_made_it_in_her_colour(game, size, monkeypatch):
 
     monkeypatch.setattr(StormfuryPainter, "_paint_maker", record)
     surface = render_frame(frame_for(game, state), size)
-    painter = painter_for(game)
+    painter = painter_of(game)
     marks = dict(drawn)
     assert set(marks) == {f"fort:{space.id}", f"dam:{road.id}:houston", "evac:houston"}
     for mark, at in marks.items():

@@ -13,10 +13,10 @@ import pytest
 from companion.commands.snapshot import frame_for
 from companion.dice import Choice
 from companion.games.kansas import KansasGame, KansasState, load
+from companion.games.kansas.painter import EARLIER_FADE, FORECAST, KansasPainter, track_offset
 from companion.hexgrid import Hex
+from companion.session.drawn import painter_of
 from companion.views.projector import Layout, palette, render_frame
-from companion.views.projector.kansas import EARLIER_FADE, FORECAST, KansasPainter, track_offset
-from companion.views.projector.painters import painter_for
 from tests.conftest import REPO
 from tests.test_kansas_rules import d6, d8, play
 
@@ -58,7 +58,7 @@ def bottom_edge(layout: Layout, h: Hex, scale: float = 0.86) -> tuple[float, flo
 
 
 def test_kansas_has_its_own_painter_and_board(game):
-    painter = painter_for(game)
+    painter = painter_of(game)
     assert isinstance(painter, KansasPainter)
     data = painter.map_data()
     assert dict(data.terrain) == game.board.terrain
