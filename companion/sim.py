@@ -290,9 +290,8 @@ def _say_once(table: Table, text: str) -> None:
 
 
 def _tell(table: Table, text: str) -> None:
-    """A passing event ("projector: /dev/fb0 back"): one log line and the OLED's message until the next input,
-    shown by the loop's next housekeeping (within a second); unlike a notice it may come again."""
-    log.warning("%s", text)
+    """A passing event ("projector back"): the OLED's message until the next input, shown by the loop's next
+    housekeeping (within a second); unlike a notice it may come again. The part logs its own details."""
     table.session.message = text
 
 

@@ -225,7 +225,7 @@ def test_a_framebuffer_absent_at_start_is_waited_for_and_shown_when_it_comes(tmp
         assert view.framebuffer is not None and view.renderer.size == (160, 90) and view.reopened == 1
         shown = screen_rows(device, (160, 90), 160 * 2, 16)
         assert (shown == expected(view.renderer.surface, 16)).all()  # the whole map, at the mode's size
-        assert table.session.message == f"projector: {device} back, 160x90 RGB565"
+        assert table.session.message == "projector back"
         view.close()
 
 
@@ -267,7 +267,7 @@ def test_a_framebuffer_failing_mid_game_is_said_once_and_opened_again(tmp_path, 
                         f"projector: {device} back, 320x180 RGB565"]
         assert view.framebuffer is not None and view.reopened == 1
         assert (screen_rows(device, (320, 180), 640, 16) == expected(view.renderer.surface, 16)).all()
-        assert table.session.message == said[-1]
+        assert table.session.message == "projector back"  # the path and sizes in the log only
 
 
 def test_auto_picks_the_framebuffer_on_a_console_unless_only_drm_is_there(tmp_path):

@@ -7,14 +7,16 @@ writes that might die run in a subprocess, so a regression fails a test instead 
 
 from __future__ import annotations
 
+import logging
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pygame
+import pytest
 
-from companion.views.projector.fbdev import Framebuffer, FramebufferView
+from companion.views.projector.fbdev import BACK, LOST, Framebuffer, FramebufferView
 from tests.test_projector_fbdev import SENTINEL, expected, make_fb, screen_rows
 
 WRITE_AFTER_SHRINK = """
@@ -57,11 +59,32 @@ def test_a_device_shrinking_under_the_mapping_killed_the_box_and_now_is_found(tm
     assert found.stdout.strip().endswith("fb0 shrank to 4096 bytes under its 115200-byte mapping")
 
 
+LOGGED: list[str] = []
+"""The framebuffer view's log lines in this test (the device's details go there; the table reads words)."""
+
+
+@pytest.fixture(autouse=True)
+def fbdev_log():
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            LOGGED.append(record.getMessage())
+
+    logger = logging.getLogger("companion.views.projector.fbdev")
+    handler = Keep(logging.WARNING)
+    logger.addHandler(handler)
+    LOGGED.clear()
+    yield
+    logger.removeHandler(handler)
+    LOGGED.clear()
+
+
 def opened_view(tmp_path: Path, size: tuple[int, int] = (160, 90), bits: int = 16) -> tuple[FramebufferView, Path]:
+    """The view with ``said``: its log lines (the details), and ``told``: what the table was told (words only)."""
     device, sysfs = make_fb(tmp_path, *size, bits)
-    said: list[str] = []
-    view = FramebufferView(Framebuffer(str(device), sysfs), tell=said.append)
-    view.said = said  # type: ignore[attr-defined]
+    told: list[str] = []
+    view = FramebufferView(Framebuffer(str(device), sysfs), tell=told.append)
+    view.said = LOGGED  # type: ignore[attr-defined]
+    view.told = told  # type: ignore[attr-defined]
     return view, device
 
 
@@ -86,6 +109,7 @@ def test_a_removed_node_is_said_and_a_new_one_gets_the_whole_map(tmp_path):
         device.write_bytes(bytes([SENTINEL]) * 160 * 2 * 90)  # a new node, another inode
         view.watch()
         assert view.framebuffer is not None and view.said[-1] == f"projector: {device} back, 160x90 RGB565"
+        assert view.told == [LOST, BACK]  # the table reads words, never the device's path
         assert (screen_rows(device, (160, 90), 320, 16) == expected(view.renderer.surface, 16)).all()
     finally:
         view.close()
@@ -104,6 +128,7 @@ def test_a_node_replaced_between_two_writes_is_not_written_through_the_old_mappi
         surface.fill((1, 2, 3))
         view._present(surface, [surface.get_rect()])
         assert view.said == [f"projector: {device} was replaced by another device; the map comes back when it does"]
+        assert view.told == [LOST]
         assert view.framebuffer is None and device.read_bytes() == bytes([SENTINEL]) * 160 * 2 * 90
         view.pump()  # the check is due at once after a loss
         assert view.framebuffer is not None and view.framebuffer is not old
@@ -126,6 +151,7 @@ def test_a_new_mode_is_opened_at_its_size(tmp_path):
         view.watch()
         assert view.said[0].startswith(f"projector: {device} changed its mode to 320x180 XRGB8888")
         assert view.said[1] == f"projector: {device} back, 320x180 XRGB8888"
+        assert view.told == [LOST, BACK]
         assert view.renderer.size == (320, 180) and drawn == [view._last_frame]  # the last frame drawn anew
         shown = screen_rows(device, (320, 180), 320 * 4, 32)
         assert (shown[..., :3] == expected(view.renderer.surface, 32)).all()

@@ -57,6 +57,9 @@ from companion.views.projector.renderer import ProjectorRenderer
 from companion.views.projector.view import ProjectorView, sdl_video_driver
 
 log = logging.getLogger(__name__)
+LOST = "projector lost: the map comes back when it does"
+"""What the table reads when the framebuffer goes (shrunk, removed, replaced, a new mode); the log says which."""
+BACK = "projector back"
 
 DEFAULT_DEVICE = "/dev/fb0"
 
@@ -275,8 +278,8 @@ class FramebufferView(ProjectorView):
     """The loop's projector view on a framebuffer: ``ProjectorView`` renders (and warps, calibrated onto a
     board) with no screen of SDL's, then the changed rectangles are copied to the device.
 
-    A device that fails (shrunk, removed, replaced, a new mode, an error) is closed and said in one line
-    (``tell``: the log and the OLED); the map is still drawn, and :meth:`pump` opens the device again once it
+    A device that fails (shrunk, removed, replaced, a new mode, an error) is closed, its reason logged in one
+    line, and the table told in words ("projector lost: ...", ``tell``: the OLED's message); the map is still drawn, and :meth:`pump` opens the device again once it
     can, at its mode, and puts the whole picture on it. The view stays in the loop all along."""
 
     def __init__(self, framebuffer: Framebuffer | None, renderer: ProjectorRenderer | None = None,
@@ -291,8 +294,9 @@ class FramebufferView(ProjectorView):
         self.sysfs = framebuffer.sysfs if framebuffer is not None else sysfs
         self.config = config
         self.console = console
-        self.tell: Callable[[str], None] = tell or (lambda text: log.warning("%s", text))
-        """Says a change of the device in one line (the box: the log and the OLED's message)."""
+        self.tell: Callable[[str], None] = tell or (lambda text: None)
+        """Tells the table a change of the device in words (the box: the OLED's message); the device's own details
+        (its path, its sizes) go to the log only."""
         self._clock = clock
         self._next_check = clock() + CHECK_PERIOD
         self._last_frame: Any = None
@@ -318,7 +322,8 @@ class FramebufferView(ProjectorView):
         device, self.framebuffer = self.framebuffer, None
         if device is not None:
             device.close()
-        self.tell(f"projector: {reason}; the map comes back when it does")
+        log.warning("projector: %s; the map comes back when it does", reason)
+        self.tell(LOST)
         self._next_check = self._clock()  # try at once: a new mode is there to open now
 
     def pump(self) -> None:
@@ -355,7 +360,8 @@ class FramebufferView(ProjectorView):
                 self.table = table_for(self.config, framebuffer.size)
             self._surface = None
         g = framebuffer.geometry
-        self.tell(f"projector: {self.device} back, {g.width}x{g.height} {g.format}")
+        log.warning("projector: %s back, %dx%d %s", self.device, g.width, g.height, g.format)
+        self.tell(BACK)
         self._repaint()
 
     def _repaint(self) -> None:
