@@ -117,6 +117,7 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
         _attach_tower(table, sim=sim, config=config)
         _attach_smartdice(table, sim=sim, config=config)
         _attach_camera(table, config=config)
+        _attach_sources(table, config=config)
         if sim and not headless and views is None:
             _attach_window(table)
         if getattr(getattr(config, "remote", None), "enabled", False):  # the phones' page: last, over every view
@@ -127,6 +128,28 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
         table.close()
         raise
     return table
+
+
+def _attach_sources(table: Table, *, config: Any) -> None:
+    """Each enabled ``[sources.NAME]`` started through the registry (companion.sources) on the same queue; one
+    that does not open is said on the OLED and in the log, and is a "disabled" part while the others run."""
+    entries = getattr(config, "sources", ())
+    if not entries:
+        return
+    from companion import sources
+
+    context = sources.SourceContext(table.inbox, table.session.wanted,
+                                    lambda label, action: table.session.extras.append((label, action)))
+    for entry in entries:
+        if not entry.enabled:
+            table.parts[entry.name] = "disabled"
+            continue
+        started = sources.start_source(entry.name, sources.get(entry.type), entry.options, context)
+        if started.part is None:
+            table.session.notice(f"{entry.name}: {started.why}")
+        else:
+            table.closers.append(started.close)
+        table.parts[entry.name] = started.word
 
 
 def _attach_smartdice(table: Table, *, sim: bool, config: Any) -> None:
