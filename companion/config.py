@@ -335,12 +335,22 @@ def _sources(root: Fields) -> tuple[SourceEntry, ...]:
             raise f.error(str(exc), "type") from None
         except Exception as exc:  # an installed type that does not import: named here, not at the table
             raise f.error(f"source type {type_name!r} does not load: {exc}", "type") from None
-        clash = [key for key in SOURCE_KEYS if key in {o.name for o in dataclasses.fields(source_type.options)}]
+        own = {o.name for o in dataclasses.fields(source_type.options)} if source_type.read is None else set()
+        clash = [key for key in SOURCE_KEYS if key in own]
         if clash:
             raise f.error(f"source type {type_name!r} has an option named {clash[0]!r}, which is the box's key")
         enabled = f.get("enabled", bool, True)
-        entries.append(SourceEntry(name, type_name, enabled, source_types.read_options(source_type, f)))
+        options = source_types.read_options(source_type, f)
+        if "enabled" in {o.name for o in dataclasses.fields(options)}:  # a box's own section: one switch, on by default
+            options = dataclasses.replace(options, enabled=enabled)
+        entries.append(SourceEntry(name, type_name, enabled, options))
     return tuple(entries)
+
+
+def read_section(name: str, f: Fields) -> Any:
+    """The box's own section ``name`` ("camera") read from the table ``f``: how a ``[sources.NAME]`` of a built-in
+    type is checked exactly as its section is."""
+    return _SECTIONS[name](f)
 
 
 def parse_config(root: Fields) -> Config:
@@ -417,6 +427,8 @@ def to_toml(config: Config) -> str:
         lines.append(f"type = {_toml_value(entry.type)}")
         lines.append(f"enabled = {_toml_value(entry.enabled)}")
         for f in dataclasses.fields(entry.options):
+            if f.name in SOURCE_KEYS:  # the box's key, written above
+                continue
             lines.append(f"{f.name} = {_toml_value(getattr(entry.options, f.name))}")
         lines.append("")
     return "\n".join(lines)

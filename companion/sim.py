@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import sources
 from companion.config_hardware import button_options, button_pins, oled_settings
 from companion.dice import DiceRolled
 from companion.errors import CompanionError
@@ -136,20 +137,23 @@ def _attach_sources(table: Table, *, config: Any) -> None:
     entries = getattr(config, "sources", ())
     if not entries:
         return
-    from companion import sources
-
-    context = sources.SourceContext(table.inbox, table.session.wanted,
-                                    lambda label, action: table.session.extras.append((label, action)))
     for entry in entries:
         if not entry.enabled:
             table.parts[entry.name] = "disabled"
             continue
-        started = sources.start_source(entry.name, sources.get(entry.type), entry.options, context)
-        if started.part is None:
-            table.session.notice(f"{entry.name}: {started.why}")
-        else:
-            table.closers.append(started.close)
-        table.parts[entry.name] = started.word
+        _start_source(table, entry.name, sources.get(entry.type), entry.options)
+
+
+def _start_source(table: Table, name: str, source_type: sources.SourceType, options: Any) -> None:
+    """One source on the table's queue; one that does not open is said once (OLED and log) and "disabled"."""
+    context = sources.SourceContext(table.inbox, table.session.wanted,
+                                    lambda label, action: table.session.extras.append((label, action)))
+    started = sources.start_source(name, source_type, options, context)
+    if started.part is None:
+        table.session.notice(f"{name}: {started.why}")
+    else:
+        table.closers.append(started.close)
+    table.parts[name] = started.word
 
 
 def _attach_smartdice(table: Table, *, sim: bool, config: Any) -> None:
@@ -171,22 +175,12 @@ def _attach_smartdice(table: Table, *, sim: bool, config: Any) -> None:
 
 def _attach_camera(table: Table, *, config: Any) -> None:
     """The camera over the tray when ``[camera]`` is enabled (a folder of photographs serves the simulated
-    table); it reads only while the session wants dice."""
+    table), started through the source registry as any ``[sources.NAME]`` of type "camera" is; it reads only
+    while the session wants dice."""
     section = getattr(config, "camera", None)
     if section is None or not section.enabled:
         return
-    from hardware.camera.wiring import start_camera
-
-    try:
-        source = start_camera(section, table.inbox, table.session.wanted)
-    except Exception as exc:  # a damaged taught set or a bad capture: said once, the box runs on without it
-        table.session.notice(f"camera: {exc}")
-        return
-    table.closers.append(source.close)
-    table.parts["camera"] = section.capture
-    from hardware.camera.teach_menu import teach_action
-
-    table.session.extras.append(("Teach dice", teach_action(source, Path(section.sets), table.inbox)))
+    _start_source(table, "camera", sources.get("camera"), section)
 
 
 def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, config: Any) -> None:
@@ -245,12 +239,12 @@ def _attach_projector_and_frames(table: Table, oled: OledView | None, *, sim: bo
                                  out: Path | None, config: Any) -> None:
     projector = _attach_projector(table, sim=sim, headless=headless, out=out, config=config)
     if out is not None:
-        sources: dict[str, Callable[[], Any]] = {}
+        images: dict[str, Callable[[], Any]] = {}
         if oled is not None:
-            sources["oled"] = lambda: oled.image
+            images["oled"] = lambda: oled.image
         if projector is not None:
-            sources["projector"] = lambda: projector.image
-        table.loop.views.append(FrameFolder(out, sources))
+            images["projector"] = lambda: projector.image
+        table.loop.views.append(FrameFolder(out, images))
         table.parts["frames"] = str(out)
 
 

@@ -65,7 +65,8 @@ class ScriptedTray:
         self.closed = True
 
 
-SCRIPTED = sources.SourceType("scripted", ScriptOptions, ScriptedTray, describe=lambda tray: f"{len(tray.steps)} steps")
+SCRIPTED = sources.SourceType("scripted", ScriptOptions, ScriptedTray,
+                              describe=lambda options, tray: f"{len(tray.steps)} steps")
 
 
 @dataclass(frozen=True)
@@ -197,3 +198,26 @@ def test_an_installed_source_is_found_by_its_entry_point(tmp_path, plugged, monk
         monkeypatch.undo()
         sources.forget_installed()
     assert "scripted-installed" not in sources.names()
+
+
+def test_the_camera_is_a_built_in_type_checked_as_its_section(tmp_path):
+    path = _write(tmp_path, '[sources.overhead]\ntype = "camera"\ncapture = "folder"\nfolder = "/srv/tray"\n')
+    [entry] = load_config(path).sources
+    assert (entry.type, entry.options.capture, entry.options.folder, entry.options.fps) == (
+        "camera", "folder", "/srv/tray", 10.0)
+    again = tmp_path / "again.toml"
+    again.write_text(to_toml(load_config(path)))
+    assert load_config(again).sources == (entry,)
+    bad = _write(tmp_path, '[sources.overhead]\ntype = "camera"\ncapture = "folder"\nfolder = "/srv/tray"\nfps = 0.5\n')
+    with pytest.raises(DataError, match=r"sources\.overhead\.fps: expected 1\.\.60"):
+        load_config(bad)
+
+
+def test_a_camera_that_does_not_open_is_disabled_and_said(tmp_path):
+    path = _write(tmp_path, QUIET + f'[camera]\nenabled = true\ncapture = "folder"\nfolder = "{tmp_path / "none"}"\n'
+                                    f'sets = "{tmp_path / "sets"}"\ndice_set = "../up"\n')
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=False, headless=True,
+                                                                config=load_config(path)) as table:
+        assert table.parts["camera"] == "disabled"
+        assert [n for n in table.session.notices if n.startswith("camera: ")]
+        assert "Teach dice" not in [label for label, _ in table.session.extras]

@@ -59,15 +59,18 @@ class SourceContext:
 class SourceType:
     """One kind of input source: its ``type`` name, its options' dataclass, and how it starts.
 
-    ``describe`` is the word for the ready line ("folder", "on (2 dice)"); by default the type's name."""
+    ``describe(options, part)`` is the word for the ready line ("folder", "on (2 dice)"); by default the type's
+    name. ``read`` replaces the generic reading of the options (:func:`read_options`) for a type whose checks go
+    beyond its fields' kinds and its ``__post_init__`` (the box's own sections, read by companion.config)."""
 
     name: str
     options: type[Any]
     start: Callable[[Any, SourceContext], Closeable]
-    describe: Callable[[Any], str] | None = None
+    describe: Callable[[Any, Any], str] | None = None
+    read: Callable[[Fields], Any] | None = None
 
 
-BUILT_IN: dict[str, str] = {}
+BUILT_IN: dict[str, str] = {"camera": "companion.sources.camera:CAMERA"}
 """The box's own types by name, as ``"module:attribute"`` naming their SourceType (imported when asked for)."""
 
 _registered: dict[str, SourceType] = {}
@@ -146,6 +149,10 @@ def read_options(source_type: SourceType, f: Fields) -> Any:
     """The type's options dataclass from the table ``f``: each field read as its annotation says, absent keys
     taking the dataclass's defaults, a key without a default required, unknown keys refused, and the
     dataclass's own checks (:class:`OptionError` from ``__post_init__``) named by key."""
+    if source_type.read is not None:
+        options = source_type.read(f)
+        f.reject_unknown()
+        return options
     hints = typing.get_type_hints(source_type.options)
     values: dict[str, Any] = {}
     for option in dataclasses.fields(source_type.options):
@@ -171,8 +178,8 @@ def read_options(source_type: SourceType, f: Fields) -> Any:
         raise f.error(exc.message, exc.key) from None
 
 
-def describe(source_type: SourceType, running: object) -> str:
-    return source_type.describe(running) if source_type.describe is not None else source_type.name
+def describe(source_type: SourceType, options: Any, running: object) -> str:
+    return source_type.describe(options, running) if source_type.describe is not None else source_type.name
 
 
 @dataclass(frozen=True, repr=False)
@@ -199,7 +206,7 @@ def start_source(name: str, source_type: SourceType, options: Any, context: Sour
     except Exception as exc:  # a part's own failure, whatever it is: said once, the box runs on
         log.warning("%s: did not open", name, exc_info=True)
         return _disabled(name, str(exc) or type(exc).__name__)
-    return Started(name, part, describe(source_type, part))
+    return Started(name, part, describe(source_type, options, part))
 
 
 def _disabled(name: str, why: str) -> Started:
