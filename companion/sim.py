@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import sources
+from companion.config import Config
 from companion.config_hardware import button_options, button_pins, oled_settings
 from companion.dice import DiceRolled
 from companion.errors import CompanionError
@@ -88,10 +89,11 @@ the OLED's writer to put an image on the bus. With five milliseconds a moment co
 
 def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, out: Path | None = None,
                 maps: Path | None = None, views: list[View] | None = None, tick: float = 0.5,
-                watchdog: Callable[[], object] | None = None, config: Any = None,
+                watchdog: Callable[[], object] | None = None, config: Config | None = None,
                 loader: Callable[[str, Path | None], Any] | None = None,
                 game_keys: tuple[str, ...] | None = None) -> Table:
-    """Assemble a table; ``views`` replaces the default views (tests pass their own)."""
+    """Assemble a table from the configuration (None: every section's defaults); ``views`` replaces the default
+    views (tests pass their own)."""
     inbox: queue.Queue[Any] = queue.Queue()
     extra: dict[str, Any] = {}
     if loader is not None:
