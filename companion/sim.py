@@ -148,7 +148,7 @@ def _attach_sources(table: Table, *, config: Any) -> None:
 
 def _start_source(table: Table, name: str, source_type: sources.SourceType, options: Any) -> None:
     """One source on the table's queue; one that does not open is said once (OLED and log) and "disabled"."""
-    context = sources.SourceContext(table.inbox, table.session.wanted,
+    context = sources.SourceContext(table.inbox, lambda: table.session.wanted(),
                                     lambda label, action: table.session.extras.append((label, action)))
     started = sources.start_source(name, source_type, options, context)
     if started.part is None:
@@ -159,20 +159,12 @@ def _start_source(table: Table, name: str, source_type: sources.SourceType, opti
 
 
 def _attach_smartdice(table: Table, *, sim: bool, config: Any) -> None:
-    """Paired smart dice over Bluetooth, on the box only (the simulated table has no radio): one more source
-    on the same queue, and "Pair dice" in the main menu. Whatever keeps them off is said once by the source
-    itself; the box runs on."""
+    """Paired smart dice over Bluetooth, on the box only (the simulated table has no radio), started through the
+    source registry as type "smartdice": one more source on the same queue, and "Pair dice" in the main menu.
+    Whatever keeps them off is said once by the source itself; the box runs on."""
     if sim or config is None or not getattr(getattr(config, "dice", None), "enabled", False):
         return
-    from hardware.smartdice.menu import DiceSourceHolder, pair_action
-    from hardware.smartdice.source import start_smartdice
-
-    holder = DiceSourceHolder(lambda: start_smartdice(config, table.inbox))
-    table.closers.append(holder.close)
-    table.session.extras.append(("Pair dice", pair_action(config.dice, table.inbox, holder)))
-    from hardware.smartdice.source import describe
-
-    table.parts["smartdice"] = describe(holder.current)
+    _start_source(table, "smartdice", sources.get("smartdice"), config.dice)
 
 
 def _attach_camera(table: Table, *, config: Any) -> None:

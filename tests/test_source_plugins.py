@@ -221,3 +221,17 @@ def test_a_camera_that_does_not_open_is_disabled_and_said(tmp_path):
         assert table.parts["camera"] == "disabled"
         assert [n for n in table.session.notices if n.startswith("camera: ")]
         assert "Teach dice" not in [label for label, _ in table.session.extras]
+
+
+def test_smart_dice_are_a_built_in_type_offering_pairing(tmp_path):
+    pairing = tmp_path / "dice.toml"
+    path = _write(tmp_path, QUIET + f'[sources.pads]\ntype = "smartdice"\npairing = "{pairing}"\nretry_s = 5\n')
+    [entry] = load_config(path).sources
+    assert (entry.options.enabled, entry.options.pairing, entry.options.retry_s) == (True, str(pairing), 5.0)
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=False, headless=True,
+                                                                config=load_config(path)) as table:
+        assert table.parts["pads"] == "off"  # no die paired yet: said by the source, pairing stays offered
+        assert [label for label, _ in table.session.extras] == ["Pair dice"]
+    bad = _write(tmp_path, '[sources.pads]\ntype = "smartdice"\npixels = "shout"\n')
+    with pytest.raises(DataError, match=r"sources\.pads\.pixels: expected one of connect, advert"):
+        load_config(bad)
