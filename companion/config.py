@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import sources as source_types
 from companion.datafile import Fields, load_toml
+from companion.errors import CompanionError
 from companion.games import game_keys
 
 DEFAULT_PATH = Path("/etc/companion/config.toml")
@@ -137,8 +139,19 @@ class RemoteConfig:
 
 
 @dataclass(frozen=True, repr=False)
+class SourceEntry:
+    """``[sources.NAME]``: one more input source, found by its ``type`` (companion.sources), with that type's
+    options dataclass read from the same table."""
+
+    name: str
+    type: str
+    enabled: bool = True
+    options: Any = None
+
+
+@dataclass(frozen=True, repr=False)
 class Config:
-    """The whole configuration: one field per TOML section."""
+    """The whole configuration: one field per TOML section, and the input sources named by type."""
 
     game: GameConfig = field(default_factory=GameConfig)
     tower: TowerConfig = field(default_factory=TowerConfig)
@@ -149,6 +162,7 @@ class Config:
     dice: DiceConfig = field(default_factory=DiceConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
     remote: RemoteConfig = field(default_factory=RemoteConfig)
+    sources: tuple[SourceEntry, ...] = ()
 
 
 OLED_DRIVERS = ("ssd1306", "sh1106", "ssd1309")
@@ -297,6 +311,48 @@ _SECTIONS = {"game": _game, "tower": _tower, "buttons": _buttons, "oled": _oled,
              "remote": _remote}
 
 
+SOURCE_KEYS = ("type", "enabled")
+"""The keys of a ``[sources.NAME]`` table that are the box's, not the type's options."""
+
+
+def _source_name_ok(name: str) -> bool:
+    return bool(name) and len(name) <= 32 and all(c.isascii() and (c.isalnum() or c in "-_") for c in name)
+
+
+def _sources(root: Fields) -> tuple[SourceEntry, ...]:
+    """Each ``[sources.NAME]`` table: a ``type`` the registry knows, ``enabled``, and the type's options checked
+    against its dataclass (unknown keys refused, defaults for the absent ones)."""
+    table = root.table("sources", default={})
+    entries: list[SourceEntry] = []
+    for name in list(table.data):
+        f = table.table(name)
+        if not _source_name_ok(name):
+            raise f.error("a source's name is letters, digits, '-' and '_' (at most 32)")
+        type_name = f.get("type", str)
+        try:
+            source_type = source_types.get(type_name)
+        except CompanionError as exc:
+            raise f.error(str(exc), "type") from None
+        except Exception as exc:  # an installed type that does not import: named here, not at the table
+            raise f.error(f"source type {type_name!r} does not load: {exc}", "type") from None
+        own = {o.name for o in dataclasses.fields(source_type.options)} if source_type.read is None else set()
+        clash = [key for key in SOURCE_KEYS if key in own]
+        if clash:
+            raise f.error(f"source type {type_name!r} has an option named {clash[0]!r}, which is the box's key")
+        enabled = f.get("enabled", bool, True)
+        options = source_types.read_options(source_type, f)
+        if "enabled" in {o.name for o in dataclasses.fields(options)}:  # a box's own section: one switch, on by default
+            options = dataclasses.replace(options, enabled=enabled)
+        entries.append(SourceEntry(name, type_name, enabled, options))
+    return tuple(entries)
+
+
+def read_section(name: str, f: Fields) -> Any:
+    """The box's own section ``name`` ("camera") read from the table ``f``: how a ``[sources.NAME]`` of a built-in
+    type is checked exactly as its section is."""
+    return _SECTIONS[name](f)
+
+
 def parse_config(root: Fields) -> Config:
     """A Config from a parsed file; unknown sections or keys are refused by name."""
     sections: dict[str, Any] = {}
@@ -304,8 +360,9 @@ def parse_config(root: Fields) -> Config:
         table = root.table(name, default={})
         sections[name] = reader(table)
         table.reject_unknown()
+    sources = _sources(root)
     root.reject_unknown()
-    return Config(**sections)
+    return Config(**sections, sources=sources)
 
 
 def load_config(path: str | Path | None = None) -> Config:
@@ -358,9 +415,20 @@ def to_toml(config: Config) -> str:
     """The configuration as TOML that :func:`load_config` reads back to an equal Config."""
     lines: list[str] = []
     for section in dataclasses.fields(config):
+        if section.name == "sources":
+            continue
         lines.append(f"[{section.name}]")
         values = getattr(config, section.name)
         for f in dataclasses.fields(values):
             lines.append(f"{f.name} = {_toml_value(getattr(values, f.name))}")
+        lines.append("")
+    for entry in config.sources:
+        lines.append(f"[sources.{entry.name}]")
+        lines.append(f"type = {_toml_value(entry.type)}")
+        lines.append(f"enabled = {_toml_value(entry.enabled)}")
+        for f in dataclasses.fields(entry.options):
+            if f.name in SOURCE_KEYS:  # the box's key, written above
+                continue
+            lines.append(f"{f.name} = {_toml_value(getattr(entry.options, f.name))}")
         lines.append("")
     return "\n".join(lines)

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import sources
+from companion.config import Config
 from companion.config_hardware import button_options, button_pins, oled_settings
 from companion.dice import DiceRolled
 from companion.errors import CompanionError
@@ -87,10 +89,11 @@ the OLED's writer to put an image on the bus. With five milliseconds a moment co
 
 def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, out: Path | None = None,
                 maps: Path | None = None, views: list[View] | None = None, tick: float = 0.5,
-                watchdog: Callable[[], object] | None = None, config: Any = None,
+                watchdog: Callable[[], object] | None = None, config: Config | None = None,
                 loader: Callable[[str, Path | None], Any] | None = None,
                 game_keys: tuple[str, ...] | None = None) -> Table:
-    """Assemble a table; ``views`` replaces the default views (tests pass their own)."""
+    """Assemble a table from the configuration (None: every section's defaults); ``views`` replaces the default
+    views (tests pass their own)."""
     inbox: queue.Queue[Any] = queue.Queue()
     extra: dict[str, Any] = {}
     if loader is not None:
@@ -117,6 +120,7 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
         _attach_tower(table, sim=sim, config=config)
         _attach_smartdice(table, sim=sim, config=config)
         _attach_camera(table, config=config)
+        _attach_sources(table, config=config)
         if sim and not headless and views is None:
             _attach_window(table)
         if getattr(getattr(config, "remote", None), "enabled", False):  # the phones' page: last, over every view
@@ -129,41 +133,48 @@ def build_table(journal: Journal, *, sim: bool = True, headless: bool = False, o
     return table
 
 
+def _attach_sources(table: Table, *, config: Any) -> None:
+    """Each enabled ``[sources.NAME]`` started through the registry (companion.sources) on the same queue; one
+    that does not open is said on the OLED and in the log, and is a "disabled" part while the others run."""
+    entries = getattr(config, "sources", ())
+    if not entries:
+        return
+    for entry in entries:
+        if not entry.enabled:
+            table.parts[entry.name] = "disabled"
+            continue
+        _start_source(table, entry.name, sources.get(entry.type), entry.options)
+
+
+def _start_source(table: Table, name: str, source_type: sources.SourceType, options: Any) -> None:
+    """One source on the table's queue; one that does not open is said once (OLED and log) and "disabled"."""
+    context = sources.SourceContext(table.inbox, lambda: table.session.wanted(),
+                                    lambda label, action: table.session.extras.append((label, action)))
+    started = sources.start_source(name, source_type, options, context)
+    if started.part is None:
+        table.session.notice(f"{name}: {started.why}")
+    else:
+        table.closers.append(started.close)
+    table.parts[name] = started.word
+
+
 def _attach_smartdice(table: Table, *, sim: bool, config: Any) -> None:
-    """Paired smart dice over Bluetooth, on the box only (the simulated table has no radio): one more source
-    on the same queue, and "Pair dice" in the main menu. Whatever keeps them off is said once by the source
-    itself; the box runs on."""
+    """Paired smart dice over Bluetooth, on the box only (the simulated table has no radio), started through the
+    source registry as type "smartdice": one more source on the same queue, and "Pair dice" in the main menu.
+    Whatever keeps them off is said once by the source itself; the box runs on."""
     if sim or config is None or not getattr(getattr(config, "dice", None), "enabled", False):
         return
-    from hardware.smartdice.menu import DiceSourceHolder, pair_action
-    from hardware.smartdice.source import start_smartdice
-
-    holder = DiceSourceHolder(lambda: start_smartdice(config, table.inbox))
-    table.closers.append(holder.close)
-    table.session.extras.append(("Pair dice", pair_action(config.dice, table.inbox, holder)))
-    from hardware.smartdice.source import describe
-
-    table.parts["smartdice"] = describe(holder.current)
+    _start_source(table, "smartdice", sources.get("smartdice"), config.dice)
 
 
 def _attach_camera(table: Table, *, config: Any) -> None:
     """The camera over the tray when ``[camera]`` is enabled (a folder of photographs serves the simulated
-    table); it reads only while the session wants dice."""
+    table), started through the source registry as any ``[sources.NAME]`` of type "camera" is; it reads only
+    while the session wants dice."""
     section = getattr(config, "camera", None)
     if section is None or not section.enabled:
         return
-    from hardware.camera.wiring import start_camera
-
-    try:
-        source = start_camera(section, table.inbox, table.session.wanted)
-    except Exception as exc:  # a damaged taught set or a bad capture: said once, the box runs on without it
-        table.session.notice(f"camera: {exc}")
-        return
-    table.closers.append(source.close)
-    table.parts["camera"] = section.capture
-    from hardware.camera.teach_menu import teach_action
-
-    table.session.extras.append(("Teach dice", teach_action(source, Path(section.sets), table.inbox)))
+    _start_source(table, "camera", sources.get("camera"), section)
 
 
 def _attach_views(table: Table, *, sim: bool, headless: bool, out: Path | None, config: Any) -> None:
@@ -222,12 +233,12 @@ def _attach_projector_and_frames(table: Table, oled: OledView | None, *, sim: bo
                                  out: Path | None, config: Any) -> None:
     projector = _attach_projector(table, sim=sim, headless=headless, out=out, config=config)
     if out is not None:
-        sources: dict[str, Callable[[], Any]] = {}
+        images: dict[str, Callable[[], Any]] = {}
         if oled is not None:
-            sources["oled"] = lambda: oled.image
+            images["oled"] = lambda: oled.image
         if projector is not None:
-            sources["projector"] = lambda: projector.image
-        table.loop.views.append(FrameFolder(out, sources))
+            images["projector"] = lambda: projector.image
+        table.loop.views.append(FrameFolder(out, images))
         table.parts["frames"] = str(out)
 
 
