@@ -70,8 +70,8 @@ class SourceType:
     read: Callable[[Fields], Any] | None = None
 
 
-BUILT_IN: dict[str, str] = {"camera": "companion.sources.camera:CAMERA",
-                            "smartdice": "companion.sources.smartdice:SMARTDICE"}
+BUILT_IN: dict[str, str] = {"camera": "companion.source_types.camera:CAMERA",
+                            "smartdice": "companion.source_types.smartdice:SMARTDICE"}
 """The box's own types by name, as ``"module:attribute"`` naming their SourceType (imported when asked for)."""
 
 _registered: dict[str, SourceType] = {}

@@ -279,7 +279,8 @@ class FramebufferView(ProjectorView):
     board) with no screen of SDL's, then the changed rectangles are copied to the device.
 
     A device that fails (shrunk, removed, replaced, a new mode, an error) is closed, its reason logged in one
-    line, and the table told in words ("projector lost: ...", ``tell``: the OLED's message); the map is still drawn, and :meth:`pump` opens the device again once it
+    line, and the table told in words ("projector lost: ...", ``tell``: the OLED's message); the map is still
+    drawn, and :meth:`pump` opens the device again once it
     can, at its mode, and puts the whole picture on it. The view stays in the loop all along."""
 
     def __init__(self, framebuffer: Framebuffer | None, renderer: ProjectorRenderer | None = None,
