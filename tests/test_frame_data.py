@@ -21,8 +21,9 @@ SIZE = (640, 360)
 def test_the_frame_names_the_painter_of_the_games_spec(key):
     game = load_game(key)
     frame = frame_for(game, seeded_state(game, 1, 4))
-    assert frame.painter == spec(key).painter
-    assert frame.painter.startswith(f"companion.games.{key}.")  # the painter lives in the game's folder
+    assert frame.painter is not None and frame.painter.reference == spec(key).painter
+    assert frame.painter.reference.startswith(f"companion.games.{key}.")  # the painter lives in the game's folder
+    assert frame.painter.load().__module__ == f"companion.games.{key}.painter"  # loaded by the games' side
 
 
 def test_the_risk_map_comes_with_the_overlay_and_follows_the_state():

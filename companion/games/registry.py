@@ -59,6 +59,21 @@ def resolve(reference: str) -> Any:
     return getattr(module, attr) if attr else module
 
 
+@dataclass(frozen=True)
+class PainterRef:
+    """A game's own painter as its spec names it (``"module:name"``), imported only when a frame is first drawn.
+
+    The frame carries this, and the projector calls :meth:`load`: the import of the game's painter is the
+    registry's (a game's folder importing its own module), so the projector toolkit never imports, nor names, a
+    game, and a box without a projector never loads a painter."""
+
+    reference: str
+
+    def load(self) -> Any:
+        """The painter class (ImportError when its module, or what it needs, is not installed)."""
+        return resolve(self.reference)
+
+
 def _discover() -> dict[str, GameSpec]:
     """The specs of the packages under companion/games and of the installed entry points."""
     found: dict[str, GameSpec] = {}

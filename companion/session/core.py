@@ -33,7 +33,7 @@ from companion.errors import CompanionError
 from companion.games import game_keys as registered_keys
 from companion.games import load_game
 from companion.games.base import Game, Option
-from companion.games.registry import board_note
+from companion.games.registry import PainterRef, board_note
 from companion.games.registry import spec as registry_spec
 from companion.inputs import (
     Ask,
@@ -55,7 +55,7 @@ from companion.journal.engine_cache import cache_folder, load_engine
 from companion.places import Place
 from companion.read_confirm import cursor_of
 from companion.session.choices import asked, cursor, ends, options_for, setup_questions, step_choice
-from companion.session.drawn import painter_name, risk_of
+from companion.session.drawn import painter_ref, risk_of
 from companion.session.game_run import GameRun, state_digest, stored_board
 from companion.session.menus import MenuState
 from companion.session.panel_build import asks_shuffle, build_panel, deal_for, deals_by_dice
@@ -124,15 +124,15 @@ class Frame:
     state: Any = None
     cursor: Place | None = None
     overlay: bool = False
-    painter: str = field(default="", init=False)
-    """The ``"module:name"`` of the game's painter ("" for the shared painter of its board)."""
+    painter: PainterRef | None = field(default=None, init=False)
+    """The game's own painter, loaded when first drawn (None: the shared painter of its board)."""
     risk: Mapping[Any, float] = field(default_factory=dict, init=False, compare=False)
     """How likely each place is to be hit, while the overlay is shown."""
 
     def __post_init__(self) -> None:
         # Both follow from the game, state and overlay, so they are never given (``replace`` works them out again).
         if self.game is not None:
-            object.__setattr__(self, "painter", painter_name(self.game))
+            object.__setattr__(self, "painter", painter_ref(self.game))
         if self.overlay and self.game is not None and self.state is not None:
             object.__setattr__(self, "risk", risk_of(self.game, self.state))
 

@@ -14,7 +14,6 @@ set shows its board and risk before anyone writes its painter, and a game's own 
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Protocol, runtime_checkable
 
 from companion.hexgrid import Hex
@@ -105,19 +104,24 @@ class BoardPainter:
         paint_key(surface, layout, rect, self.map_data(state))
 
 
-def painter_for(game: Any, name: str = "") -> GamePainter:
-    """The painter ``name`` (``"module:name"``, as a game's registry spec and the frame give it) imported now,
-    not before, for ``game``; else the shared one for its board (:class:`BoardPainter` for an engine with
-    ``board_for``, else :class:`GenericPainter`).
+class LoadsPainter(Protocol):
+    """A game's own painter as the frame hands it (the games registry's ``PainterRef``): loaded on first use, by
+    the games' side, so this toolkit imports no game."""
+
+    def load(self) -> Any: ...
+
+
+def painter_for(game: Any, painter: LoadsPainter | None = None) -> GamePainter:
+    """``game``'s own painter (``painter``, as the frame gives it, loaded now, not before); else the shared one
+    for its board (:class:`BoardPainter` for an engine with ``board_for``, else :class:`GenericPainter`).
 
     A painter whose module cannot be imported (an optional part missing) leaves the shared painter:
     the board still shows."""
     fallback: GamePainter = BoardPainter(game) if isinstance(game, HasBoard) else GenericPainter(game)
-    if not name:
+    if painter is None:
         return fallback
-    module_name, _, attr = name.partition(":")
     try:
-        painter: type[GamePainter] = getattr(importlib.import_module(module_name), attr)
+        made: type[GamePainter] = painter.load()
     except ImportError:
         return fallback
-    return painter(game)  # type: ignore[call-arg]
+    return made(game)  # type: ignore[call-arg]

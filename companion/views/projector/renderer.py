@@ -40,7 +40,7 @@ from companion.views.projector.status import status_groups
 
 if TYPE_CHECKING:  # a game's board, painter and overlay are imported with its first frame: the box's start shows none
     from companion.views.projector.board import MapData
-    from companion.views.projector.painters import GamePainter
+    from companion.views.projector.painters import GamePainter, LoadsPainter
 
 SHADE_ALPHA = 150
 """How far the terrain steps back under the risk overlay, so the heat reads alone."""
@@ -130,17 +130,17 @@ class ProjectorRenderer:
         """The pieces the surface shows now, in drawing order."""
         return list(self._drawn[2]) if self._drawn is not None else []
 
-    def board_for(self, game: Any, state: Any = None, painter_name: str = "") -> _Board:
-        """The board layer for ``game`` in ``state``, drawn by the painter named ``painter_name`` (the frame's):
+    def board_for(self, game: Any, state: Any = None, painter: LoadsPainter | None = None) -> _Board:
+        """The board layer for ``game`` in ``state``, drawn by ``painter`` (the frame's; None: the shared one):
         kept while the painter's map data stays the same (a printed board: the whole game; a square grid: until
         a tile is laid)."""
         from companion.views.projector.painters import painter_for
 
         same_game = self._board is not None and self._board.game is game
-        painter = self._board.painter if self._board is not None and same_game else painter_for(game, painter_name)
-        data = painter.map_data(state)
+        drawing = self._board.painter if self._board is not None and same_game else painter_for(game, painter)
+        data = drawing.map_data(state)
         if self._board is None or not same_game or (data is not self._board.data and data != self._board.data):
-            self._board = _Board(game, painter, data, self.size)
+            self._board = _Board(game, drawing, data, self.size)
         return self._board
 
     def render(self, frame: Any) -> Any:
@@ -153,7 +153,7 @@ class ProjectorRenderer:
                 self._map_groups = [(Piece(("idle",), pygame.Rect(0, 0, *self.size), self._paint_idle),)]
             else:
                 self._generation += 1
-                self._map_groups = self.groups(self.board_for(game, state, getattr(frame, "painter", "")), state,
+                self._map_groups = self.groups(self.board_for(game, state, getattr(frame, "painter", None)), state,
                                                overlay, getattr(frame, "risk", {}))
             self._map_pieces = [p for g in self._map_groups for p in g]
             self._map_key = (game, state, overlay)
