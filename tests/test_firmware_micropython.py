@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.wire import FACES, Frame, FrameParser, crc16, encode
+from tests.firmware.wire_cases import FRAMES, LINES
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = ROOT / "tests" / "firmware"
@@ -80,20 +81,12 @@ def test_the_bench_switch_invents_rolls_and_the_keypad_is_the_default() -> None:
 
 
 def test_the_wire_module_is_byte_for_byte_the_same_under_micropython() -> None:
-    got = micropython("wire_vectors.py", [ROOT / "firmware_bridge" / "wire.py"])
+    got = micropython("wire_vectors.py", [ROOT / "firmware_bridge" / "wire.py", HERE / "wire_cases.py"])
     assert got["crc"] == crc16(b"123456789") == 0x29B1
-    frames = [
-        Frame("HELLO", version=2, firmware="2.1.0", kinds=("d6", "d8"), boot="c0ffee01", seq=1),
-        Frame("HELLO", version=1, firmware="1.0.0", kinds=("d6",), boot="b0a7", seq=7),
-        Frame("ROLL", seq=12, dice=[("d8", 3), ("d6", 6)], boot="c0ffee01"),
-        Frame("ACK", seq=999999999, boot="c0ffee01"),
-        Frame("ERR", code="crooked", text="face 7 on a d6, $*"),
-        Frame("HB"), Frame("ROLLING"), Frame("SYNC"),
-    ]
+    frames = [Frame(name, **fields) for name, fields in FRAMES]
     expected = [encode(frame, version).decode() for version in (1, 2) for frame in frames]
     assert got["encoded"] == expected
     parser = FrameParser()
-    lines = [b"$ROLL,c0ffee01,3,d6:3,d6:4*XXXX\r\n", b"$ROLL,1,d6:3,d6:4*07\r\n", b"\x03\x03\r\n",
-             b"$ROLL,c0ffee01,3,d6:9*0000\r\n", b"$" + b"A" * 130 + b"\r\n", *(e.encode() for e in expected)]
+    lines = [*LINES, *(e.encode() for e in expected)]
     parsed = [repr(item) if isinstance(item, Frame) else item.reason for line in lines for item in parser.feed(line)]
     assert got["parsed"] == parsed and got["counts"] == parser.counts

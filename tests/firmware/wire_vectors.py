@@ -1,24 +1,12 @@
-# The shared wire module under MicroPython (WebAssembly port): encodes a fixed set of frames and parses
-# a fixed set of lines; tests/test_firmware_micropython.py compares every byte with CPython's result.
+# The shared wire module under MicroPython (WebAssembly port): encodes the frames of wire_cases.py and parses
+# its lines; tests/test_firmware_micropython.py compares every byte with CPython's result.
 import json
 
 from wire import Frame, FrameParser, crc16, encode
+from wire_cases import FRAMES as CASES
+from wire_cases import LINES
 
-FRAMES = [
-    Frame("HELLO", version=2, firmware="2.1.0", kinds=("d6", "d8"), boot="c0ffee01", seq=1),
-    Frame("HELLO", version=1, firmware="1.0.0", kinds=("d6",), boot="b0a7", seq=7),
-    Frame("ROLL", seq=12, dice=[("d8", 3), ("d6", 6)], boot="c0ffee01"),
-    Frame("ACK", seq=999999999, boot="c0ffee01"),
-    Frame("ERR", code="crooked", text="face 7 on a d6, $*"),
-    Frame("HB"), Frame("ROLLING"), Frame("SYNC"),
-]
-LINES = [
-    b"$ROLL,c0ffee01,3,d6:3,d6:4*XXXX\r\n",
-    b"$ROLL,1,d6:3,d6:4*07\r\n",
-    b"\x03\x03\r\n",
-    b"$ROLL,c0ffee01,3,d6:9*0000\r\n",
-    b"$" + b"A" * 130 + b"\r\n",
-]
+FRAMES = [Frame(name, **fields) for name, fields in CASES]
 out = {"crc": crc16(b"123456789"), "encoded": [], "parsed": []}
 for version in (1, 2):
     for frame in FRAMES:
