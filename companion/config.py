@@ -22,6 +22,8 @@ from companion import sources as source_types
 from companion.datafile import Fields, load_toml
 from companion.errors import CompanionError
 from companion.games import game_keys
+from companion.source_types import camera as camera_source
+from companion.source_types import smartdice as smartdice_source
 
 DEFAULT_PATH = Path("/etc/companion/config.toml")
 
@@ -347,10 +349,14 @@ def _sources(root: Fields) -> tuple[SourceEntry, ...]:
     return tuple(entries)
 
 
-def read_section(name: str, f: Fields) -> Any:
-    """The box's own section ``name`` ("camera") read from the table ``f``: how a ``[sources.NAME]`` of a built-in
-    type is checked exactly as its section is."""
-    return _SECTIONS[name](f)
+# The box's own source types, declared beside the sections whose options they take, so a ``[sources.NAME]`` of a
+# built-in type is checked exactly as its section is.
+source_types.provide(
+    source_types.SourceType("camera", CameraConfig, camera_source.start, describe=camera_source.describe,
+                            read=_camera),
+    source_types.SourceType("smartdice", DiceConfig, smartdice_source.start, describe=smartdice_source.describe,
+                            read=_dice),
+)
 
 
 def parse_config(root: Fields) -> Config:

@@ -1,6 +1,6 @@
-"""The box's own input source types (the camera, the smart dice) as :class:`companion.sources.SourceType`\\ s.
+"""The box's own input sources' start adapters (the camera, the smart dice) over their parts in ``hardware/``.
 
-Apart from the registry (companion/sources/): these adapters read their options with the configuration's own
-section readers, while the configuration asks the registry for the types it names; kept in one package, the two
-would import each other.
+Their types are declared in companion.config beside the sections whose options they take (``[camera]``,
+``[dice]``), and handed to the registry there: these modules import only the registry, so nothing here, in the
+registry or in the configuration imports in a circle, by name or otherwise.
 """

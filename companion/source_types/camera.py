@@ -1,22 +1,17 @@
-"""The camera over the tray as a source type: its options are the ``[camera]`` section's (checked by the same
-reader), and starting it opens the capture, loads the taught set and adds "Teach dice" to the main menu."""
+"""The camera over the tray as a source: starting it opens the capture, loads the taught set and adds "Teach dice"
+to the main menu. Its type (options: the ``[camera]`` section's ``CameraConfig``, read by the same reader) is
+declared in companion.config, which knows the section; this module imports nothing above the registry."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from companion.config import CameraConfig, read_section
-from companion.datafile import Fields
-from companion.sources import Closeable, SourceContext, SourceType
+from companion.sources import Closeable, SourceContext
 
 
-def _read(f: Fields) -> CameraConfig:
-    options: CameraConfig = read_section("camera", f)
-    return options
-
-
-def _start(options: CameraConfig, context: SourceContext) -> Closeable:
+def start(options: Any, context: SourceContext) -> Closeable:
+    """Start the camera with ``options`` (a ``CameraConfig``)."""
     from hardware.camera.teach_menu import teach_action  # OpenCV and the reader: only for a box with a camera
     from hardware.camera.wiring import start_camera
 
@@ -25,8 +20,5 @@ def _start(options: CameraConfig, context: SourceContext) -> Closeable:
     return source
 
 
-def _describe(options: CameraConfig, part: Any) -> str:
-    return options.capture
-
-
-CAMERA = SourceType("camera", CameraConfig, _start, describe=_describe, read=_read)
+def describe(options: Any, part: Any) -> str:
+    return str(options.capture)

@@ -1,22 +1,17 @@
-"""Smart dice over Bluetooth as a source type: its options are the ``[dice]`` section's (checked by the same
-reader); starting it reads the pairing file and adds "Pair dice" to the main menu, which restarts the dice once
-the pairing changes. Whatever keeps the dice off (none paired, bleak missing) is said by the source itself."""
+"""Smart dice over Bluetooth as a source: starting it reads the pairing file and adds "Pair dice" to the main menu,
+which restarts the dice once the pairing changes. Whatever keeps the dice off (none paired, bleak missing) is said
+by the source itself. Its type (options: the ``[dice]`` section's ``DiceConfig``, read by the same reader) is
+declared in companion.config, which knows the section; this module imports nothing above the registry."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.config import DiceConfig, read_section
-from companion.datafile import Fields
-from companion.sources import Closeable, SourceContext, SourceType
+from companion.sources import Closeable, SourceContext
 
 
-def _read(f: Fields) -> DiceConfig:
-    options: DiceConfig = read_section("dice", f)
-    return options
-
-
-def _start(options: DiceConfig, context: SourceContext) -> Closeable:
+def start(options: Any, context: SourceContext) -> Closeable:
+    """Start the paired dice with ``options`` (a ``DiceConfig``)."""
     from hardware.smartdice.menu import DiceSourceHolder, pair_action  # bleak and the pairing: only when enabled
     from hardware.smartdice.source import start_smartdice
 
@@ -25,10 +20,8 @@ def _start(options: DiceConfig, context: SourceContext) -> Closeable:
     return holder
 
 
-def _describe(options: DiceConfig, holder: Any) -> str:
+def describe(options: Any, holder: Any) -> str:
     from hardware.smartdice.source import describe
 
     return describe(holder.current)
 
-
-SMARTDICE = SourceType("smartdice", DiceConfig, _start, describe=_describe, read=_read)

@@ -3,7 +3,8 @@
 As kvmd finds a plugin by its name and pyserial a port handler by its URL scheme, every input source is a
 :class:`SourceType` registered under its ``type``: the frozen dataclass of its options (each with its default,
 declared once) and a ``start(options, context)`` that opens the part and returns what to ``close()`` when the
-box stops. Built-in types are named in :data:`BUILT_IN` (imported only when asked for); packages installed
+box stops. The box's own types are handed over by companion.config (:func:`provide`), which declares them beside
+the sections whose options they take; packages installed
 elsewhere declare theirs in the ``companion.sources`` entry point group, as games do in ``companion.games``;
 a test registers its own with :func:`register`.
 
@@ -14,7 +15,6 @@ A part that fails to open does not stop the box: :func:`start_source` says why o
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import logging
 import queue
 import typing
@@ -70,12 +70,17 @@ class SourceType:
     read: Callable[[Fields], Any] | None = None
 
 
-BUILT_IN: dict[str, str] = {"camera": "companion.source_types.camera:CAMERA",
-                            "smartdice": "companion.source_types.smartdice:SMARTDICE"}
-"""The box's own types by name, as ``"module:attribute"`` naming their SourceType (imported when asked for)."""
+BUILT_IN: dict[str, SourceType] = {}
+"""The box's own types by name, handed over by companion.config (:func:`provide`), which declares them beside the
+sections whose options they take; the registry imports none of them."""
 
 _registered: dict[str, SourceType] = {}
 _installed: dict[str, Callable[[], Any]] | None = None
+
+
+def provide(*built_in: SourceType) -> None:
+    """The box's own types (companion.config gives them as it is imported)."""
+    BUILT_IN.update((t.name, t) for t in built_in)
 
 
 def register(source_type: SourceType) -> Callable[[], None]:
@@ -121,8 +126,7 @@ def get(name: str) -> SourceType:
     if name in _registered:
         return _registered[name]
     if name in BUILT_IN:
-        module, _, attr = BUILT_IN[name].partition(":")
-        return _checked(name, getattr(importlib.import_module(module), attr))
+        return BUILT_IN[name]
     known = names()  # looks the entry points up once
     if _installed is not None and name in _installed:
         return _checked(name, _installed[name]())
