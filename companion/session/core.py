@@ -251,19 +251,15 @@ class Session:
         run.before_commit = self._announce
         run.snapshots_later = True
         before = (self.run, self._menu, self.request, self.message)
-        shown = (self._panel, self._frame)
         self.run = run
         self._menu = None
         self.request = OpenRequest()
         self.message = ""
         try:
-            self._build()
+            self._compose()  # a trial: what is shown (and compared for a change) is left as it is
         except Exception:
             self.run, self._menu, self.request, self.message = before
             raise
-        finally:
-            # a trial build: the frame the views last showed stays the one compared, so the new game is a change
-            self._panel, self._frame = shown
         if note := board_note(run.game):  # the group's board did not load: the shipped one, said on screen
             self.notice(note)
 
@@ -778,6 +774,14 @@ class Session:
             return self._build()
 
     def _build(self) -> bool:
+        """Compose the panel and frame and keep them; True when either differs from what was shown."""
+        panel, frame = self._compose()
+        changed = frame != self._frame or frame.state is not self._frame.state
+        self._panel, self._frame = panel, frame
+        return changed
+
+    def _compose(self) -> tuple[Panel, Frame]:
+        """The panel and frame of the box as it stands now (the engine's prompt, options and board asked)."""
         notice = self.journal.notice
         # A write trouble notice lasts while entries wait in memory; only the current one is shown.
         self.notices = [n for n in self.notices if not Journal.is_write_notice(n) or n == notice]
@@ -792,10 +796,7 @@ class Session:
             panel = named(panel, seat_names(self.run.options))
         place = options[cursor(options, self.request.choice)].place if options else None
         run = self.run
-        frame = Frame(panel, run.game if run else None, run.state if run else None, place, self.overlay)
-        changed = frame != self._frame or frame.state is not self._frame.state
-        self._panel, self._frame = panel, frame
-        return changed
+        return panel, Frame(panel, run.game if run else None, run.state if run else None, place, self.overlay)
 
     def _footer(self) -> str:
         """The passing message, else, while entries wait in memory, a short "not saved" that stays: the OLED's
