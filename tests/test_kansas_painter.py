@@ -124,34 +124,35 @@ def test_a_move_off_the_map_is_shown_crossed_out(game, layout):
 def test_the_side_panel_ranks_the_open_forecast_choice_with_the_exact_risk(game):
     from companion.games.kansas.risk import forecast_lines, forecast_options
 
-    painter = KansasPainter(game)
+    def ranked(state):  # what the frame hands the painter, worked out by the session
+        return frame_for(game, state).drawn.get("ranked")
+
     choosing = game.new_game({"players": 4, "forecaster": 2})
     assert choosing.phase == "forecast"
-    lines = painter.ranked(choosing)  # first the line, its place picked after the other roll
+    lines = ranked(choosing)  # first the line, its place picked after the other roll
     assert [label for label, _ in lines] == [f"fix {'north-south' if o.line == 'ns' else 'west-east'}"
                                             for o in forecast_lines(game, choosing)]
     assert lines[0][1] <= lines[1][1]
     placing = play(game, choosing, Choice("forecast", {"tornado": 1, "line": "we"}), d8(4))
-    places = painter.ranked(placing)
+    places = ranked(placing)
     best = forecast_options(game, placing)
     assert len(places) == 8 and places[0] == (f"west-east {best[0].value}", best[0].on_places)
     assert [v for _, v in places] == sorted(v for _, v in places)
-    assert painter.ranked(play(game, placing, Choice("forecast_at", {"value": 1}))) == []
+    assert ranked(play(game, placing, Choice("forecast_at", {"value": 1}))) == ()
 
 
 def test_the_forecast_candidates_and_the_chosen_start_are_highlighted(game, layout):
     state = play(game, game.new_game({"players": 4, "forecaster": 2}),
                  Choice("forecast", {"tornado": 1, "line": "ns"}), d8(5))
     assert game.need(state) == "forecast_at"
-    painter = KansasPainter(game)
     offered = {c.args["value"]: Hex(c.args["q"], c.args["r"]) for c in (o.event for o in game.choices(state))}
-    assert painter.candidates(state) == offered and len(offered) == 8
+    assert frame_for(game, state).drawn.get("candidates") == offered and len(offered) == 8
     surface = draw(game, state)
     for h in offered.values():
         assert pixel(surface, bottom_edge(layout, h)) == FORECAST
     chosen = play(game, state, Choice("forecast_at", {"value": 6}))
     start = chosen.current.start
-    assert start == game.board.grid[(6, 5)] and painter.candidates(chosen) == {}
+    assert start == game.board.grid[(6, 5)] and frame_for(game, chosen).drawn.get("candidates") == {}
     surface = draw(game, chosen)
     assert pixel(surface, bottom_edge(layout, start)) == FORECAST
     others = [h for h in offered.values() if h != start]

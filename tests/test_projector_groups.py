@@ -12,6 +12,7 @@ import pytest
 
 from companion.games.kansas import KansasGame, load
 from companion.games.kansas.painter import KansasPainter, die_piece
+from companion.session.drawn import drawn_of
 from companion.views.panel import Panel
 from companion.views.projector import Layout, text
 from companion.views.projector.layout import Rect
@@ -110,11 +111,18 @@ def test_a_roll_keeps_the_groups_it_did_not_change(game):
         t1_state = game.apply(t1_state, d6(1, 5) if game.need(t1_state) == "move" else d8(4))
     before = play(game, t1_state, d8(2), d8(6))  # tornado 2 started: tornado 1 finished
     after = game.apply(before, d6(4, 3))
-    state_before, state_after = painter.state_groups(layout, before), painter.state_groups(layout, after)
+
+    def handed(state):  # as the renderer does: the session's answers for the state, then its groups
+        painter.use(drawn_of(game, state))
+        return state
+
+    state_before = painter.state_groups(layout, handed(before))
+    state_after = painter.state_groups(layout, handed(after))
     assert state_before[0] is state_after[0], "the finished tornado's track is the same group"
     assert state_before[-1] is state_after[-1], "the grid numbers are the same group"
     assert painter.state_pieces(layout, after) == [p for g in state_after for p in g]
-    side_before, side_after = painter.side_groups(layout, inner, before), painter.side_groups(layout, inner, after)
+    side_before = painter.side_groups(layout, inner, handed(before))
+    side_after = painter.side_groups(layout, inner, handed(after))
     assert side_before[0] is side_after[0], "the key is the same group"
     assert side_before[1] is side_after[1], "the turn's title is the same group"
     assert side_before[2] is not side_after[2], "what happened changed"

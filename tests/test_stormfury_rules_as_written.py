@@ -268,6 +268,9 @@ def test_the_projector_marks_the_roads_open_from_each_players_city():
     s2 = replace(s, flooded=frozenset({flooded}))
     assert flooded not in {r.id for r in painter.passable_roads(s2)[first]}
     assert painter.passable_roads(replace(s, phase="hurricane")) == {}
+    from companion.session.drawn import drawn_of
+
+    painter.use(drawn_of(GAME, s))  # whose turn it is, worked out by the session, as the renderer hands it over
     lines = painter.side_lines(s)
     assert lines[0] == "Aquatic Engineer's turn" and "Discard to 5" in lines
 

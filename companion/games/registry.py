@@ -35,7 +35,9 @@ class GameSpec:
     ``engine`` names a loader ``load(maps: Path | None) -> Game``; ``painter`` a class taking the
     engine (``companion.views.projector.painters.GamePainter``), or "" for the shared painter of the
     board's shape; ``risk_cli`` a module with ``add_risk_arguments(parser)`` and ``cli_risk(args)``
-    for ``companion risk KEY``, or "" when the game has no risk to compute.
+    for ``companion risk KEY``, or "" when the game has no risk to compute; ``drawn`` a function
+    ``(engine, state) -> {name: plain data}``: what the game's painter draws from the rules, worked out by the
+    session once per state (``companion.views.drawn.Drawn``), or "" when the painter needs none.
     """
 
     key: str
@@ -46,6 +48,7 @@ class GameSpec:
     risk_help: str = ""
     order: int = 100
     """Where the game stands in menus and listings (lower first)."""
+    drawn: str = ""
 
 
 _registered: dict[str, GameSpec] = {}

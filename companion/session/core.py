@@ -23,7 +23,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ from companion.errors import CompanionError
 from companion.games import game_keys as registered_keys
 from companion.games import load_game
 from companion.games.base import Game, Option
-from companion.games.registry import PainterRef, board_note
+from companion.games.registry import board_note
 from companion.games.registry import spec as registry_spec
 from companion.inputs import (
     Ask,
@@ -52,15 +51,14 @@ from companion.inputs import (
 )
 from companion.journal import GameRecord, Journal
 from companion.journal.engine_cache import cache_folder, load_engine
-from companion.places import Place
 from companion.read_confirm import cursor_of
 from companion.session.choices import asked, cursor, ends, options_for, setup_questions, step_choice
-from companion.session.drawn import painter_ref, risk_of
 from companion.session.game_run import GameRun, state_digest, stored_board
 from companion.session.menus import MenuState
-from companion.session.panel_build import asks_shuffle, build_panel, deal_for, deals_by_dice
+from companion.session.panel_build import asks_shuffle, deal_for, deals_by_dice
 from companion.session.request import OpenRequest
-from companion.session.seats import SEATS_OPTION, named, names_seats, offered, seat_names
+from companion.session.screens import Frame, compose
+from companion.session.seats import SEATS_OPTION, names_seats, offered
 from companion.views.panel import TOWER_STATES, Panel
 
 __all__ = ["Frame", "Session", "state_digest"]
@@ -112,29 +110,6 @@ def set_aside(what: str) -> Iterator[None]:
     except Exception as exc:
         log.error("%s set aside: %s: %s", what, type(exc).__name__, exc)
         raise CompanionError(f"{what} failed and is set aside (the log says why)") from None
-
-
-@dataclass(frozen=True)
-class Frame:
-    """Everything a view draws: the panel plus the game and its state for the projector's map, with what the
-    projector needs from the rules worked out here (:mod:`companion.session.drawn`), as plain data."""
-
-    panel: Panel
-    game: Game[Any] | None = None
-    state: Any = None
-    cursor: Place | None = None
-    overlay: bool = False
-    painter: PainterRef | None = field(default=None, init=False)
-    """The game's own painter, loaded when first drawn (None: the shared painter of its board)."""
-    risk: Mapping[Any, float] = field(default_factory=dict, init=False, compare=False)
-    """How likely each place is to be hit, while the overlay is shown."""
-
-    def __post_init__(self) -> None:
-        # Both follow from the game, state and overlay, so they are never given (``replace`` works them out again).
-        if self.game is not None:
-            object.__setattr__(self, "painter", painter_ref(self.game))
-        if self.overlay and self.game is not None and self.state is not None:
-            object.__setattr__(self, "risk", risk_of(self.game, self.state))
 
 
 class Session:
@@ -788,15 +763,10 @@ class Session:
         if notice and notice not in self.notices:
             self.notices.append(notice)
         options = self.options() if self._menu is None else []
-        panel = build_panel(self.run, self.request, menu=self._menu.view() if self._menu else None,
-                            options=options, wanted=self.wanted(), tower=self.tower,
-                            sources=tuple((source_name(n), s) for n, s in self.sources.items() if n != "tower"),
-                            message=self._footer(), notices=tuple(self.notices))
-        if self.run is not None:
-            panel = named(panel, seat_names(self.run.options))
-        place = options[cursor(options, self.request.choice)].place if options else None
-        run = self.run
-        return panel, Frame(panel, run.game if run else None, run.state if run else None, place, self.overlay)
+        return compose(self.run, self.request, menu=self._menu.view() if self._menu else None, options=options,
+                       wanted=self.wanted(), tower=self.tower,
+                       sources=tuple((source_name(n), s) for n, s in self.sources.items() if n != "tower"),
+                       message=self._footer(), notices=tuple(self.notices), overlay=self.overlay)
 
     def _footer(self) -> str:
         """The passing message, else, while entries wait in memory, a short "not saved" that stays: the OLED's

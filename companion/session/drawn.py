@@ -1,26 +1,33 @@
-"""What a frame hands the projector besides the state: the game's painter and the risk map, worked out here, on
-the session's side, so the projector toolkit neither imports nor names a game, and asks the rules nothing.
+"""What a frame hands the projector besides the state: the game's painter, the risk map and what the painter
+draws from the rules, worked out here, on the session's side, so the projector toolkit neither imports nor names
+a game, and neither it nor a game's painter asks the rules anything.
 
-Both are worked out once: the painter once per game (a :class:`~companion.games.registry.PainterRef` to its
+Each is worked out once: the painter once per game (a :class:`~companion.games.registry.PainterRef` to its
 spec's ``"module:name"``, imported by the registry when the projector first draws it, so the session imports no
 painter and no pygame: a box without a projector never pays for one), the risk map once per state and only while
-the overlay is shown (the one frame built again and again for the same state, as the status strip changes,
-reuses it).
+the overlay is shown, the painter's extras (:class:`~companion.views.drawn.Drawn`, by the function the game's spec
+names) once per state and only when a view asks (a box without a projector never ranks a forecast). The one frame
+built again and again for the same state, as the status strip changes, reuses them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.games import registry
 from companion.games.base import HasRiskMap
 from companion.games.registry import PainterRef
+from companion.views.drawn import Drawn
 
 _painted: tuple[Any, PainterRef | None] | None = None
 """The last game asked and its painter."""
 _risked: tuple[Any, Any, Mapping[Any, float]] | None = None
 """The last game and state asked and their risk map."""
+_extras: tuple[Any, Callable[[Any, Any], Mapping[str, Any]] | None] | None = None
+"""The last game asked and the function its spec names for its painter's extras."""
+_drawn: tuple[Any, Any, tuple[str, ...], Drawn] | None = None
+"""The last game, state and seat names asked and what the painter draws with."""
 
 
 def painter_ref(game: Any) -> PainterRef | None:
@@ -47,9 +54,37 @@ def risk_of(game: Any, state: Any) -> Mapping[Any, float]:
     return risk
 
 
-def painter_of(game: Any) -> Any:
-    """The painter the projector would draw ``game`` with (its own, else the shared one of its board), for a
-    picture drawn outside the renderer. Imports the projector toolkit (and pygame) only when called."""
-    from companion.views.projector.painters import painter_for
+def extras_function(game: Any) -> Callable[[Any, Any], Mapping[str, Any]] | None:
+    """The function ``game``'s registry spec names for its painter's extras (None: it names none)."""
+    global _extras
+    if _extras is not None and _extras[0] is game:
+        return _extras[1]
+    key = getattr(game, "key", "")
+    known = registry.specs()
+    name = known[key].drawn if key in known else ""
+    function = registry.resolve(name) if name else None
+    _extras = (game, function)
+    return function
 
-    return painter_for(game, painter_ref(game))
+
+def drawn_of(game: Any, state: Any, seats: tuple[str, ...] = ()) -> Drawn:
+    """What ``game``'s painter draws ``state`` with: the rules' answers its spec declares, and the seats' names."""
+    global _drawn
+    if _drawn is not None and _drawn[0] is game and _drawn[1] is state and _drawn[2] == seats:
+        return _drawn[3]
+    function = extras_function(game) if game is not None and state is not None else None
+    drawn = Drawn(dict(function(game, state)) if function is not None else {}, tuple(seats))
+    _drawn = (game, state, tuple(seats), drawn)
+    return drawn
+
+
+def painter_of(game: Any, state: Any = None, seats: tuple[str, ...] = ()) -> Any:
+    """The painter the projector would draw ``game`` with (its own, else the shared one of its board), for a
+    picture drawn outside the renderer; given ``state``, handed what it draws that state with (as the renderer
+    does). Imports the projector toolkit (and pygame) only when called."""
+    from companion.views.projector.painters import UsesDrawn, painter_for
+
+    painter = painter_for(game, painter_ref(game))
+    if state is not None and isinstance(painter, UsesDrawn):
+        painter.use(drawn_of(game, state, seats))
+    return painter

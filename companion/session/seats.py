@@ -10,19 +10,18 @@ panel carries (status, request, options, results), a whole word at a time.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.views.drawn import say
 from companion.views.panel import Menu, Panel
+
+__all__ = ["NAMES", "SEATS_OPTION", "named", "names_seats", "offered", "say", "seat_names"]
 
 SEATS_OPTION = "seats"
 NAMES: tuple[str, ...] = ("Red", "Blue", "Green", "Yellow", "Purple", "Black", "White", "Orange",
                           "Ann", "Ben", "Cleo", "Dev", "Eva", "Finn", "Gus", "Hana")
 """The names the box offers a seat: colours first (the tables' own pieces), then short first names."""
-
-_SEAT = re.compile(r"\b(?:Player |P)([1-9])\b")
-
 
 def names_seats(engine: Any) -> bool:
     """Whether the engine numbers its seats, so the table may name them."""
@@ -40,13 +39,6 @@ def seat_names(options: Mapping[str, Any]) -> tuple[str, ...]:
 def offered(chosen: Sequence[str]) -> list[str]:
     """The names still free for the next seat."""
     return [name for name in NAMES if name not in chosen]
-
-
-def say(text: str, seats: Sequence[str]) -> str:
-    """``text`` with each numbered seat said by its name ("P2 delivers Hays" -> "Blue delivers Hays")."""
-    if not seats or not text:
-        return text
-    return _SEAT.sub(lambda m: seats[int(m.group(1)) - 1] if int(m.group(1)) <= len(seats) else m.group(0), text)
 
 
 def named(panel: Panel, seats: Sequence[str]) -> Panel:

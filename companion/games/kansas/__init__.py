@@ -18,6 +18,7 @@ SPEC = GameSpec(
     key="kansas",
     title="Kansas Tornadoes",
     engine="companion.games.kansas:load",
+    drawn="companion.games.kansas.drawn:drawn",
     painter="companion.games.kansas.painter:KansasPainter",
     risk_cli="companion.games.kansas.riskcli",
     risk_help="a tornado phase: P(hit) and expected markers per hex",

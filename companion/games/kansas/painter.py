@@ -1,12 +1,14 @@
 """Kansas Tornadoes on the map: marker stacks, this turn's tornado tracks, the start grid and the forecast.
 
-Everything is read from the engine's immutable KansasState and its Board. The tornado being rolled
-is drawn hex by hex as each roll arrives (its path is the state's markers, so the map can never
-disagree with the rules); earlier tornadoes of the turn are fainter. While the forecasting player
-chooses where along the fixed line a tornado starts, the eight candidate hexes carry their numbers;
+Everything is read from the engine's immutable KansasState and its Board, and from what the session
+worked out from the rules for that state (:mod:`companion.games.kansas.drawn`, handed over as plain data in
+a :class:`~companion.views.drawn.Drawn`): the painter imports no rule module and asks the engine nothing.
+The tornado being rolled is drawn hex by hex as each roll arrives (its path is the state's markers, so the
+map can never disagree with the rules); earlier tornadoes of the turn are fainter. While the forecasting
+player chooses where along the fixed line a tornado starts, the eight candidate hexes carry their numbers;
 the side panel ranks the open choice (first the line, then the place along it) by the markers it is
-expected to put on cities and towns, from the engine's exact risk. Every mark has a shape as well
-as a colour: markers are numbered discs, tracks numbered lines, candidates numbered rings.
+expected to put on cities and towns. Seats are said by the names the table gave them. Every mark has a
+shape as well as a colour: markers are numbered discs, tracks numbered lines, candidates numbered rings.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import pygame
 
 from companion.games.kansas.state import LINES, KansasState, Move, Tornado
 from companion.hexgrid import Hex
+from companion.views.drawn import NOTHING, Drawn
 from companion.views.projector import palette, text
 from companion.views.projector.board import MapData, Spot
 from companion.views.projector.key import FootKey, KeyEntry
@@ -28,7 +31,7 @@ from companion.views.projector.marks import draw_polyline, draw_shadow, draw_tok
 from companion.views.projector.palette import Colour
 from companion.views.projector.pieces import Group, KeptPieces, Memo, Piece, around, keep, rect_of
 from companion.views.projector.shapes.base import Point
-from companion.views.projector.status import just_happened, paint_turn
+from companion.views.projector.status import paint_turn
 
 FORECAST = palette.OKABE_ITO[1]
 """Sky blue: the forecast's candidate starts and the chosen one."""
@@ -60,6 +63,13 @@ class KansasPainter:
         """The groups (:data:`~companion.views.projector.pieces.Group`) of the last few states by what they show
         (the marker stacks, the forecast's rings, each block of the side panel), so a roll that leaves one as it
         was gives the same tuple again and the renderer does not compare it."""
+        self.drawn: Drawn = NOTHING
+        """The rules' answers for the state drawn next and the seats' names (:meth:`use`)."""
+
+    def use(self, drawn: Drawn) -> None:
+        """Draw the next states with ``drawn``, the session's answers for them (the renderer hands it over with
+        every new state, before asking for its pieces)."""
+        self.drawn = drawn
 
     # -- the printed board ----------------------------------------------------------------------
     def map_data(self, state: Any = None) -> MapData:
@@ -71,27 +81,17 @@ class KansasPainter:
         return self._data
 
     # -- what the state adds --------------------------------------------------------------------
-    def candidates(self, state: KansasState) -> dict[int, Hex]:
-        """While the forecaster picks where along the fixed line a tornado starts: value -> start hex,
-        read from the engine's own choices so the map rings exactly what the buttons offer."""
-        if state.phase != "tornado" or self.game.need(state) != "forecast_at":
-            return {}
-        return {c.args["value"]: Hex(c.args["q"], c.args["r"]) for c in (o.event for o in self.game.choices(state))}
+    def candidates(self) -> dict[int, Hex]:
+        """While the forecaster picks where along the fixed line a tornado starts: value -> start hex (the
+        engine's own choices, so the map rings exactly what the buttons offer)."""
+        starts: dict[int, Hex] = self.drawn.get("candidates", {})
+        return starts
 
-    def ranked(self, state: KansasState) -> list[tuple[str, float]]:
-        """The forecaster's open choice, best first, with the markers it is expected to put on cities
-        and towns: first the line (its place picked after the other line's roll, as the rules order
-        it), then the place along it. Empty when no forecast choice is open."""
-        if state.phase != "forecast" and not self.candidates(state):
-            return []
-        # the risk module (and numpy) imported only once a forecast is open: a resumed game gets ready without them
-        from companion.games.kansas import risk
-
-        if state.phase == "forecast":
-            return [(f"fix {LINES[o.line]}", o.on_places) for o in risk.forecast_lines(self.game, state)]
-        if self.candidates(state):
-            return [(f"{LINES[o.line]} {o.value}", o.on_places) for o in risk.forecast_options(self.game, state)]
-        return []
+    def ranked(self) -> tuple[tuple[str, float], ...]:
+        """The forecaster's open choice, best first, with the markers it is expected to put on cities and
+        towns (empty when no forecast choice is open)."""
+        choices: tuple[tuple[str, float], ...] = self.drawn.get("ranked", ())
+        return choices
 
     def tracks(self, state: KansasState) -> list[tuple[Tornado, bool]]:
         """This turn's tornadoes with a start, each with whether it is the latest (drawn bright)."""
@@ -129,7 +129,7 @@ class KansasPainter:
             run = tuple(column)
             groups.append(keep(kept, ("stacks", run), lambda run=run: tuple(
                 keep(kept, ("stack", h, n), self._stack_piece, layout, h, n, disc) for h, n in run)))
-        rings = [(h, str(value)) for value, h in self.candidates(state).items()]
+        rings = [(h, str(value)) for value, h in self.candidates().items()]
         t = state.current if state.current is not None else (state.tornadoes[-1] if state.tornadoes else None)
         if t is not None and t.forecast_line and t.start is not None:
             rings.append((t.start, "F"))
@@ -348,10 +348,11 @@ class KansasPainter:
             col.gap()
 
         col.group(("title", state.turn, turns, state.players), title)
-        happened = just_happened(self.game, state)
-        prompt = self.game.prompt(state)
-        now = (prompt.text,) if prompt.text else ()
-        col.group(("turn", happened, now), lambda col: paint_turn(col, self.game, state, now, happened))
+        drawn = self.drawn
+        happened = tuple(drawn.say(line) for line in drawn.get("happened", ()))
+        asked = drawn.say(drawn.get("prompt", ""))
+        now = (asked,) if asked else ()
+        col.group(("turn", happened, now), lambda col: paint_turn(col, None, state, now, happened))
         if state.phase == "tornado" and state.current is not None:
             rows = self._roll_rows(state)
             col.group(("rolls", rows), lambda col: self._paint_rolls(col, layout, rows))
@@ -359,26 +360,28 @@ class KansasPainter:
             col.group(("all rolled", state.count), lambda col: col.line(
                 f"{state.count} tornado{'es' if state.count > 1 else ''} this turn, all rolled", text.SMALL,
                 palette.TEXT_DIM))
-        ranked = tuple(self.ranked(state)[:RANKED_SHOWN])
-        col.group(("forecast", state.forecast, state.forecaster, ranked),
-                  lambda col: self._paint_forecast(col, state, ranked))
-        on_map, cities = self._groups.get(("counts", state.markers, state.new_cities), lambda: (
-            sum(n for _, n in state.markers), sum(n for h, n in state.markers if self.game.is_city(state, h))))
+        ranked = self.ranked()[:RANKED_SHOWN]
+        holder = drawn.seat(state.forecaster) if state.forecaster else ""
+        col.group(("forecast", state.forecast, holder, ranked),
+                  lambda col: self._paint_forecast(col, state, holder, ranked))
+        on_map = self._groups.get(("on map", state.markers), lambda: sum(n for _, n in state.markers))
+        cities: int = drawn.get("on_cities", 0)
         over = state.phase == "over"
-        scores = tuple((p, state.kept_by(p), s) for p, s in state.scores().items() if s)
+        scores = tuple((drawn.seat(p, "player"), state.kept_by(p), s) for p, s in state.scores().items() if s)
         col.group(("score", on_map, cities, over, scores), lambda col: self._paint_score(col, on_map, cities, over,
                                                                                           scores))
 
     @staticmethod
     def _paint_score(col: text.Column, on_map: int, cities: int, over: bool,
-                     scores: tuple[tuple[int, int, int], ...]) -> None:
-        """The markers on the map and on cities, and each player's kept city markers (the final score)."""
+                     scores: tuple[tuple[str, int, int], ...]) -> None:
+        """The markers on the map and on cities, and each player's kept city markers (the final score), each
+        player by the name the table gave her seat."""
         col.gap()
         col.line(f"Markers on the map: {on_map}, on cities: {cities}", text.BODY, palette.TEXT, bold=True,
                  wrap_lines=True)
         col.line("Final score" if over else "Kept city markers", text.BODY, palette.TEXT, bold=True)
         nobody = "nobody kept one" if over else "none yet"
-        for line in [f"player {p}: {kept} = {s} points" for p, kept, s in scores] or [nobody]:
+        for line in [f"{who}: {kept} = {s} points" for who, kept, s in scores] or [nobody]:
             col.line(line, text.BODY, palette.TEXT_DIM, indent=8)
 
     def _roll_rows(self, state: KansasState) -> tuple[Any, ...]:
@@ -416,17 +419,18 @@ class KansasPainter:
         col.gap()
 
     @staticmethod
-    def _paint_forecast(col: text.Column, state: KansasState, ranked: tuple[tuple[str, float], ...]) -> None:
-        """Who forecasts what; while a choice is open, the choices ranked by the markers they are
-        expected to put on cities and towns (fewest first: the one that spares the most; ``ranked``, the
-        first :data:`RANKED_SHOWN` of :meth:`ranked`)."""
+    def _paint_forecast(col: text.Column, state: KansasState, holder: str,
+                        ranked: tuple[tuple[str, float], ...]) -> None:
+        """Who forecasts what (``holder``: the seat holding the forecast, by name); while a choice is open, the
+        choices ranked by the markers they are expected to put on cities and towns (fewest first: the one that
+        spares the most; ``ranked``, the first :data:`RANKED_SHOWN` of :meth:`ranked`)."""
         if state.forecast is not None:
             number, line, value = state.forecast
             where = f" at {value}" if value else ""
             col.line(f"Forecast: tornado {number}, {LINES[line]}{where}", text.BODY, FORECAST, bold=True,
                      wrap_lines=True)
-        elif state.forecaster:
-            col.line(f"Player {state.forecaster} holds a forecast", text.BODY, FORECAST, bold=True)
+        elif holder:
+            col.line(f"{holder} holds a forecast", text.BODY, FORECAST, bold=True)
         if not ranked:
             return
         col.line("Expected markers on cities and towns:", text.SMALL, palette.TEXT_DIM, wrap_lines=True)

@@ -18,6 +18,7 @@ SPEC = GameSpec(
     key="stormfury",
     title="Project Stormfury",
     engine="companion.games.stormfury:load",
+    drawn="companion.games.stormfury.drawn:drawn",
     painter="companion.games.stormfury.painter:StormfuryPainter",
     risk_cli="companion.games.stormfury.riskcli",
     risk_help="a hurricane phase: P(hit) and expected damage per city and road",

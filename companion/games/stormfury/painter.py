@@ -1,8 +1,11 @@
 """Stormfury on the map: the storm and its footprint, the forecast paths, the track, defences and damage.
 
-Everything is read from the engine's immutable StormState and its Board; the paths of the five
-forecast cards are walked with the engine's own ``storm.walk`` so the map shows exactly where each
-card would take the centre, edge rule included. Each mark has a shape as well as a colour:
+Everything is read from the engine's immutable StormState and its Board, and from what the session
+worked out from the rules for that state (:mod:`companion.games.stormfury.drawn`, handed over as plain data
+in a :class:`~companion.views.drawn.Drawn`): the paths of the five forecast cards, walked with the
+engine's own ``storm.walk`` so the map shows exactly where each card would take the centre, edge rule
+included, whose turn it is and the engine's words. The painter imports no rule module and asks the engine
+nothing. Each mark has a shape as well as a colour:
 destroyed spaces a cross, population losses a numbered badge, forts a numbered square, dams a bar,
 and in the player phase a chevron on each road a player can still travel from her city.
 
@@ -18,8 +21,8 @@ from typing import Any
 
 import pygame
 
-from companion.games.stormfury import storm
 from companion.hexgrid import Hex
+from companion.views.drawn import NOTHING, Drawn
 from companion.views.projector import palette, text, textures
 from companion.views.projector.board import MapData, Spot, label_place
 from companion.views.projector.chart import paint_damage_chart
@@ -53,6 +56,13 @@ class StormfuryPainter:
         self._data: MapData | None = None
         self._key = FootKey()
         self._kept = KeptPieces(4000)
+        self.drawn: Drawn = NOTHING
+        """The rules' answers for the state drawn next (:meth:`use`)."""
+
+    def use(self, drawn: Drawn) -> None:
+        """Draw the next states with ``drawn``, the session's answers for them (the renderer hands it over with
+        every new state, before asking for its pieces)."""
+        self.drawn = drawn
 
     # -- the printed board ----------------------------------------------------------------------
     def map_data(self, state: Any = None) -> MapData:
@@ -94,9 +104,9 @@ class StormfuryPainter:
         """The text lines under the forecast in the side panel: whose turn it is and what she does
         with her cards (the engine's reminders), then the population rule choice."""
         lines: list[str] = []
-        role = self.game.turn_of(state)
-        if role is not None:
-            lines += [f"{role.name}'s turn", *self.game.reminders(state)]
+        role = self.drawn.get("turn", "")
+        if role:
+            lines += [f"{role}'s turn", *self.drawn.get("reminders", ())]
         return (*lines, self.board.rules.population_line)
 
     # -- the state on the map -------------------------------------------------------------------
@@ -107,12 +117,10 @@ class StormfuryPainter:
         radius = self.board.rules.radius[state.category - 1]
         return frozenset(h for h in state.centre.within(radius) if h in self.board.hexes)
 
-    def forecast_paths(self, state: Any) -> list[tuple[str, tuple[Hex, ...]]]:
-        """(card id, hexes from the centre) for each forecast card, as if drawn first."""
-        if state.phase not in ("players", "hurricane"):
-            return []
-        return [(cid, (state.centre, *storm.walk(self.board, state.centre, (self.board.card(cid),))))
-                for cid in state.forecast]
+    def forecast_paths(self) -> tuple[tuple[str, tuple[Hex, ...]], ...]:
+        """(card id, hexes from the centre) for each forecast card, as if drawn first (the session's walk)."""
+        paths: tuple[tuple[str, tuple[Hex, ...]], ...] = self.drawn.get("paths", ())
+        return paths
 
     def paint_state(self, surface: Any, layout: Layout, state: Any, overlay: bool = False) -> None:
         """The storm's marks (see :meth:`state_pieces`); under the risk overlay the footprint is an
@@ -134,7 +142,8 @@ class StormfuryPainter:
                             self._footprint_pieces, layout, state, overlay))
         pieces += self._road_pieces(layout, state, makers, kept)
         pieces += self._track_pieces(layout, state, kept)
-        pieces += keep(kept, ("paths", state.phase, state.centre, state.forecast), self._path_pieces, layout, state)
+        paths = self.forecast_paths()
+        pieces += keep(kept, ("paths", paths), self._path_pieces, layout, paths)
         pieces += self._space_pieces(layout, state, makers, kept)
         pieces += self._passable_pieces(layout, state, kept)
         pieces += keep(kept, ("tokens", state.placed if state.phase == "setup" else None, state.players),
@@ -306,9 +315,9 @@ class StormfuryPainter:
         draw_polyline(surface, pts, colour, w)  # over a dark casing: it holds on land and sea
         pygame.draw.circle(surface, colour, pts[-1], w * 1.4)
 
-    def _path_pieces(self, layout: Layout, state: Any) -> list[Piece]:
+    def _path_pieces(self, layout: Layout, paths: tuple[tuple[str, tuple[Hex, ...]], ...]) -> list[Piece]:
         return [self._path_piece(layout, path, palette.OKABE_ITO[i % len(palette.OKABE_ITO)], cid, i)
-                for i, (cid, path) in enumerate(self.forecast_paths(state))]
+                for i, (cid, path) in enumerate(paths)]
 
     def _path_piece(self, layout: Layout, path: tuple[Hex, ...], colour: Any, label: str, index: int) -> Piece:
         """Where one forecast card would take the centre: a line from the centre to a disc with its id."""
@@ -638,10 +647,10 @@ class StormfuryPainter:
 
     def _end_pieces(self, layout: Layout, above: Rect, state: Any, pieces: list[Piece]) -> None:
         """The damage chart (the worst cities first) and the game's closing lines under it."""
-        summary = self.game.summary(state)
+        summary = self.drawn.get("summary", {"by_city": {}, "by_kind": dict.fromkeys(KINDS, 0), "total": 0})
         rows = sorted(((self.board.city(cid).name, values) for cid, values in summary["by_city"].items()),
                       key=lambda row: -sum(row[1].values()))  # the worst cities first
-        title = f"Damage: {summary['total']} ({self.game.ending(state)})"
+        title = f"Damage: {summary['total']} ({self.drawn.get('ending', 'game over')})"
         totals = summary["by_kind"]
         # where the chart ends: drawn once where nothing shows (its height is all that is read)
         drawn = paint_damage_chart(pygame.Surface((1, 1)), above, title, rows, KINDS, layout.height, totals)
@@ -652,7 +661,7 @@ class StormfuryPainter:
         below = Rect(above.x, drawn.y + drawn.h, above.w, max(0, above.y + above.h - drawn.y - drawn.h))
         end = text.Column(None, below, layout.height, pieces)
         end.gap()
-        for line in self.game.final_lines(state)[1:]:
+        for line in self.drawn.get("final_lines", ())[1:]:
             end.line(line, text.BODY, palette.TEXT, bold=True, wrap_lines=True)
 
     def _line_pieces(self, layout: Layout, above: Rect, state: Any, pieces: list[Piece]) -> None:
@@ -662,8 +671,11 @@ class StormfuryPainter:
         col.line(f"Category {state.category} - deck: {state.deck}", text.TITLE, palette.TEXT, bold=True)
         self._legend(col, layout, state)
         col.gap()
-        role = self.game.turn_of(state)
-        paint_turn(col, self.game, state, (f"{role.name}'s turn",) if role else ())
+        drawn = self.drawn
+        role = drawn.get("turn", "")
+        asked = drawn.get("prompt", "")
+        now = (f"{role}'s turn",) if role else (asked,) if asked else ()
+        paint_turn(col, None, state, now, drawn.get("happened", ()))
         if not state.forecast or state.phase not in ("players", "hurricane"):
             col.line("Forecast: not dealt yet", text.BODY, palette.TEXT_DIM)
         else:
@@ -686,7 +698,7 @@ class StormfuryPainter:
         col.line(f"forts {sum(n for _, n in state.fortifications)}, dams {len(state.dams)}", text.SMALL,
                  palette.TEXT_DIM)
         col.gap()
-        for line in self.game.reminders(state):  # what she does with her cards: read if there is room
+        for line in drawn.get("reminders", ()):  # what she does with her cards: read if there is room
             col.line(line, text.SMALL, palette.TEXT, wrap_lines=True)
         col.line(self.board.rules.population_line, text.SMALL, palette.TEXT_DIM, wrap_lines=True)
 

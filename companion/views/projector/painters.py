@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Protocol, runtime_checkable
 
 from companion.hexgrid import Hex
+from companion.views.drawn import Drawn
 from companion.views.projector.board import MapData, Spot
 from companion.views.projector.key import paint_key
 from companion.views.projector.layout import Layout, Rect
@@ -57,6 +58,15 @@ class PaintsPieces(Protocol):
     def state_pieces(self, layout: Layout, state: Any, overlay: bool = False) -> list[Piece]: ...
 
     def side_pieces(self, layout: Layout, rect: Rect, state: Any) -> list[Piece]: ...
+
+
+@runtime_checkable
+class UsesDrawn(Protocol):
+    """A painter that draws what the session worked out from the rules for a state (its game's extras and the
+    seats' names, :class:`companion.views.drawn.Drawn`): the renderer hands it over with every new state, before
+    asking for that state's marks, so the painter asks the rules nothing."""
+
+    def use(self, drawn: Drawn) -> None: ...
 
 
 class GenericPainter:

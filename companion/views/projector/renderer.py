@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pygame
 
+from companion.views.drawn import NOTHING
 from companion.views.projector import palette, text
 from companion.views.projector.cursor import cursor_box, paint_cursor
 from companion.views.projector.join import join_groups
@@ -110,7 +111,7 @@ class ProjectorRenderer:
         self._scratch: Any = None
         """Where damaged rectangles are repainted whole before being copied to the surface (made with the first
         repaint: a start's first frame is painted whole, and a 1080p surface is 8 MB to clear)."""
-        self._map_key: tuple[Any, Any, bool] | None = None
+        self._map_key: tuple[Any, Any, bool, tuple[str, ...]] | None = None
         self._map_groups: list[Group] = []
         """The groups of pieces of the game's state (everything but the cursor and the status strip)."""
         self._map_pieces: list[Piece] = []
@@ -146,17 +147,22 @@ class ProjectorRenderer:
     def render(self, frame: Any) -> Any:
         """Bring ``self.surface`` up to ``frame``; ``self.dirty`` lists the rectangles that changed."""
         game, state, overlay = frame.game, frame.state, bool(frame.overlay)
+        seats = tuple(getattr(frame, "seats", ()))
         old = self._map_key
-        if old is None or old[0] is not game or old[1] is not state or old[2] != overlay:
+        if old is None or old[0] is not game or old[1] is not state or old[2] != overlay or old[3] != seats:
             if game is None or state is None:
                 self._board = None
                 self._map_groups = [(Piece(("idle",), pygame.Rect(0, 0, *self.size), self._paint_idle),)]
             else:
+                from companion.views.projector.painters import UsesDrawn
+
                 self._generation += 1
-                self._map_groups = self.groups(self.board_for(game, state, getattr(frame, "painter", None)), state,
-                                               overlay, getattr(frame, "risk", {}))
+                layer = self.board_for(game, state, getattr(frame, "painter", None))
+                if _is(layer.painter, UsesDrawn):  # the session's answers for this state, before its marks
+                    cast(UsesDrawn, layer.painter).use(getattr(frame, "drawn", NOTHING))
+                self._map_groups = self.groups(layer, state, overlay, getattr(frame, "risk", {}))
             self._map_pieces = [p for g in self._map_groups for p in g]
-            self._map_key = (game, state, overlay)
+            self._map_key = (game, state, overlay, seats)
         board: _Board | None = self._board
         over = self._over(frame)
         groups = [*self._map_groups, *over]
