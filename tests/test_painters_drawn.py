@@ -120,3 +120,16 @@ def test_the_projector_says_the_seats_the_table_named(tmp_path):
         renderer.render(frame)
         shown = " ".join(str(p.key[1]) for p in renderer.shown_pieces if isinstance(p.key, tuple) and len(p.key) > 1)
         assert "Blue" in shown and "Player 2" not in shown
+
+
+def test_the_forecast_paths_discs_say_the_cards_number_not_its_code():
+    game = load_game("stormfury", None)
+    state = seeded_state(game, 7, 14)
+    frame = frame_for(game, state)
+    renderer = ProjectorRenderer(SIZE)
+    renderer.render(frame)
+    discs = [p.key[1] for p in renderer.shown_pieces if p.key[0] == "forecast path"]
+    names = [game.board.card(cid).name for cid, _ in frame.drawn.get("paths")]
+    assert len(discs) == len(state.forecast) == len(names) and state.forecast
+    assert discs == [name.split()[-1] for name in names]  # "Ocean 3" -> "3", as the side panel's row names it
+    assert not set(discs) & set(state.forecast)  # never "O3"

@@ -316,11 +316,18 @@ class StormfuryPainter:
         pygame.draw.circle(surface, colour, pts[-1], w * 1.4)
 
     def _path_pieces(self, layout: Layout, paths: tuple[tuple[str, tuple[Hex, ...]], ...]) -> list[Piece]:
-        return [self._path_piece(layout, path, palette.OKABE_ITO[i % len(palette.OKABE_ITO)], cid, i)
+        return [self._path_piece(layout, path, palette.OKABE_ITO[i % len(palette.OKABE_ITO)], self.card_word(cid), i)
                 for i, (cid, path) in enumerate(paths)]
 
+    def card_word(self, card_id: str) -> str:
+        """A forecast card on its path's disc as the table reads it: the number of its name ("Ocean 3" -> "3"; the
+        forecast is dealt from one deck, whose name the side panel's rows give), never its code ("O3")."""
+        name = self.board.card(card_id).name
+        word, _, number = name.partition(" ")
+        return number or word
+
     def _path_piece(self, layout: Layout, path: tuple[Hex, ...], colour: Any, label: str, index: int) -> Piece:
-        """Where one forecast card would take the centre: a line from the centre to a disc with its id."""
+        """Where one forecast card would take the centre: a line from the centre to a disc with its number."""
         s = layout.hex_size
         # Paths of different cards often share hexes: each is nudged sideways a little so all show.
         off = (index - 2) * s * 0.07
