@@ -183,7 +183,7 @@ def _started() -> None:
     roll and its frame; ``main`` gives it back to the interpreter when the box stops.
 
     The start builds some forty thousand objects that live as long as the box and about six hundred of
-    cyclic garbage; collecting as it went walked them some sixty times (15-25 ms of the start, measured),
+    cyclic garbage; collecting as it went walked them some sixty times (a visible share of the start),
     and every full collection later would walk them again. Frozen, they are never walked: reference
     counting still frees what is dropped, and the few hundred garbage objects of the start are kept (a
     few tens of kB), as ``journal.snapshots.unpack`` does with a loaded game's state."""

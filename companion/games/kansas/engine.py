@@ -370,7 +370,7 @@ class KansasGame:
     def risk_map(self, state: KansasState) -> Mapping[Hex, float]:
         """P(at least one more marker) per hex for what is left of this tornado phase, or the next one.
 
-        The risk module is imported here, not with the engine: it brings numpy (about 150 ms), which a
+        The risk module is imported here, not with the engine: it brings numpy (slow to import), which a
         resumed game needs only once someone asks for the overlay. The overlay asks on every roll, so its
         first question has the chain make its tables of every start's walk (once, a few milliseconds,
         in the overlay's first frame, which draws the whole screen anyway): a roll then looks the

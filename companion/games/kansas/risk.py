@@ -265,14 +265,14 @@ class TornadoChain:
         start's marker already down), so that :meth:`rest` looks a roll's risk up instead of walking it.
 
         Why: the overlay asks for the risk of a tornado in flight on every roll, and a walk of a few
-        moves costs some twenty numpy calls, 0.2 ms on the box's loop (its caches cold from drawing
-        the frame), for every new place. All starts at once are the columns of the identity pushed
-        through the chain, sharing each move's push among the numbers of moves left: 2 to 5 ms here
-        (the more in a fresh process), once, asked by the overlay's first frame (which draws the whole
-        screen anyway, about 30 ms at 1080p). Each column gets exactly the arithmetic a walk from its
-        start alone gets (columns never mix; the visits added in the same order), so a figure looked up
-        is the walked one to the bit (the tests compare every start and number of moves). Kept: two
-        float and two bool arrays of hexes x hexes per number of moves (1.8 MB on Kansas); a board
+        moves costs some twenty numpy calls on the box's loop (its caches cold from drawing the frame),
+        for every new place. All starts at once are the columns of the identity pushed through the
+        chain, sharing each move's push among the numbers of moves left: a few walks' cost, once, asked
+        by the overlay's first frame (which draws the whole screen anyway, costing more). Each column
+        gets exactly the arithmetic a walk from its start alone gets (columns never mix; the visits added
+        in the same order), so a figure looked up is the walked one to the bit (the tests compare every
+        start and number of moves). Kept: two
+        float and two bool arrays of hexes x hexes per number of moves (small on Kansas); a board
         whose tables would pass ``REST_TABLES`` figures keeps walking instead."""
         if self._rests is not None or len(self.hexes) ** 2 * self.moves > REST_TABLES:
             return

@@ -1,7 +1,7 @@
 """The projector on the Linux framebuffer (/dev/fb0): the map without OpenGL, so the box stays small.
 
 Why: SDL2's KMSDRM driver always presents through OpenGL ES, and the GL stack is most of the box's
-resident set (188 MB with it, about 80 MB without: docs/performance.md). The renderer already keeps
+resident set (more than half of it: docs/performance.md, "Why the code is the way it is"). The renderer already keeps
 the whole picture in a software ``pygame.Surface`` and knows which rectangles changed, so this output
 copies just those rectangles into the framebuffer device through ``mmap``, converted to the device's
 pixel format. The Pi's vc4 KMS driver provides /dev/fb0 through its fbdev emulation (the console's).
@@ -12,7 +12,7 @@ virtual height is the visible height unless the kernel is told ``drm_kms_helper.
 so there is no second buffer to pan to with FBIOPAN_DISPLAY; the tearing is accepted (the map changes
 once per roll or button press, not in animation).
 
-SDL's video is started on its ``dummy`` driver only (no window, no GL: about 1 MB), because the USB
+SDL's video is started on its ``dummy`` driver only (no window, no GL, next to nothing in memory), because the USB
 gamepad's events arrive on SDL's event queue, which needs an initialised display; the KMSDRM driver,
 which would load GL, is never started here.
 The device's geometry comes from its sysfs directory (/sys/class/graphics/fb0: ``virtual_size``,
@@ -271,7 +271,7 @@ class Framebuffer:
 
 CHECK_PERIOD = 1.0
 """Seconds between the view's checks of its device's mode (and, with the device gone, between tries to open it
-again): a few sysfs reads, 0.15 ms on the development machine (the check before each write, 9 us)."""
+again): a few sysfs reads, too many to make before every write, which checks only the device itself."""
 
 
 class FramebufferView(ProjectorView):

@@ -117,8 +117,8 @@ def heat_exact(p: float) -> Colour:
 @functools.cache
 def heat_table() -> tuple[list[float], list[Colour]]:
     """``heat(p)`` is ``colours[bisect_right(breaks, p)]`` for any ``p`` but NaN: for a caller that colours
-    many places at once (the overlay), without a call per place. Made at its first call (2-3 ms here, once;
-    519 steps, a fixed size) by :func:`_heat_table`."""
+    many places at once (the overlay), without a call per place. Made at its first call (once, a fixed size:
+    not worth paying at import) by :func:`_heat_table`."""
     return _heat_table()
 
 

@@ -110,7 +110,7 @@ class ProjectorRenderer:
         self._board: _Board | None = None
         self._scratch: Any = None
         """Where damaged rectangles are repainted whole before being copied to the surface (made with the first
-        repaint: a start's first frame is painted whole, and a 1080p surface is 8 MB to clear)."""
+        repaint: a start's first frame is painted whole, and a 1080p surface is a lot of memory to clear)."""
         self._map_key: tuple[Any, Any, bool, tuple[str, ...]] | None = None
         self._map_groups: list[Group] = []
         """The groups of pieces of the game's state (everything but the cursor and the status strip)."""
