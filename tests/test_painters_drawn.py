@@ -133,3 +133,20 @@ def test_the_forecast_paths_discs_say_the_cards_number_not_its_code():
     assert len(discs) == len(state.forecast) == len(names) and state.forecast
     assert discs == [name.split()[-1] for name in names]  # "Ocean 3" -> "3", as the side panel's row names it
     assert not set(discs) & set(state.forecast)  # never "O3"
+
+
+def test_snapshot_names_the_seats_and_refuses_names_it_cannot_use(tmp_path, capsys):
+    from companion.cli import main
+
+    out = tmp_path / "named.png"
+    assert main(["snapshot", "kansas", "--seed", "11", "--events", "0", "--seats", "Ann,Blue,Cleo,Red",
+                 "--size", "640x360", "--out", str(out)]) == 0
+    assert out.exists()
+    for game, seats, said in (("kansas", "Ann,Blue", "expected 4 different names"),
+                              ("kansas", "Ann,Ann,Cleo,Red", "expected 4 different names"),
+                              ("stormfury", "Ann,Blue", "does not number its seats")):
+        capsys.readouterr()
+        assert main(["snapshot", game, "--seats", seats, "--out", str(tmp_path / "no.png")]) == 2
+        err = capsys.readouterr().err.strip()
+        assert said in err and "\n" not in err and "Traceback" not in err
+        assert not (tmp_path / "no.png").exists()

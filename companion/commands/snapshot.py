@@ -44,6 +44,8 @@ DOCS_SCREENS: dict[str, list[str]] = {
     "projector-kansas-forecast": ["kansas", "--events", "20", "--option", "forecaster=2"],
     "projector-kansas-risk": ["kansas", "--events", "11", "--overlay"],
     "projector-kansas-over": ["kansas", "--events", "0", "--size", "1280x720"],
+    "projector-kansas-named": ["kansas", "--seed", "11", "--events", "0", "--seats", "Ann,Blue,Cleo,Red",
+                               "--size", "1280x720"],
     "projector-carcassonne-tornado": ["carcassonne", "--seed", "2", "--events", "80", "--option", "players=3",
                                       "--option", "river=yes"],
     "projector-carcassonne-earthquake": ["carcassonne", "--seed", "1", "--events", "100", "--option", "players=3",
@@ -76,6 +78,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="an option of the seeded game, as its journal header holds them (players=5, "
                              "forecaster=2); repeatable")
     parser.add_argument("--overlay", action="store_true", help="show the risk overlay")
+    parser.add_argument("--seats", default=None, metavar="NAME,NAME,...",
+                        help="the seats' names, as the table gives them from the box (a game that numbers its seats)")
     parser.add_argument("--cursor", default=None, metavar="PLACE",
                         help="put the cursor on this place: a hex Q,R, a square cell X,Y, a location by its name "
                              "(\"Pittsburgh\") or a link \"Erie - Cleveland\"")
@@ -250,14 +254,28 @@ def parse_place(text: str, board: Board | None) -> Place:
 
 
 def frame_for(game: Game[Any], state: Any, *, overlay: bool = False, cursor: Place | None = None,
-              tower: str = "connected") -> Any:
-    """The Frame the session would show for ``state`` (panel from the engine's own words)."""
-    from companion.session.core import Frame
+              tower: str = "connected", seats: tuple[str, ...] = ()) -> Any:
+    """The Frame the session would show for ``state`` (panel from the engine's own words, the seats said by
+    ``seats``' names)."""
+    from companion.session.screens import Frame
+    from companion.session.seats import named
     from companion.views.panel import Panel
 
     panel = Panel(game=game.title, status=game.status(state), prompt=game.prompt(state),
                   result=tuple(game.recap(state)), tower=tower)
-    return Frame(panel, game, state, cursor, overlay)
+    return Frame(named(panel, seats), game, state, cursor, overlay, seats)
+
+
+def parse_seats(text: str, game: Game[Any], players: int) -> tuple[str, ...]:
+    """``--seats``: one name a seat, as many as the game has players, for a game that numbers its seats."""
+    from companion.session.seats import names_seats
+
+    if not names_seats(game):
+        raise CompanionError(f"--seats: {game.title} does not number its seats (its players are named already)")
+    names = tuple(name.strip() for name in text.split(","))
+    if len(names) != players or not all(names) or len(set(names)) != len(names):
+        raise CompanionError(f"--seats: expected {players} different names separated by commas, got {text!r}")
+    return names
 
 
 def main(args: argparse.Namespace) -> int:
@@ -283,7 +301,10 @@ def main(args: argparse.Namespace) -> int:
     from companion.views.projector import SurfaceImage, render_frame
 
     pygame.font.init()
-    surface = render_frame(frame_for(game, state, overlay=args.overlay, cursor=cursor), size)
+    players = getattr(state, "players", 0)
+    count = players if isinstance(players, int) else len(players)
+    seats = parse_seats(args.seats, game, count) if getattr(args, "seats", None) else ()
+    surface = render_frame(frame_for(game, state, overlay=args.overlay, cursor=cursor, seats=seats), size)
     try:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         SurfaceImage(surface).save(args.out)

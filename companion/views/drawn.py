@@ -16,11 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-_SEAT = re.compile(r"\b(?:Player |P)([1-9])\b")
+_SEAT = re.compile(r"\b(?:[Pp]layer |P)([1-9])\b")
 
 
 def say(text: str, seats: Sequence[str]) -> str:
-    """``text`` with each numbered seat said by its name ("P2 delivers Hays" -> "Blue delivers Hays")."""
+    """``text`` with each numbered seat said by its name ("P2 delivers Hays" -> "Blue delivers Hays", "player 2"
+    -> "Blue")."""
     if not seats or not text:
         return text
     return _SEAT.sub(lambda m: seats[int(m.group(1)) - 1] if int(m.group(1)) <= len(seats) else m.group(0), text)
