@@ -150,3 +150,17 @@ def test_snapshot_names_the_seats_and_refuses_names_it_cannot_use(tmp_path, caps
         err = capsys.readouterr().err.strip()
         assert said in err and "\n" not in err and "Traceback" not in err
         assert not (tmp_path / "no.png").exists()
+
+
+def test_the_panel_and_the_frame_are_built_together_from_the_sessions_state(tmp_path):
+    from companion.session import core, screens
+
+    assert core.Frame is screens.Frame  # imported from where it always was
+    with Journal(tmp_path / "j.sqlite") as journal:
+        s = Session(journal, dice=DiceSource(seed=5), game_keys=("kansas",))
+        s.start(game="kansas", options={"players": 4, "forecaster": 2, "seats": ["Ann", "Blue", "Cleo", "Red"]})
+        panel, frame = s._compose()
+        assert frame.panel == panel == s.panel and frame == s.frame
+        assert frame.game is s.run.game and frame.state is s.run.state and frame.seats == ("Ann", "Blue", "Cleo", "Red")
+        assert "Blue" in panel.status + " ".join(panel.menu.items if panel.menu else ()) + panel.request
+        assert frame.cursor is None  # the forecast's choices name no place on the map
