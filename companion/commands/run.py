@@ -20,15 +20,15 @@ import logging
 import os
 import queue
 import signal
-import sys
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from companion.commands import STARTS_QUIETLY
 from companion.commands.games import add_journal_option, journal_path
-from companion.config import load_config
+from companion.config import Config, SourceEntry, load_config
 from companion.errors import CompanionError
 from companion.games import game_keys
 from companion.inputs import Quit
@@ -36,7 +36,7 @@ from companion.journal import Journal
 from companion.journal.replays import replay_check
 from companion.logging_setup import setup_logging
 from companion.sdnotify import Notifier
-from companion.sim import build_table
+from companion.sim import build_table, screen_config, sim_config
 
 log = logging.getLogger("companion")
 
@@ -148,7 +148,7 @@ def _run(args: argparse.Namespace) -> int:
         if journal.notice:
             log.warning("%s", journal.notice)
         notify = Notifier()
-        with build_table(journal, sim=args.sim, headless=args.headless, out=args.out, config=config,
+        with build_table(journal, _table_config(config, args),
                          game_keys=_menu_order(config.game.default),
                          watchdog=lambda: _ping(notify), tick=0.5 if args.headless else IN_USE_TICK) as table:
             options: dict[str, Any] = dict(new_options)
@@ -159,11 +159,6 @@ def _run(args: argparse.Namespace) -> int:
                 log.warning("%s", table.session.message)
             unhook = quit_on_signals(table.inbox)
             try:
-                if args.stdin:
-                    from companion.session.typed import read_lines
-
-                    read_lines(sys.stdin, table.inbox.put, lambda text: log.warning("%s", text))
-
                 def ready() -> None:
                     notify.ready()
                     log.info("ready: %s", table.describe())
@@ -174,6 +169,20 @@ def _run(args: argparse.Namespace) -> int:
                 return code
             finally:
                 unhook()
+
+
+def _table_config(config: Config, args: argparse.Namespace) -> Config:
+    """The configuration the table is built from: the simulated table's (``--sim``), the map where ``--headless``
+    and ``--out`` put it, typed lines on stdin as one more source (``--stdin``)."""
+    if args.sim:
+        config = sim_config(config, headless=args.headless, out=args.out)
+    else:
+        config = screen_config(config, headless=args.headless, out=args.out)
+    if args.stdin:
+        from companion.source_types.typed import TypedOptions
+
+        config = replace(config, sources=(*config.sources, SourceEntry("stdin", "typed", True, TypedOptions())))
+    return config
 
 
 def _started() -> None:
