@@ -26,11 +26,13 @@ from companion.errors import CompanionError
 from companion.games import game_keys
 from companion.source_types import buttons as buttons_part
 from companion.source_types import camera as camera_source
+from companion.source_types import gamepad as gamepad_source
 from companion.source_types import oled as oled_part
 from companion.source_types import projector as projector_part
 from companion.source_types import smartdice as smartdice_source
 from companion.source_types import tower as tower_part
 from companion.source_types import typed as typed_source
+from firmware_bridge.link_options import TowerOptions
 from hardware.buttons import ButtonPins, ButtonTiming
 from hardware.oled import OledSettings
 
@@ -47,14 +49,12 @@ class GameConfig:
 
 
 @dataclass(frozen=True, repr=False)
-class TowerConfig:
-    """The dice tower on USB serial; ``port`` empty means: find it by ``usb_id``. ``type``: "serial" (the
-    tower), "virtual" (a virtual tower on a pty, opened by the same link: the simulated table) or "disabled"."""
+class TowerConfig(TowerOptions):
+    """The dice tower on USB serial (the link's own settings and defaults); ``port`` empty means: find it by
+    ``usb_id``. ``type``: "serial" (the tower), "virtual" (a virtual tower on a pty, opened by the same link: the
+    simulated table) or "disabled"."""
 
     type: str = "serial"
-    port: str = ""
-    baud: int = 115200
-    usb_id: str = "2E8A:0005"
 
     @property
     def enabled(self) -> bool:
@@ -424,6 +424,7 @@ source_types.provide(
     Part("camera", CameraConfig, camera_source.start, describe=camera_source.describe, read=_camera),
     Part("smartdice", DiceConfig, smartdice_source.start, describe=smartdice_source.describe, read=_dice),
     Part("typed", typed_source.TypedOptions, typed_source.start, describe=typed_source.describe),
+    Part("gamepad", gamepad_source.GamepadOptions, gamepad_source.start, describe=gamepad_source.describe),
     Part("serial", TowerConfig, tower_part.start_serial, describe=tower_part.describe, read=_tower, role="tower"),
     Part("virtual", TowerConfig, tower_part.start_virtual, describe=tower_part.describe, read=_tower, role="tower"),
     Part("gpio", ButtonsConfig, buttons_part.start_gpio, describe=buttons_part.describe, read=_buttons,
@@ -508,7 +509,7 @@ def to_toml(config: Config) -> str:
             continue
         lines.append(f"[{section.name}]")
         values = getattr(config, section.name)
-        for f in dataclasses.fields(values):
+        for f in sorted(dataclasses.fields(values), key=lambda f: f.name != "type"):  # a part's type first
             if getattr(values, f.name) is not None:  # None: not set (the game's preferred count)
                 lines.append(f"{f.name} = {_toml_value(getattr(values, f.name))}")
         lines.append("")

@@ -25,10 +25,9 @@ def start_screen(options: Any, context: SourceContext) -> Opened:
         return Opened(None, "none")
     if hasattr(view, "tell"):  # the framebuffer's output says when its device goes and comes back
         view.tell = context.tell
-    from companion.session.gamepad import GamepadPump
+    from companion.source_types import gamepad
 
-    pads = GamepadPump(context.inbox)  # a USB gamepad as the buttons, through the same SDL
-    context.add_pump(pads, pads.polled)
+    gamepad.start(gamepad.GamepadOptions(), context)  # a USB gamepad as the buttons, through the same SDL
     context.add_pump(view.pump, False)  # drains SDL's queue: no one waits on it
     context.add_view(view)
     context.parts["projector-view"] = view
