@@ -181,7 +181,7 @@ def _table_config(config: Config, args: argparse.Namespace) -> Config:
     if args.stdin:
         from companion.source_types.typed import TypedOptions
 
-        config = replace(config, sources=(*config.sources, SourceEntry("stdin", "typed", True, TypedOptions())))
+        config = replace(config, sources=(*config.sources, SourceEntry("typed", "typed", True, TypedOptions())))
     return config
 
 
