@@ -225,3 +225,15 @@ def test_an_output_added_from_a_test_module_is_used_through_the_configuration_al
         unregister()
     with pytest.raises(DataError, match="unknown output type 'test-tape'"):
         _config(tmp_path, '[outputs.paper]\ntype = "test-tape"\n')
+
+
+def test_stand_in_parts_need_no_device_and_real_ones_are_looked_for(tmp_path, monkeypatch):
+    """``companion run`` without ``--sim`` looks for the devices of the real types only: a file naming the
+    stand-ins (the simulated table written out as a configuration) needs none."""
+    from companion.commands import run
+
+    monkeypatch.setattr(run, "DEVICES", tmp_path)  # a machine with no devices at all
+    assert run.missing_parts(sim_config(headless=True)) == []
+    real = _config(tmp_path, '[tower]\nport = "/dev/ttyTEST9"\n')
+    assert run.missing_parts(real) == [f"buttons (no {tmp_path / 'gpiochip0'})", f"OLED (no {tmp_path / 'i2c-1'})",
+                                       "tower (no /dev/ttyTEST9)"]

@@ -77,15 +77,16 @@ def missing_parts(config: Any) -> list[str]:
 
 
 def _looks(config: Any) -> Iterator[str]:
-    """Per enabled part, cheapest look first: "" when its device is here, else what is missing. Lazy, so a
-    start that finds one part stops there (the tower's scan of the serial ports is the dear one)."""
-    if config.buttons.enabled:
+    """Per part of a device's type, cheapest look first: "" when its device is here, else what is missing. Lazy,
+    so a start that finds one part stops there (the tower's scan of the serial ports is the dear one). A stand-in
+    type (mock pins, a dummy OLED, a virtual tower) needs no device."""
+    if config.buttons.type == "gpio":
         yield "" if any(DEVICES.glob("gpiochip*")) else f"buttons (no {DEVICES / 'gpiochip0'})"
-    if config.oled.enabled:
+    if config.oled.type == "luma":
         bus = DEVICES / (f"i2c-{config.oled.port}" if config.oled.interface == "i2c" else
                          f"spidev{config.oled.port}.0")
         yield "" if bus.exists() else f"OLED (no {bus})"
-    if config.tower.enabled:
+    if config.tower.type == "serial":
         port = config.tower.port or str(DEVICES / "dice-tower")
         if not Path(port).exists() and (config.tower.port or _find_tower(config.tower.usb_id) is None):
             yield (f"tower (no {port}" + ("" if config.tower.port else f", no USB {config.tower.usb_id}") + ")")
