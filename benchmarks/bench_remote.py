@@ -54,11 +54,11 @@ def tap_latency() -> tuple[list[float], float]:
     from companion.config import Config, RemoteConfig
     from companion.inputs import Quit
     from companion.journal import Journal
-    from companion.sim import build_table
+    from companion.sim import build_table, sim_config
 
     with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
         config = Config(remote=RemoteConfig(enabled=True, port=0, bind="127.0.0.1"))
-        table = build_table(journal, sim=True, headless=True, views=[], config=config, tick=0.05)
+        table = build_table(journal, sim_config(config, headless=True), views=[], tick=0.05)
         remote = table.parts["remote-server"]
         url = f"http://127.0.0.1:{remote.server.port}"
         table.session.start("kansas", {"players": 4})
@@ -171,12 +171,12 @@ def serve(remote: bool) -> None:
     from companion.config import Config, RemoteConfig
     from companion.inputs import Press, Quit
     from companion.journal import Journal
-    from companion.sim import build_table
+    from companion.sim import build_table, sim_config
     from companion.views.projector import ProjectorRenderer, ProjectorView
 
     with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
         config = Config(remote=RemoteConfig(enabled=remote, port=0, bind="127.0.0.1"))
-        table = build_table(journal, sim=True, headless=True, config=config, tick=0.05,
+        table = build_table(journal, sim_config(config, headless=True), tick=0.05,
                             views=[ProjectorView(ProjectorRenderer((1920, 1080)))])
         table.session.start("kansas", {"players": 4})
         thread = threading.Thread(target=table.loop.run, daemon=True)

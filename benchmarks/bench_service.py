@@ -121,7 +121,7 @@ def game_latency(rolls: int, overlay: bool, journal_dir: str | None = None
     from companion.config import ProjectorConfig
     from companion.journal import Journal
     from companion.session.views import OledView
-    from companion.sim import build_table
+    from companion.sim import build_table, sim_config
     from companion.views.oled import render
     from companion.views.projector import open_projector
     from hardware.oled import Display
@@ -144,7 +144,7 @@ def game_latency(rolls: int, overlay: bool, journal_dir: str | None = None
         facts["fs"] = _filesystem(os.path.realpath(tmp))
         if synchronous != 2 or facts["fs"] in ("tmpfs", "ramfs"):
             raise RuntimeError(f"the journal would not fsync each roll (synchronous={synchronous}, {facts['fs']})")
-        with build_table(journal, sim=True, headless=True, views=[oled, projector], tick=IN_USE_TICK) as table:
+        with build_table(journal, sim_config(headless=True), views=[oled, projector], tick=IN_USE_TICK) as table:
             table.closers += [display.close, projector.close]
             session, loop = table.session, table.loop
             tower, keys = table.parts["tower-device"], table.parts["keys"]

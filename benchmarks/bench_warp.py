@@ -66,7 +66,7 @@ def roll_rows(area: str, overlay: bool = False) -> list[Row]:
 
     from benchmarks.bench_service import _decide
     from companion.journal import Journal
-    from companion.sim import build_table
+    from companion.sim import build_table, sim_config
     from companion.views.projector import ProjectorRenderer
     from companion.views.projector.view import ProjectorView
     from companion.views.projector.warp import Calibration, TableProjection
@@ -76,7 +76,7 @@ def roll_rows(area: str, overlay: bool = False) -> list[Row]:
     rolls: list[float] = []
     rng = random.Random(5)
     with tempfile.TemporaryDirectory(prefix="bench-warp-") as tmp, Journal(Path(tmp) / "j.sqlite") as journal, \
-            build_table(journal, sim=True, headless=True, views=[view]) as table:
+            build_table(journal, sim_config(headless=True), views=[view]) as table:
         session, loop = table.session, table.loop
 
         def settle(condition: Any) -> None:

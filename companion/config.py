@@ -3,8 +3,10 @@
 The file lives at /etc/companion/config.toml unless ``--config`` says otherwise. A missing
 default file means "all defaults", so a fresh install runs before anyone edits anything; a
 missing file named explicitly is an error (a typo in a path must not silently mean defaults).
-Each section is a frozen dataclass read by one small function, so a section can follow the
-settings of the part it feeds (hardware.buttons.ButtonPins, hardware.oled.OledSettings, ...).
+Each section is a frozen dataclass read by one small function. A part's section *is* its settings: the
+buttons' and the OLED's sections subclass the parts' own dataclasses (hardware.buttons.ButtonPins and
+ButtonTiming, hardware.oled.OledSettings), so each default is declared once, by the part, and the section
+only adds its ``type``: which registered part fills it (companion.sources), "disabled" leaving it out.
 The sections are compared (a configuration read back equals the one written) but never printed
 (``companion config show`` writes TOML), so they have no generated ``__repr__``: each generated
 method is compiled when the class is made, and this module is part of every start of the box.
@@ -22,66 +24,88 @@ from companion import sources as source_types
 from companion.datafile import Fields, load_toml
 from companion.errors import CompanionError
 from companion.games import game_keys
+from companion.source_types import buttons as buttons_part
 from companion.source_types import camera as camera_source
+from companion.source_types import gamepad as gamepad_source
+from companion.source_types import oled as oled_part
+from companion.source_types import projector as projector_part
 from companion.source_types import smartdice as smartdice_source
+from companion.source_types import tower as tower_part
+from companion.source_types import typed as typed_source
+from firmware_bridge.link_options import TowerOptions
+from hardware.buttons import ButtonPins, ButtonTiming
+from hardware.oled import OledSettings
 
 DEFAULT_PATH = Path("/etc/companion/config.toml")
 
 
 @dataclass(frozen=True, repr=False)
 class GameConfig:
-    """Which game the box starts with and for how many players."""
+    """Which game the box starts with and for how many players (None: no count preferred, the setup menu
+    starts at its first answer, as the simulated table's scripts expect)."""
 
     default: str = "kansas"
-    players: int = 4
+    players: int | None = 4
 
 
 @dataclass(frozen=True, repr=False)
-class TowerConfig:
-    """The dice tower on USB serial; ``port`` empty means: find it by ``usb_id``."""
+class TowerConfig(TowerOptions):
+    """The dice tower on USB serial (the link's own settings and defaults); ``port`` empty means: find it by
+    ``usb_id``. ``type``: "serial" (the tower), "virtual" (a virtual tower on a pty, opened by the same link: the
+    simulated table) or "disabled"."""
 
-    enabled: bool = True
-    port: str = ""
-    baud: int = 115200
-    usb_id: str = "2E8A:0005"
+    type: str = "serial"
 
-
-@dataclass(frozen=True, repr=False)
-class ButtonsConfig:
-    """BCM pin of each button (button to GND, internal pull-up), debounce and hold times."""
-
-    enabled: bool = True
-    roll: int = 17
-    up: int = 5
-    down: int = 6
-    left: int = 13
-    right: int = 19
-    ok: int = 26
-    back: int = 16
-    bounce_ms: int = 30
-    hold_s: float = 1.5
+    @property
+    def enabled(self) -> bool:
+        return self.type != source_types.DISABLED
 
 
 @dataclass(frozen=True, repr=False)
-class OledConfig:
-    """How the OLED is wired (I2C bus 1 at 0x3C by default)."""
+class ButtonsConfig(ButtonPins, ButtonTiming):
+    """The buttons' pins, debounce and hold time (the part's own defaults); ``type``: "gpio" (gpiozero's pin
+    factory of the machine), "mock" (gpiozero's MockFactory pins driven by keys: the simulated table) or
+    "disabled"."""
 
-    enabled: bool = True
-    driver: str = "ssd1306"
-    interface: str = "i2c"
-    port: int = 1
-    address: int = 0x3C
-    rotation: int = 0
-    contrast: int = 255
+    type: str = "gpio"
+
+    @property
+    def enabled(self) -> bool:
+        return self.type != source_types.DISABLED
+
+
+@dataclass(frozen=True, repr=False)
+class OledConfig(OledSettings):
+    """How the OLED is wired (the part's own defaults: I2C bus 1 at 0x3C); ``type``: "luma" (the panel, a
+    ``driver`` of luma.oled), "dummy" (luma's dummy device: the simulated table) or "disabled"."""
+
+    type: str = "luma"
+
+    @property
+    def enabled(self) -> bool:
+        return self.type != source_types.DISABLED
+
+    @property
+    def port(self) -> int:
+        """The file's ``port``: the I2C bus, or the SPI port."""
+        return self.i2c_port if self.interface == "i2c" else self.spi_port
+
+    @property
+    def address(self) -> int:
+        """The file's ``address``: the I2C address."""
+        return self.i2c_address
 
 
 @dataclass(frozen=True, repr=False)
 class ProjectorConfig:
     """The map on the projector (HDMI). ``driver``: "fbdev" writes the Linux framebuffer (no OpenGL: the
     box's memory budget), "kmsdrm" SDL without a desktop (OpenGL ES), "auto" fbdev on a console when
-    ``framebuffer`` exists, else kmsdrm, and the desktop's own driver under one."""
+    ``framebuffer`` exists, else kmsdrm, and the desktop's own driver under one. ``type``: "screen" (the map on
+    that driver), "window" (the laptop window: the map with the OLED beside it, keys as buttons), "frames"
+    (drawn off screen, and written with the OLED's as PNGs into ``frames`` when it names a folder) or
+    "disabled"."""
 
-    enabled: bool = True
+    type: str = "screen"
     driver: str = "auto"
     framebuffer: str = "/dev/fb0"
     framebuffer_sysfs: str = ""
@@ -93,6 +117,12 @@ class ProjectorConfig:
     calibration: str | tuple[tuple[float, float, float, float], ...] = ""
     """Drawing onto the printed board: "" (no), a file ``companion calibrate`` writes, or four
     [frame x, frame y, projector x, projector y] pairs for every game."""
+    frames: str = ""
+    """With ``type = "frames"``: the folder every changed screen is written to as PNGs ("" writes none)."""
+
+    @property
+    def enabled(self) -> bool:
+        return self.type != source_types.DISABLED
 
 
 @dataclass(frozen=True, repr=False)
@@ -142,8 +172,8 @@ class RemoteConfig:
 
 @dataclass(frozen=True, repr=False)
 class SourceEntry:
-    """``[sources.NAME]``: one more input source, found by its ``type`` (companion.sources), with that type's
-    options dataclass read from the same table."""
+    """``[sources.NAME]`` (one more input source) or ``[outputs.NAME]`` (one more output), found by its
+    ``type`` (companion.sources), with that type's options dataclass read from the same table."""
 
     name: str
     type: str
@@ -165,6 +195,7 @@ class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     remote: RemoteConfig = field(default_factory=RemoteConfig)
     sources: tuple[SourceEntry, ...] = ()
+    outputs: tuple[SourceEntry, ...] = ()
 
 
 OLED_DRIVERS = ("ssd1306", "sh1106", "ssd1309")
@@ -174,7 +205,9 @@ BUTTON_NAMES = ("roll", "up", "down", "left", "right", "ok", "back")
 
 def _game(f: Fields) -> GameConfig:
     d = GameConfig()
-    return GameConfig(default=f.choice("default", game_keys(), d.default), players=f.int_in("players", 1, 8, d.players))
+    return GameConfig(default=f.choice("default", game_keys(), d.default),
+                      players=f.int_in("players", 1, 8, d.players) if f.has("players") or d.players is None
+                      else d.players)
 
 
 def _tower(f: Fields) -> TowerConfig:
@@ -184,7 +217,7 @@ def _tower(f: Fields) -> TowerConfig:
     if len(parts) != 2 or not all(len(p) == 4 and all(c in "0123456789abcdefABCDEF" for c in p) for p in parts):
         raise f.error(f"expected VID:PID in hex like '2E8A:0005', got {usb_id!r}", "usb_id")
     return TowerConfig(
-        enabled=f.get("enabled", bool, d.enabled),
+        type=_part_type(f, "tower", d.type),
         port=f.get("port", str, d.port),
         baud=f.int_in("baud", 300, 4_000_000, d.baud),
         usb_id=usb_id.upper(),
@@ -202,20 +235,51 @@ def _buttons(f: Fields) -> ButtonsConfig:
     hold_s = f.get("hold_s", float, d.hold_s)
     if not 0.1 <= hold_s <= 10.0:
         raise f.error(f"expected 0.1..10 seconds, got {hold_s!r}", "hold_s")
-    return ButtonsConfig(enabled=f.get("enabled", bool, d.enabled),
-                         bounce_ms=f.int_in("bounce_ms", 0, 1000, d.bounce_ms), hold_s=hold_s, **pins)
+    bounce_ms = f.get("bounce_ms", float, d.bounce_ms)
+    if not 0 <= bounce_ms <= 1000:
+        raise f.error(f"expected 0..1000 milliseconds, got {bounce_ms!r}", "bounce_ms")
+    return ButtonsConfig(type=_part_type(f, "buttons", d.type), bounce_ms=float(bounce_ms), hold_s=hold_s, **pins)
+
+
+def _part_type(f: Fields, role: str, default: str) -> str:
+    """The section's ``type``: a part registered for ``role`` or "disabled"; ``enabled = false`` (the key of
+    files written before parts had types) is "disabled" too."""
+    enabled = f.get("enabled", bool, True)
+    known = (*source_types.names(role), source_types.DISABLED)
+    kind = f.get("type", str, default)
+    if kind not in known:
+        raise f.error(f"expected one of {', '.join(known)}, got {kind!r}", "type")
+    return kind if enabled else source_types.DISABLED
 
 
 def _oled(f: Fields) -> OledConfig:
+    """``port`` and ``address`` are the file's short names for the bus the interface uses and the I2C address;
+    the settings' own names (``i2c_port``, ``spi_port``, ...) are read too (``config show`` writes them)."""
     d = OledConfig()
+    interface = f.choice("interface", ("i2c", "spi"), d.interface)
+    ports = {"i2c_port": f.int_in("i2c_port", 0, 10, d.i2c_port), "spi_port": f.int_in("spi_port", 0, 10, d.spi_port)}
+    if f.has("port"):
+        own = f"{interface}_port"
+        if f.has(own):
+            raise f.error(f"give the port once: 'port' or {own!r}", "port")
+        ports[own] = f.int_in("port", 0, 10)
+    if f.has("address") and f.has("i2c_address"):
+        raise f.error("give the address once: 'address' or 'i2c_address'", "address")
+    key = "address" if f.has("address") else "i2c_address"
     return OledConfig(
-        enabled=f.get("enabled", bool, d.enabled),
+        type=_part_type(f, "oled", d.type),
         driver=f.choice("driver", OLED_DRIVERS, d.driver),
-        interface=f.choice("interface", ("i2c", "spi"), d.interface),
-        port=f.int_in("port", 0, 10, d.port),
-        address=f.int_in("address", 0x03, 0x77, d.address),
+        interface=interface,
+        i2c_address=f.int_in(key, 0x03, 0x77, d.i2c_address),
+        spi_device=f.int_in("spi_device", 0, 1, d.spi_device),
+        gpio_dc=f.int_in("gpio_dc", 0, 27, d.gpio_dc),
+        gpio_rst=f.int_in("gpio_rst", 0, 27, d.gpio_rst),
         rotation=_rotation(f, d.rotation),
         contrast=f.int_in("contrast", 0, 255, d.contrast),
+        width=f.int_in("width", 32, 256, d.width),
+        height=f.int_in("height", 16, 128, d.height),
+        persist=f.get("persist", bool, d.persist),
+        **ports,
     )
 
 
@@ -231,7 +295,7 @@ def _rotation(f: Fields, default: int) -> int:
 def _projector(f: Fields) -> ProjectorConfig:
     d = ProjectorConfig()
     return ProjectorConfig(
-        enabled=f.get("enabled", bool, d.enabled),
+        type=_part_type(f, "projector", d.type),
         driver=f.choice("driver", PROJECTOR_DRIVERS, d.driver),
         framebuffer=_path(f, "framebuffer", d.framebuffer),
         framebuffer_sysfs=f.get("framebuffer_sysfs", str, d.framebuffer_sysfs),
@@ -240,6 +304,7 @@ def _projector(f: Fields) -> ProjectorConfig:
         fullscreen=f.get("fullscreen", bool, d.fullscreen),
         display=f.int_in("display", 0, 7, d.display),
         calibration=_calibration(f, d.calibration),
+        frames=f.get("frames", str, d.frames),
     )
 
 
@@ -321,10 +386,11 @@ def _source_name_ok(name: str) -> bool:
     return bool(name) and len(name) <= 32 and all(c.isascii() and (c.isalnum() or c in "-_") for c in name)
 
 
-def _sources(root: Fields) -> tuple[SourceEntry, ...]:
-    """Each ``[sources.NAME]`` table: a ``type`` the registry knows, ``enabled``, and the type's options checked
-    against its dataclass (unknown keys refused, defaults for the absent ones)."""
-    table = root.table("sources", default={})
+def _sources(root: Fields, section: str = "sources", role: str = "source") -> tuple[SourceEntry, ...]:
+    """Each ``[sources.NAME]`` (or ``[outputs.NAME]``) table: a ``type`` the registry knows for the role,
+    ``enabled``, and the type's options checked against its dataclass (unknown keys refused, defaults for the
+    absent ones)."""
+    table = root.table(section, default={})
     entries: list[SourceEntry] = []
     for name in list(table.data):
         f = table.table(name)
@@ -332,7 +398,7 @@ def _sources(root: Fields) -> tuple[SourceEntry, ...]:
             raise f.error("a source's name is letters, digits, '-' and '_' (at most 32)")
         type_name = f.get("type", str)
         try:
-            source_type = source_types.get(type_name)
+            source_type = source_types.get(type_name, role)
         except CompanionError as exc:
             raise f.error(str(exc), "type") from None
         except Exception as exc:  # an installed type that does not import: named here, not at the table
@@ -351,11 +417,28 @@ def _sources(root: Fields) -> tuple[SourceEntry, ...]:
 
 # The box's own source types, declared beside the sections whose options they take, so a ``[sources.NAME]`` of a
 # built-in type is checked exactly as its section is.
+# The box's own parts are declared the same way, by the role of their section: the simulated table is these
+# sections' stand-in types (companion.sim.sim_config), not a flag through the wiring.
+Part = source_types.SourceType
 source_types.provide(
-    source_types.SourceType("camera", CameraConfig, camera_source.start, describe=camera_source.describe,
-                            read=_camera),
-    source_types.SourceType("smartdice", DiceConfig, smartdice_source.start, describe=smartdice_source.describe,
-                            read=_dice),
+    Part("camera", CameraConfig, camera_source.start, describe=camera_source.describe, read=_camera),
+    Part("smartdice", DiceConfig, smartdice_source.start, describe=smartdice_source.describe, read=_dice),
+    Part("typed", typed_source.TypedOptions, typed_source.start, describe=typed_source.describe),
+    Part("gamepad", gamepad_source.GamepadOptions, gamepad_source.start, describe=gamepad_source.describe),
+    Part("serial", TowerConfig, tower_part.start_serial, describe=tower_part.describe, read=_tower, role="tower"),
+    Part("virtual", TowerConfig, tower_part.start_virtual, describe=tower_part.describe, read=_tower, role="tower"),
+    Part("gpio", ButtonsConfig, buttons_part.start_gpio, describe=buttons_part.describe, read=_buttons,
+         role="buttons"),
+    Part("mock", ButtonsConfig, buttons_part.start_mock, describe=buttons_part.describe, read=_buttons,
+         role="buttons"),
+    Part("luma", OledConfig, oled_part.start_luma, describe=oled_part.describe, read=_oled, role="oled"),
+    Part("dummy", OledConfig, oled_part.start_dummy, describe=oled_part.describe, read=_oled, role="oled"),
+    Part("screen", ProjectorConfig, projector_part.start_screen, describe=projector_part.describe,
+         read=_projector, role="projector"),
+    Part("window", ProjectorConfig, projector_part.start_window, describe=projector_part.describe,
+         read=_projector, role="projector"),
+    Part("frames", ProjectorConfig, projector_part.start_frames, describe=projector_part.describe,
+         read=_projector, role="projector"),
 )
 
 
@@ -367,8 +450,9 @@ def parse_config(root: Fields) -> Config:
         sections[name] = reader(table)
         table.reject_unknown()
     sources = _sources(root)
+    outputs = _sources(root, "outputs", "output")
     root.reject_unknown()
-    return Config(**sections, sources=sources)
+    return Config(**sections, sources=sources, outputs=outputs)
 
 
 def load_config(path: str | Path | None = None) -> Config:
@@ -421,15 +505,16 @@ def to_toml(config: Config) -> str:
     """The configuration as TOML that :func:`load_config` reads back to an equal Config."""
     lines: list[str] = []
     for section in dataclasses.fields(config):
-        if section.name == "sources":
+        if section.name in ("sources", "outputs"):
             continue
         lines.append(f"[{section.name}]")
         values = getattr(config, section.name)
-        for f in dataclasses.fields(values):
-            lines.append(f"{f.name} = {_toml_value(getattr(values, f.name))}")
+        for f in sorted(dataclasses.fields(values), key=lambda f: f.name != "type"):  # a part's type first
+            if getattr(values, f.name) is not None:  # None: not set (the game's preferred count)
+                lines.append(f"{f.name} = {_toml_value(getattr(values, f.name))}")
         lines.append("")
-    for entry in config.sources:
-        lines.append(f"[sources.{entry.name}]")
+    for kind, entry in [*(("sources", e) for e in config.sources), *(("outputs", e) for e in config.outputs)]:
+        lines.append(f"[{kind}.{entry.name}]")
         lines.append(f"type = {_toml_value(entry.type)}")
         lines.append(f"enabled = {_toml_value(entry.enabled)}")
         for f in dataclasses.fields(entry.options):

@@ -1,21 +1,20 @@
-"""From configuration sections to the settings the hardware parts take: one small function each.
-
-Kept apart from companion.config so reading a file never imports gpiozero or luma.
-"""
+"""From configuration sections to the settings the hardware parts take, for the commands that open one part
+alone (``companion doctor``, ``companion calibrate``). The sections are the parts' own dataclasses
+(``[buttons]`` a ButtonPins and ButtonTiming, ``[oled]`` an OledSettings), so this only takes the part's share
+of a section: no default is written here."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import fields
 
 from companion.config import ButtonsConfig, OledConfig
+from hardware.buttons import ButtonPins
+from hardware.oled import OledSettings
 
 
-def button_pins(cfg: ButtonsConfig) -> Any:
-    """hardware.buttons.ButtonPins for the [buttons] section."""
-    from hardware.buttons import ButtonPins
-
-    return ButtonPins(roll=cfg.roll, up=cfg.up, down=cfg.down, left=cfg.left, right=cfg.right, ok=cfg.ok,
-                      back=cfg.back)
+def button_pins(cfg: ButtonsConfig) -> ButtonPins:
+    """The [buttons] section's pins."""
+    return cfg.pins()
 
 
 def button_options(cfg: ButtonsConfig) -> dict[str, float]:
@@ -23,12 +22,6 @@ def button_options(cfg: ButtonsConfig) -> dict[str, float]:
     return {"bounce_ms": float(cfg.bounce_ms), "hold_time": cfg.hold_s}
 
 
-def oled_settings(cfg: OledConfig) -> Any:
-    """hardware.oled.OledSettings for the [oled] section (``port`` is the I2C bus or the SPI port)."""
-    from hardware.oled import OledSettings
-
-    if cfg.interface == "i2c":
-        return OledSettings(driver=cfg.driver, interface="i2c", i2c_port=cfg.port, i2c_address=cfg.address,
-                            rotation=cfg.rotation, contrast=cfg.contrast)
-    return OledSettings(driver=cfg.driver, interface="spi", spi_port=cfg.port, rotation=cfg.rotation,
-                        contrast=cfg.contrast)
+def oled_settings(cfg: OledConfig) -> OledSettings:
+    """The [oled] section's settings, without the section's ``type``."""
+    return OledSettings(**{f.name: getattr(cfg, f.name) for f in fields(OledSettings)})

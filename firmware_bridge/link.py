@@ -50,6 +50,7 @@ from companion.dice import Die
 from companion.inputs import RollRef
 from firmware_bridge.events import SOURCE, SourceFault, SourceStatus, TowerRoll
 from firmware_bridge.hotplug import Hotplug
+from firmware_bridge.link_options import DEFAULT_USB_ID
 from firmware_bridge.wire import (
     BAUDRATE,
     PROTOCOL_VERSION,
@@ -64,8 +65,6 @@ from firmware_bridge.wire import (
 log = logging.getLogger(__name__)
 
 DEFAULT_PORT = "/dev/dice-tower"
-DEFAULT_USB_ID = "2E8A:0005"
-"""Raspberry Pi RP2040 running MicroPython (its default USB VID:PID)."""
 SYNC_GAP = 0.1
 """Seconds a SYNC asking for a HELLO is left to be answered before frames without one ask again: each SYNC
 brings the whole outbox back, and a flood of them would keep old frames in flight for long."""

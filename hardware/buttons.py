@@ -19,11 +19,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any
-
-from gpiozero import DigitalInputDevice
+from typing import TYPE_CHECKING, Any
 
 from companion.inputs import Hold, Press
+
+if TYPE_CHECKING:
+    from gpiozero import DigitalInputDevice
 
 
 @dataclass(frozen=True, repr=False)  # compared, never printed (each generated method costs the start)
@@ -40,8 +41,24 @@ class ButtonPins:
     back: int = 16
 
     def items(self) -> list[tuple[str, int]]:
-        """(NAME, bcm) pairs, names upper case as the events carry them."""
-        return [(f.name.upper(), getattr(self, f.name)) for f in fields(self)]
+        """(NAME, bcm) pairs, names upper case as the events carry them (the pins only, also of a subclass that
+        adds its own settings, as the configuration's ``[buttons]`` section does)."""
+        return [(f.name.upper(), getattr(self, f.name)) for f in fields(ButtonPins)]
+
+    def pins(self) -> ButtonPins:
+        """The pins alone (of a subclass: without its other settings)."""
+        return ButtonPins(**{f.name: getattr(self, f.name) for f in fields(ButtonPins)})
+
+
+@dataclass(frozen=True, repr=False)
+class ButtonTiming:
+    """How presses are told from bounces and holds: the defaults :class:`Buttons` uses, declared once here (the
+    configuration's ``[buttons]`` section takes them over)."""
+
+    bounce_ms: float = 30.0
+    """Edges of a button within this many milliseconds of its last accepted edge are contact bounce."""
+    hold_s: float = 1.5
+    """Seconds a hold button is down before it is a hold."""
 
 
 BUTTON_NAMES = tuple(name for name, _ in ButtonPins().items())
@@ -58,9 +75,10 @@ class Buttons:
     """
 
     def __init__(self, pins: ButtonPins | None = None, events: queue.Queue[Any] | None = None, *,
-                 bounce_ms: float = 30.0, hold_time: float = 1.5, hold_names: tuple[str, ...] = ("BACK",),
+                 bounce_ms: float = ButtonTiming.bounce_ms, hold_time: float = ButtonTiming.hold_s,
+                 hold_names: tuple[str, ...] = ("BACK",),
                  clock: Callable[[], float] = time.monotonic, pin_factory: Any = None) -> None:
-        self.pins = pins or ButtonPins()
+        self.pins = pins.pins() if pins is not None else ButtonPins()
         self.events: queue.Queue[Any] = events if events is not None else queue.Queue()
         self.bounce_s = bounce_ms / 1000
         self.hold_time = hold_time
@@ -84,6 +102,9 @@ class Buttons:
 
     def _make(self, name: str, bcm: int, holds: bool, pin_factory: Any) -> DigitalInputDevice:
         # A plain gpiozero input for the edges, whether the button holds or not: the hold is our timer.
+        # Imported here, for start-up time: the configuration imports this module for its defaults.
+        from gpiozero import DigitalInputDevice
+
         button = DigitalInputDevice(bcm, pull_up=True, bounce_time=None, pin_factory=pin_factory)
         button.when_activated = self._edge_handler(name, pressed=True, holds=holds)
         button.when_deactivated = self._edge_handler(name, pressed=False, holds=holds)

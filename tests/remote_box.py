@@ -16,13 +16,13 @@ from companion.remote.view import PHONE_SIZE
 
 class Box:
     def __init__(self, tmp_path: Path, game: str | None = None, options: dict[str, Any] | None = None) -> None:
-        from companion.sim import build_table
+        from companion.sim import build_table, sim_config
         from companion.views.projector import ProjectorRenderer, ProjectorView
 
         self.journal = Journal(tmp_path / "journal.sqlite")
         self.projector = ProjectorView(ProjectorRenderer(PHONE_SIZE))
         config = Config(remote=RemoteConfig(enabled=True, port=0, bind="127.0.0.1"))
-        self.table = build_table(self.journal, sim=True, headless=True, views=[self.projector], config=config,
+        self.table = build_table(self.journal, sim_config(config, headless=True), views=[self.projector],
                                  tick=0.05)
         self.remote = self.table.parts["remote-server"]
         if game is not None:

@@ -14,7 +14,7 @@ from companion.dice import DiceRolled
 from companion.errors import DataError
 from companion.inputs import Roll
 from companion.journal import Journal
-from companion.sim import build_table
+from companion.sim import build_table, screen_config
 from tests.test_camera_reader import image
 
 
@@ -52,8 +52,8 @@ def test_an_enabled_folder_camera_plays_a_roll_on_the_table(tmp_path):
                                f'sets = "{tmp_path / "sets"}"\n'
                                "[tower]\nenabled = false\n[buttons]\nenabled = false\n[oled]\nenabled = false\n"
                                "[projector]\nenabled = false\n")
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=False, headless=True,
-                                                                config=config) as table:
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal,
+                                                                screen_config(config, headless=True)) as table:
         assert table.parts["camera"] == "folder"
         assert "Teach dice" in [label for label, _ in table.session.extras]
         session = table.session

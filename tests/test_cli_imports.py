@@ -70,9 +70,9 @@ def test_the_simulated_table_headless_without_frames_opens_without_pygame(tmp_pa
     loaded = _modules_after(
         "from pathlib import Path\n"
         "from companion.journal import Journal\n"
-        "from companion.sim import build_table\n"
+        "from companion.sim import build_table, sim_config\n"
         f"with Journal(Path({str(tmp_path / 'j.sqlite')!r})) as journal:\n"
-        "    with build_table(journal, sim=True, headless=True) as table:\n"
+        "    with build_table(journal, sim_config(headless=True)) as table:\n"
         "        table.session.start(None, {}, resume=True)\n"
         "        table.loop.show()\n"
         "        assert table.parts['projector'] == 'headless' and table.parts['oled'] == 'dummy'\n"

@@ -25,7 +25,7 @@ def test_oled_defaults_match_hardware():
 def test_values_reach_hardware_settings():
     pins = button_pins(dataclasses.replace(ButtonsConfig(), roll=4))
     assert pins.roll == 4
-    oled = oled_settings(OledConfig(driver="sh1106", address=0x3D, rotation=2))
+    oled = oled_settings(OledConfig(driver="sh1106", i2c_address=0x3D, rotation=2))
     assert (oled.driver, oled.i2c_address, oled.rotation) == ("sh1106", 0x3D, 2)
-    spi = oled_settings(OledConfig(interface="spi", port=0))
+    spi = oled_settings(OledConfig(interface="spi", spi_port=0))
     assert spi.interface == "spi" and spi.spi_port == 0

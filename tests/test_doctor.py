@@ -31,7 +31,7 @@ def test_an_oled_that_answers_and_one_that_is_not_there(tmp_path, monkeypatch):
     missing = doctor.check_oled(OledConfig())
     assert not missing.ok and missing.line().startswith("OLED:      FAIL ssd1306 not found at 0x3C on /dev/i2c-1")
     assert f"I2C device not found: {tmp_path}/i2c-1" in missing.text
-    assert doctor.check_oled(OledConfig(enabled=False)).ok
+    assert doctor.check_oled(OledConfig(type="disabled")).ok
 
 
 def test_each_button_pressed_when_asked_passes(mock_factory):

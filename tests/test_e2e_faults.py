@@ -11,7 +11,7 @@ from pathlib import Path
 from companion.dice import DiceRolled
 from companion.journal import Journal
 from companion.session.views import OledView
-from companion.sim import build_table
+from companion.sim import build_table, screen_config, sim_config
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_oled_display import FlakyDummy
@@ -26,7 +26,7 @@ def _step_until(table, condition, seconds: float = 10.0) -> None:
 
 
 def _table(journal):
-    return build_table(journal, sim=True, headless=True, loader=loader, game_keys=("race",), tick=0.05)
+    return build_table(journal, sim_config(headless=True), loader=loader, game_keys=("race",), tick=0.05)
 
 
 def _our_lines(caplog) -> list[str]:
@@ -90,11 +90,11 @@ def test_buttons_that_cannot_be_had_leave_the_box_running_and_are_said_once(tmp_
 
     from companion.config import Config, ProjectorConfig, TowerConfig
 
-    config = Config(tower=TowerConfig(enabled=False), projector=ProjectorConfig(enabled=False))
+    config = Config(tower=TowerConfig(type="disabled"), projector=ProjectorConfig(type="disabled"))
     squatter = Button(17, pin_factory=mock_factory)  # BCM 17 is ROLL's pin
     try:
         with caplog.at_level(logging.INFO), Journal(tmp_path / "j.sqlite") as journal, \
-                build_table(journal, sim=False, headless=True, config=config, views=[], loader=loader,
+                build_table(journal, screen_config(config, headless=True), views=[], loader=loader,
                             game_keys=("race",)) as table:
             assert table.parts["buttons"] == "absent"
             table.session.start("race", {})

@@ -37,9 +37,9 @@ def test_a_night_through_every_real_part(tmp_path):
 
 
 def test_table_parts_are_the_real_ones(tmp_path):
-    from companion.sim import build_table
+    from companion.sim import build_table, sim_config
 
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True,
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(headless=True),
                                                                 loader=loader, game_keys=("race",)) as table:
         assert table.parts["oled"] == "dummy" and table.parts["buttons"] == "mock pins (keys)"
         assert table.parts["tower"].endswith("dice-tower")
@@ -68,12 +68,12 @@ def test_laptop_window_keys_and_tower_key(tmp_path):
     """pygame (offscreen driver) key events: T throws into the virtual tower, Space presses ROLL on a mock pin."""
     import pygame
 
-    from companion.sim import build_table
+    from companion.sim import build_table, sim_config
 
     def key(kind, code):
         pygame.event.post(pygame.event.Event(kind, key=code, mod=0, unicode="", scancode=0))
 
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=False, loader=loader,
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(), loader=loader,
                                                                 game_keys=("race",), tick=0.02) as table:
         assert table.parts["window"] == "pygame"
         table.session.start("race", {})

@@ -18,7 +18,7 @@ import pytest
 from companion.dice import FACES, DiceRolled
 from companion.journal import Journal
 from companion.journal.writer import WriteBehind
-from companion.sim import build_table
+from companion.sim import build_table, sim_config
 
 
 class DiskReader:
@@ -65,7 +65,7 @@ def _throw_wanted(table: Any, value: int = 3) -> None:
 
 def test_a_roll_is_shown_only_once_its_entry_is_on_disk_and_committed_behind_the_drawing(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite"
-    with Journal(path) as journal, build_table(journal, sim=True, headless=True) as table:
+    with Journal(path) as journal, build_table(journal, sim_config(headless=True)) as table:
         assert journal.write_behind  # the box's loop turns it on
         reader = DiskReader(path)
         table.loop.views.append(reader)
@@ -111,7 +111,7 @@ def test_a_write_that_fails_behind_the_drawing_is_said_on_the_frame_that_shows_t
     """SQLite's query_only refuses the write the way a card remounted read-only does: the loop learns it when it
     joins the write, before showing, so the frame with the roll already says the game waits in memory."""
     path = tmp_path / "j.sqlite"
-    with Journal(path) as journal, build_table(journal, sim=True, headless=True) as table:
+    with Journal(path) as journal, build_table(journal, sim_config(headless=True)) as table:
         table.session.start("kansas", {"players": 4}, resume=False)
         table.session.refresh()
         table.loop.show()
@@ -211,7 +211,7 @@ def test_the_oleds_image_of_a_roll_goes_to_its_writer_with_the_write_and_reaches
 
     display.submit = recording_submit  # type: ignore[method-assign]
     display.on_written = lambda: written.append((device.image.tobytes(), reader._on_disk()))
-    with Journal(path) as journal, build_table(journal, sim=True, headless=True, views=[OledView(display, render)]) \
+    with Journal(path) as journal, build_table(journal, sim_config(headless=True), views=[OledView(display, render)]) \
             as table:
         table.closers.append(display.close)
         session = table.session

@@ -40,7 +40,7 @@ from companion.inputs import RollRef
 from companion.journal import Entry, Journal
 from companion.session import Hold, Press, Session
 from companion.session.loop import Loop
-from companion.sim import build_table, journaled_rolls
+from companion.sim import build_table, journaled_rolls, screen_config
 from firmware_bridge.events import TowerRoll
 from firmware_bridge.link import TowerLink
 from firmware_bridge.virtual import VirtualTower
@@ -575,7 +575,7 @@ def test_the_box_primes_its_tower_link_from_the_journal(tmp_path: Path) -> None:
             gid = journal.new_game("tally", {})
             journal.append(gid, Entry("event", DiceRolled.of(("d6", 3), source="tower"),
                                       tuple(journaled("a1b2c3d4", (1, 3)))))
-            with build_table(journal, sim=False, headless=True, config=load_config(config_file), views=[],
+            with build_table(journal, screen_config(load_config(config_file), headless=True), views=[],
                              loader=loader, game_keys=("tally",)) as table:
                 table.session.start()
                 assert far.asked() == [Frame("SYNC")]

@@ -14,7 +14,7 @@ from typing import Any
 from companion.dice import FACES, DiceRolled
 from companion.journal import Journal
 from companion.session import collector
-from companion.sim import build_table
+from companion.sim import build_table, sim_config
 
 
 def _step_until(table: Any, condition: Any, seconds: float = 10.0) -> None:
@@ -35,7 +35,7 @@ def test_collections_run_in_quiet_turns_and_not_while_a_roll_is_handled_and_draw
 
     gc.callbacks.append(seen)
     try:
-        with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
+        with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(headless=True)) as table:
             assert not gc.isenabled()  # the loop collects, in its quiet turns
             session, loop = table.session, table.loop
             handle = session.handle

@@ -19,7 +19,7 @@ from companion.errors import DataError
 from companion.games.stormfury import load
 from companion.journal import Journal
 from companion.session import Press
-from companion.sim import _attach_projector, build_table
+from companion.sim import attach, build_table, sim_config
 from companion.views.projector import open_projector
 from companion.views.projector.fbdev import Framebuffer, FramebufferView
 from companion.views.projector.outputs import choose_driver
@@ -191,11 +191,11 @@ def test_a_frame_warped_onto_the_board_lands_whole(tmp_path, maps_dir):
 def test_an_unusable_framebuffer_leaves_the_oled_and_is_said_once(tmp_path):
     device, sysfs = make_fb(tmp_path, 64, 32, 32)
     device.write_bytes(bytes(100))  # smaller than 64 x 32 pixels
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(headless=True)) as table:
         before = list(table.loop.views)
         config = Config(projector=config_for(device, sysfs, width=64, height=32))
-        assert _attach_projector(table, sim=False, headless=False, out=None, config=config) is None
-        assert _attach_projector(table, sim=False, headless=False, out=None, config=config) is None
+        assert attach(table, "projector", config.projector) is None
+        assert attach(table, "projector", config.projector) is None
         assert table.loop.views == before and table.parts["projector"] == "none"
         table.session.start("stormfury")
         table.inbox.put(Press("ROLL"))
@@ -210,8 +210,8 @@ def test_a_framebuffer_absent_at_start_is_waited_for_and_shown_when_it_comes(tmp
     sysfs = tmp_path / "sys-fb0"
     device = tmp_path / "fb0"
     config = Config(projector=config_for(device, sysfs, width=64, height=32))
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
-        view = _attach_projector(table, sim=False, headless=False, out=None, config=config)
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(headless=True)) as table:
+        view = attach(table, "projector", config.projector)
         assert isinstance(view, FramebufferView) and view.framebuffer is None and view in table.loop.views
         notices = [n for n in table.session.notices if n.startswith("projector")]
         assert len(notices) == 1 and "no such file or directory); waiting for it" in notices[0]
@@ -246,8 +246,8 @@ def test_a_framebuffer_it_cannot_write_is_named_in_one_line(tmp_path, entry, tex
 def test_a_framebuffer_failing_mid_game_is_said_once_and_opened_again(tmp_path, caplog):
     device, sysfs = make_fb(tmp_path, 320, 180, 16)
     config = Config(projector=config_for(device, sysfs, width=320, height=180))
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
-        view = _attach_projector(table, sim=False, headless=False, out=None, config=config)
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(headless=True)) as table:
+        view = attach(table, "projector", config.projector)
         assert isinstance(view, FramebufferView) and view in table.loop.views
         assert table.parts["projector"] == "fbdev fullscreen"
         oled = next(v for v in table.loop.views if type(v).__name__ == "OledView")

@@ -61,9 +61,9 @@ def test_holding_the_right_button_pin_on_the_box_toggles_the_overlay(tmp_path):
     """The real Buttons on gpiozero's mock pins: RIGHT is one of the held buttons on the box."""
     import time
 
-    from companion.sim import build_table
+    from companion.sim import build_table, sim_config
 
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(headless=True)) as table:
         table.session.start("stormfury")
         table.inbox.put(Press("ROLL"))
         table.loop.step(timeout=2)

@@ -16,7 +16,7 @@ from companion.dice import Choice, event_to_dict
 from companion.games.stormfury import load
 from companion.journal import Journal
 from companion.session import Press
-from companion.sim import _attach_projector, build_table
+from companion.sim import attach, build_table, sim_config
 from companion.views.projector import ProjectorView, open_projector
 from companion.views.projector.outputs import choose_driver
 from tests.conftest import REPO
@@ -29,10 +29,10 @@ def same(a, b) -> bool:
 def test_no_display_leaves_the_oled_alone_and_says_so_once(tmp_path, caplog):
     caplog.set_level(logging.WARNING)
     config = Config(projector=ProjectorConfig(driver="kmsdrm"))  # no DRM device on a test machine
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(headless=True)) as table:
         before = list(table.loop.views)
-        assert _attach_projector(table, sim=False, headless=False, out=None, config=config) is None
-        assert _attach_projector(table, sim=False, headless=False, out=None, config=config) is None  # replug try
+        assert attach(table, "projector", config.projector) is None
+        assert attach(table, "projector", config.projector) is None  # replug try
         assert table.loop.views == before and table.parts["projector"] == "none"
         table.session.start("stormfury")
         table.inbox.put(Press("ROLL"))
@@ -51,7 +51,7 @@ def test_sdl_falling_back_to_offscreen_counts_as_no_display(monkeypatch):
     assert open_projector(ProjectorConfig(driver="auto", width=320, height=180), said.append) is None
     assert len(said) == 1 and said[0].startswith("projector: no display") and "offscreen" in said[0]
     assert choose_driver("auto", {}) == "kmsdrm" and choose_driver("auto", {"DISPLAY": ":0"}) is None
-    assert open_projector(ProjectorConfig(enabled=False), said.append) is None and len(said) == 1
+    assert open_projector(ProjectorConfig(type="disabled"), said.append) is None and len(said) == 1
 
 
 def test_the_screen_gets_exactly_the_rendered_frame(maps_dir):
@@ -72,7 +72,7 @@ def test_the_screen_gets_exactly_the_rendered_frame(maps_dir):
 
 def test_headless_frames_include_the_projector(tmp_path):
     out = tmp_path / "frames"
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True, out=out) as table:
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(headless=True, out=out)) as table:
         table.session.start("stormfury")
         table.loop.show()
         table.inbox.put(Press("ROLL"))
@@ -85,7 +85,7 @@ def test_headless_frames_include_the_projector(tmp_path):
 
 def test_snapshot_from_an_export_and_from_a_replay(tmp_path, maps_dir):
     game = load(maps_dir)
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(headless=True)) as table:
         table.session.start("stormfury")
         for _ in range(2):
             table.inbox.put(Press("ROLL"))
@@ -132,8 +132,8 @@ def test_the_docs_pictures_are_what_the_snapshot_command_draws(name, tmp_path):
 
 def test_a_projector_that_goes_away_mid_game_leaves_the_oled_and_is_said_once(tmp_path):
     config = Config(projector=ProjectorConfig(driver="offscreen", width=320, height=180, fullscreen=False))
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
-        view = _attach_projector(table, sim=False, headless=False, out=None, config=config)
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(headless=True)) as table:
+        view = attach(table, "projector", config.projector)
         assert isinstance(view, ProjectorView) and view in table.loop.views
         oled = next(v for v in table.loop.views if type(v).__name__ == "OledView")
         table.session.start("kansas")
@@ -158,7 +158,7 @@ def test_a_projector_that_goes_away_mid_game_leaves_the_oled_and_is_said_once(tm
 
 def test_a_window_with_no_display_behind_it_is_said(monkeypatch, caplog):
     """SDL falls back to offscreen where there is no display: the laptop window would show nothing."""
-    from companion.sim import _warn_if_invisible
+    from companion.source_types.projector import warn_if_invisible as _warn_if_invisible
 
     caplog.set_level(logging.WARNING)
     pygame.display.init()

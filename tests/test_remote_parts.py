@@ -188,15 +188,15 @@ def test_the_remote_section_is_off_by_default_and_checked():
 def test_a_taken_port_is_said_once_and_the_box_runs_on(tmp_path):
     import socket
 
-    from companion.sim import build_table
+    from companion.sim import build_table, sim_config
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         config = Config(remote=RemoteConfig(enabled=True, port=port, bind="127.0.0.1"))
-        with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True, views=[],
-                                                                    config=config) as table:
+        with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(config, headless=True),
+                                                                    views=[]) as table:
             assert table.parts["remote"] == "off"
             assert any(n.startswith("phones: page not started") for n in table.session.notices)
 

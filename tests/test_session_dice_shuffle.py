@@ -90,9 +90,9 @@ def test_roll_shuffles_at_once_and_back_drops_a_deal(session, journal):
 
 
 def test_a_deal_through_the_virtual_tower_and_the_real_link(tmp_path):
-    from companion.sim import build_table
+    from companion.sim import build_table, sim_config
 
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=True) as table:
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(headless=True)) as table:
         table.session.start("stormfury", {})
         size = table.session.prompt().shuffle
         for n in range(5):

@@ -61,7 +61,7 @@ def test_the_box_with_a_projector_takes_a_gamepad_roll(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text("[tower]\nenabled = false\n[buttons]\nenabled = false\n[oled]\nenabled = false\n"
                     '[projector]\ndriver = "offscreen"\nwidth = 320\nheight = 180\nfullscreen = false\n')
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=False, config=load_config(path),
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, load_config(path),
                                                                 loader=loader, game_keys=("race",)) as table:
         assert table.parts["projector"] == "offscreen window"
         table.session.start("race", {})

@@ -258,19 +258,24 @@ def test_start_smartdice_from_the_configuration(tmp_path, clock):
 def test_the_ready_line_says_smartdice_on_only_when_a_die_is_read(tmp_path):
     from types import SimpleNamespace
 
-    from companion.sim import _attach_smartdice
+    from companion.sim import attach
 
     def table() -> SimpleNamespace:
-        return SimpleNamespace(parts={}, closers=[], inbox=queue.Queue(), session=SimpleNamespace(extras=[]))
+        return SimpleNamespace(parts={}, closers=[], inbox=queue.Queue(),
+                               session=SimpleNamespace(extras=[], notice=lambda text: True),
+                               loop=SimpleNamespace(views=[], add_pump=lambda pump, polled: None))
+
+    def _attach_smartdice(table, config):
+        attach(table, "smartdice", config.dice, role="source", type_name="smartdice")
 
     store = tmp_path / "dice.toml"
     nothing_paired = table()
-    _attach_smartdice(nothing_paired, sim=False, config=Config(dice=DiceConfig(enabled=True, pairing=str(store))))
+    _attach_smartdice(nothing_paired, Config(dice=DiceConfig(enabled=True, pairing=str(store))))
     assert nothing_paired.parts["smartdice"] == "off"
     assert [name for name, _ in nothing_paired.session.extras] == ["Pair dice"]  # pairing stays offered
     store.write_bytes(b"\xff\xfe not toml")
     damaged = table()
-    _attach_smartdice(damaged, sim=False, config=Config(dice=DiceConfig(enabled=True, pairing=str(store))))
+    _attach_smartdice(damaged, Config(dice=DiceConfig(enabled=True, pairing=str(store))))
     assert damaged.parts["smartdice"] == "off"
     for close in nothing_paired.closers + damaged.closers:
         close()

@@ -20,7 +20,7 @@ from companion.errors import DataError
 from companion.games import registry
 from companion.inputs import Press, Roll
 from companion.journal import Journal
-from companion.sim import build_table
+from companion.sim import build_table, screen_config
 from tests.toygame import SPEC as TOY
 
 BUTTONS = ("ROLL", "UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK")
@@ -121,7 +121,7 @@ def test_a_source_named_in_the_configuration_plays_a_whole_game(tmp_path, plugge
     assert (entry.name, entry.type, entry.enabled) == ("tray", "scripted", True)
     assert entry.options == ScriptOptions(("d6:1", "OK", "d6:6", "OK"), "felt tray")
     with Journal(tmp_path / "j.sqlite") as journal:
-        with build_table(journal, sim=False, headless=True, config=config) as table:
+        with build_table(journal, screen_config(config, headless=True)) as table:
             assert table.parts["tray"] == "4 steps"
             sources_played = _play_toy(table, journal)
             state = table.session.current.state
@@ -169,8 +169,8 @@ def test_config_check_says_a_bad_source_in_one_line_and_exits_2(tmp_path, plugge
 def test_a_source_that_does_not_open_is_disabled_and_the_rest_plays(tmp_path, plugged):
     path = _write(tmp_path, QUIET + '[sources.reader]\ntype = "broken"\ndevice = "/dev/ttyNone"\n'
                                     '[sources.tray]\ntype = "scripted"\nscript = ["d6:3", "OK", "d6:5", "OK"]\n')
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=False, headless=True,
-                                                                config=load_config(path)) as table:
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(
+            journal, screen_config(load_config(path), headless=True)) as table:
         assert table.parts["reader"] == "disabled" and table.parts["tray"] == "4 steps"
         assert "reader: /dev/ttyNone: no such device" in table.session.notices
         assert _play_toy(table, journal) == ["scripted", "scripted"]
@@ -190,8 +190,8 @@ def test_an_installed_source_is_found_by_its_entry_point(tmp_path, plugged, monk
     sources.forget_installed()
     try:
         assert "scripted-installed" in sources.names()
-        with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=False, headless=True,
-                                                                    config=load_config(path)) as table:
+        with Journal(tmp_path / "j.sqlite") as journal, build_table(
+            journal, screen_config(load_config(path), headless=True)) as table:
             assert table.parts["tray"] == "scripted-installed"
             assert _play_toy(table, journal) == ["scripted", "scripted"]
     finally:
@@ -216,8 +216,8 @@ def test_the_camera_is_a_built_in_type_checked_as_its_section(tmp_path):
 def test_a_camera_that_does_not_open_is_disabled_and_said(tmp_path):
     path = _write(tmp_path, QUIET + f'[camera]\nenabled = true\ncapture = "folder"\nfolder = "{tmp_path / "none"}"\n'
                                     f'sets = "{tmp_path / "sets"}"\ndice_set = "../up"\n')
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=False, headless=True,
-                                                                config=load_config(path)) as table:
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(
+            journal, screen_config(load_config(path), headless=True)) as table:
         assert table.parts["camera"] == "disabled"
         assert [n for n in table.session.notices if n.startswith("camera: ")]
         assert "Teach dice" not in [label for label, _ in table.session.extras]
@@ -228,8 +228,8 @@ def test_smart_dice_are_a_built_in_type_offering_pairing(tmp_path):
     path = _write(tmp_path, QUIET + f'[sources.pads]\ntype = "smartdice"\npairing = "{pairing}"\nretry_s = 5\n')
     [entry] = load_config(path).sources
     assert (entry.options.enabled, entry.options.pairing, entry.options.retry_s) == (True, str(pairing), 5.0)
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=False, headless=True,
-                                                                config=load_config(path)) as table:
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(
+            journal, screen_config(load_config(path), headless=True)) as table:
         assert table.parts["pads"] == "off"  # no die paired yet: said by the source, pairing stays offered
         assert [label for label, _ in table.session.extras] == ["Pair dice"]
     bad = _write(tmp_path, '[sources.pads]\ntype = "smartdice"\npixels = "shout"\n')

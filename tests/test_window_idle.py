@@ -92,9 +92,9 @@ def test_quiet_table_with_the_map_in_the_window_draws_nothing_until_a_key(tmp_pa
     import pygame
 
     from companion.session.window import OledWindow
-    from companion.sim import build_table
+    from companion.sim import build_table, sim_config
 
-    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim=True, headless=False, loader=loader,
+    with Journal(tmp_path / "j.sqlite") as journal, build_table(journal, sim_config(), loader=loader,
                                                                 game_keys=("race",), tick=0.02) as table:
         assert table.parts["projector"] == "window"
         window = next(v for v in table.loop.views if isinstance(v, OledWindow))

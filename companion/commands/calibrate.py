@@ -232,7 +232,7 @@ def main(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     game = load_game(args.game)
     notes: list[str] = []
-    view = open_projector(dataclasses.replace(config.projector, calibration="", enabled=True), notes.append,
+    view = open_projector(dataclasses.replace(config.projector, calibration="", type="screen"), notes.append,
                           framebuffer=False)  # the marks window reads SDL's events and flips
     if view is None or view.screen is None:
         raise CompanionError(f"calibrate: {notes[0] if notes else 'projector: no display'}")

@@ -22,7 +22,7 @@ from companion.games import load_game
 from companion.journal import Journal
 from companion.session import Session
 from companion.session.autoplay import AutoPlayer, ScriptedGame
-from companion.sim import build_table
+from companion.sim import build_table, sim_config
 
 NIGHT = (
     ScriptedGame("kansas", {"players": 4}),
@@ -100,7 +100,7 @@ def play_night(journal: Journal, script: Sequence[ScriptedGame], *, seed: int = 
     """Play ``script`` on a simulated table to the end; the trace lines serve the crash tests."""
     trace = _Trace(trace_path) if trace_path else None
     keys = tuple(dict.fromkeys(step.game for step in script)) if loader is not None else None
-    with build_table(journal, sim=True, headless=headless, out=out, tick=0.05, loader=loader,
+    with build_table(journal, sim_config(headless=headless, out=out), tick=0.05, loader=loader,
                      game_keys=keys) as table:
         session = table.session
         if trace is not None:

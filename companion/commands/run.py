@@ -20,15 +20,15 @@ import logging
 import os
 import queue
 import signal
-import sys
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from companion.commands import STARTS_QUIETLY
 from companion.commands.games import add_journal_option, journal_path
-from companion.config import load_config
+from companion.config import Config, SourceEntry, load_config
 from companion.errors import CompanionError
 from companion.games import game_keys
 from companion.inputs import Quit
@@ -36,7 +36,7 @@ from companion.journal import Journal
 from companion.journal.replays import replay_check
 from companion.logging_setup import setup_logging
 from companion.sdnotify import Notifier
-from companion.sim import build_table
+from companion.sim import build_table, screen_config, sim_config
 
 log = logging.getLogger("companion")
 
@@ -77,15 +77,16 @@ def missing_parts(config: Any) -> list[str]:
 
 
 def _looks(config: Any) -> Iterator[str]:
-    """Per enabled part, cheapest look first: "" when its device is here, else what is missing. Lazy, so a
-    start that finds one part stops there (the tower's scan of the serial ports is the dear one)."""
-    if config.buttons.enabled:
+    """Per part of a device's type, cheapest look first: "" when its device is here, else what is missing. Lazy,
+    so a start that finds one part stops there (the tower's scan of the serial ports is the dear one). A stand-in
+    type (mock pins, a dummy OLED, a virtual tower) needs no device."""
+    if config.buttons.type == "gpio":
         yield "" if any(DEVICES.glob("gpiochip*")) else f"buttons (no {DEVICES / 'gpiochip0'})"
-    if config.oled.enabled:
+    if config.oled.type == "luma":
         bus = DEVICES / (f"i2c-{config.oled.port}" if config.oled.interface == "i2c" else
                          f"spidev{config.oled.port}.0")
         yield "" if bus.exists() else f"OLED (no {bus})"
-    if config.tower.enabled:
+    if config.tower.type == "serial":
         port = config.tower.port or str(DEVICES / "dice-tower")
         if not Path(port).exists() and (config.tower.port or _find_tower(config.tower.usb_id) is None):
             yield (f"tower (no {port}" + ("" if config.tower.port else f", no USB {config.tower.usb_id}") + ")")
@@ -148,7 +149,7 @@ def _run(args: argparse.Namespace) -> int:
         if journal.notice:
             log.warning("%s", journal.notice)
         notify = Notifier()
-        with build_table(journal, sim=args.sim, headless=args.headless, out=args.out, config=config,
+        with build_table(journal, _table_config(config, args),
                          game_keys=_menu_order(config.game.default),
                          watchdog=lambda: _ping(notify), tick=0.5 if args.headless else IN_USE_TICK) as table:
             options: dict[str, Any] = dict(new_options)
@@ -159,11 +160,6 @@ def _run(args: argparse.Namespace) -> int:
                 log.warning("%s", table.session.message)
             unhook = quit_on_signals(table.inbox)
             try:
-                if args.stdin:
-                    from companion.session.typed import read_lines
-
-                    read_lines(sys.stdin, table.inbox.put, lambda text: log.warning("%s", text))
-
                 def ready() -> None:
                     notify.ready()
                     log.info("ready: %s", table.describe())
@@ -174,6 +170,20 @@ def _run(args: argparse.Namespace) -> int:
                 return code
             finally:
                 unhook()
+
+
+def _table_config(config: Config, args: argparse.Namespace) -> Config:
+    """The configuration the table is built from: the simulated table's (``--sim``), the map where ``--headless``
+    and ``--out`` put it, typed lines on stdin as one more source (``--stdin``)."""
+    if args.sim:
+        config = sim_config(config, headless=args.headless, out=args.out)
+    else:
+        config = screen_config(config, headless=args.headless, out=args.out)
+    if args.stdin:
+        from companion.source_types.typed import TypedOptions
+
+        config = replace(config, sources=(*config.sources, SourceEntry("typed", "typed", True, TypedOptions())))
+    return config
 
 
 def _started() -> None:

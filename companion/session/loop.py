@@ -26,7 +26,7 @@ import logging
 import queue
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from companion.inputs import Decide, Hold, InputEvent, Press, Roll
 from companion.session import collector
@@ -55,6 +55,13 @@ class View(Protocol):
     shown (see there): it draws ahead, and ``landing`` is the journal's write still under way."""
 
     def show(self, frame: Frame) -> None: ...
+
+
+@runtime_checkable
+class DrawsAhead(Protocol):
+    """A view that draws before the frame is shown (:meth:`Loop.show`): the projector's frame, the OLED's image."""
+
+    def prepare(self, frame: Frame, landing: Any = None) -> None: ...
 
 
 class Loop:
@@ -129,8 +136,8 @@ class Loop:
         frame = self.session.frame
         landing = self.session.write_landing()
         for view in list(self.views):
-            prepare = getattr(view, "prepare", None)
-            if prepare is not None and not self._guarded(view, functools.partial(prepare, landing=landing), frame):
+            if isinstance(view, DrawsAhead) and \
+                    not self._guarded(view, functools.partial(view.prepare, landing=landing), frame):
                 return
         if self.session.settle_writes():  # the write failed: the frame now says the game waits in memory
             frame = self.session.frame

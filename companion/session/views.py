@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.session.core import Frame
+
+if TYPE_CHECKING:
+    from hardware.oled import Display
 
 
 class OledView:
@@ -29,7 +32,7 @@ class OledView:
     what the journal does not hold, and its packing and bus calls are no longer queued behind the projector's
     frame (they took the GIL after it: about half a millisecond of every roll)."""
 
-    def __init__(self, display: Any, render: Callable[[Any], Any]) -> None:
+    def __init__(self, display: Display, render: Callable[[Any], Any]) -> None:
         self.display = display
         self._render = render
         self.image: Any = None
@@ -46,7 +49,7 @@ class OledView:
         the writer thread now, which shows it once the write is on disk (and drops it if the write failed:
         the loop then shows the frame that says so)."""
         panel = frame.panel
-        if (getattr(self.display, "background", False) and getattr(self.display, "present", False)
+        if (self.display.background and self.display.present
                 and self._new(panel) and (self._ready is None or self._ready[0] is not panel)):
             self._ready = (panel, self._render(panel))
             if landing is not None:
@@ -65,16 +68,14 @@ class OledView:
         if self._new(frame.panel):
             self._panel = panel = frame.panel
             ready, self._ready = self._ready, None
-            if getattr(self.display, "background", False):
+            if self.display.background:
                 if ready is not None and ready[0] is panel:
                     self.image = ready[1]
                     self.display.submit(ready[1])
                 else:
                     self.display.submit(lambda: self._draw(panel))
             else:
-                self._draw(panel)
-                submit = getattr(self.display, "submit", None)
-                (submit or self.display.show)(self.image)
+                self.display.submit(self._draw(panel))  # no writer thread: shown here
         self.shown += 1
 
     def _draw(self, panel: Any) -> Any:

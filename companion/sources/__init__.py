@@ -1,11 +1,13 @@
-"""Input sources found by name: the configuration says ``type = "camera"``, this registry finds the part.
+"""The box's parts found by name: the configuration says ``type = "camera"``, this registry finds the part.
 
-As kvmd finds a plugin by its name and pyserial a port handler by its URL scheme, every input source is a
-:class:`SourceType` registered under its ``type``: the frozen dataclass of its options (each with its default,
-declared once) and a ``start(options, context)`` that opens the part and returns what to ``close()`` when the
-box stops. The box's own types are handed over by companion.config (:func:`provide`), which declares them beside
-the sections whose options they take; packages installed
-elsewhere declare theirs in the ``companion.sources`` entry point group, as games do in ``companion.games``;
+As kvmd finds a plugin by its name (``get_plugin_class(sub, name)``) and pyserial a port handler by its URL
+scheme, every part is a :class:`SourceType` registered under its ``role`` and ``type``: the role is where the
+configuration names it (``[tower]``, ``[buttons]``, ``[oled]``, ``[projector]``, one of the ``[sources.NAME]``
+inputs or of the ``[outputs.NAME]`` outputs), the type which part fills it. Each type has the frozen dataclass
+of its options (each with its default, declared once) and a ``start(options, context)`` that opens the part and
+returns what to ``close()`` when the box stops. The box's own types are handed over by companion.config
+(:func:`provide`), which declares them beside the sections whose options they take; packages installed elsewhere
+declare theirs in the ``companion.sources`` entry point group, as games do in ``companion.games``;
 a test registers its own with :func:`register`.
 
 A part that fails to open does not stop the box: :func:`start_source` says why once and the part is
@@ -45,19 +47,43 @@ class OptionError(ValueError):
         self.message = message
 
 
+ROLES = ("source", "output", "tower", "buttons", "oled", "projector")
+"""Where a part is named: ``[sources.NAME]`` (an input), ``[outputs.NAME]`` (an output), or the box's own sections."""
+
+DISABLED = "disabled"
+"""The type every role has: the part left out, said as such (kvmd's word)."""
+
+
+def _nothing(*_args: Any) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class SourceContext:
-    """What a starting source may use of the box: the queue every input goes on, the dice the session wants
-    now (a camera reads only then), and a way to add an entry to the main menu ("Teach dice")."""
+    """What a starting part may use of the box: the queue every input goes on, the dice the session wants
+    now (a camera reads only then), a way to add an entry to the main menu ("Teach dice"); and, for the parts
+    that show or pump (an output, the laptop window), a way to add a view and a pump to the loop, to say a lasting
+    condition once (``say``: the OLED and the log; ``notice``: the OLED only, the part logging its own details)
+    or a passing one (``tell``), the rolls already journaled (the tower link is primed
+    with them), and ``parts``: what the parts started before it left for the ones after (the mock pins' keys for
+    the laptop window, the OLED's view for a frames folder)."""
 
     inbox: queue.Queue[Any]
     wanted: Callable[[], tuple[str, ...]] = tuple
     add_action: Callable[[str, Callable[[], None]], None] = lambda label, action: None
+    add_view: Callable[[Any], None] = _nothing
+    add_pump: Callable[[Callable[[], object], bool | Callable[[], bool]], None] = _nothing
+    say: Callable[[str], None] = _nothing
+    notice: Callable[[str], object] = _nothing
+    tell: Callable[[str], None] = _nothing
+    rolls: Callable[[], list[Any]] = list
+    parts: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True, repr=False)  # compared, never printed
 class SourceType:
-    """One kind of input source: its ``type`` name, its options' dataclass, and how it starts.
+    """One kind of part: its ``type`` name, its options' dataclass, how it starts, and its ``role`` (an input
+    source unless said otherwise).
 
     ``describe(options, part)`` is the word for the ready line ("folder", "on (2 dice)"); by default the type's
     name. ``read`` replaces the generic reading of the options (:func:`read_options`) for a type whose checks go
@@ -68,27 +94,61 @@ class SourceType:
     start: Callable[[Any, SourceContext], Closeable]
     describe: Callable[[Any, Any], str] | None = None
     read: Callable[[Fields], Any] | None = None
+    role: str = "source"
 
+    def __post_init__(self) -> None:
+        if self.role not in ROLES:
+            raise ValueError(f"part role {self.role!r}: one of {', '.join(ROLES)}")
+
+
+PartType = SourceType
+"""The same class under the name its outputs read better with."""
+
+
+class Opened:
+    """What a box part's start gives back: the object it opened (a view, a link; None when it found nothing to
+    open and said so itself), its word for the ready line ("mock pins (keys)", "absent"), and the calls that
+    close it, made in the reverse order (as gpiozero's CompositeDevice closes what it claimed)."""
+
+    def __init__(self, part: Any = None, word: str = "", closers: tuple[Callable[[], object], ...] = ()) -> None:
+        self.part = part
+        self.word = word
+        self._closers = list(closers)
+
+    def close(self) -> None:
+        while self._closers:
+            self._closers.pop()()
+
+
+def word_of(options: Any, opened: Opened) -> str:
+    """The ``describe`` of a box part that says its own word (an :class:`Opened`)."""
+    return opened.word
+"""The same class under the name its outputs read better with."""
 
 BUILT_IN: dict[str, SourceType] = {}
-"""The box's own types by name, handed over by companion.config (:func:`provide`), which declares them beside the
-sections whose options they take; the registry imports none of them."""
+"""The box's own input sources by name, handed over by companion.config (:func:`provide`), which declares them
+beside the sections whose options they take; the registry imports none of them."""
 
-_registered: dict[str, SourceType] = {}
+_built_in_parts: dict[tuple[str, str], SourceType] = {}
+_registered: dict[tuple[str, str], SourceType] = {}
 _installed: dict[str, Callable[[], Any]] | None = None
 
 
 def provide(*built_in: SourceType) -> None:
     """The box's own types (companion.config gives them as it is imported)."""
-    BUILT_IN.update((t.name, t) for t in built_in)
+    for part_type in built_in:
+        _built_in_parts[part_type.role, part_type.name] = part_type
+        if part_type.role == "source":
+            BUILT_IN[part_type.name] = part_type
 
 
 def register(source_type: SourceType) -> Callable[[], None]:
-    """Add a type at run time (a test's own source); returns the call that removes it again."""
-    _registered[source_type.name] = source_type
+    """Add a type at run time (a test's own source or output); returns the call that removes it again."""
+    key = (source_type.role, source_type.name)
+    _registered[key] = source_type
 
     def unregister() -> None:
-        _registered.pop(source_type.name, None)
+        _registered.pop(key, None)
 
     return unregister
 
@@ -112,25 +172,30 @@ def forget_installed() -> None:
     _installed = None
 
 
-def names() -> tuple[str, ...]:
-    """Every known type's name, sorted."""
+def names(role: str = "source") -> tuple[str, ...]:
+    """Every known type's name for ``role``, sorted (installed ones are counted as inputs until loaded)."""
     global _installed
     if _installed is None:
         _installed = _installed_types()
-    return tuple(sorted({*BUILT_IN, *_installed, *_registered}))
+    own = {name for (r, name) in (*_built_in_parts, *_registered) if r == role}
+    return tuple(sorted(own | (set(_installed) if role == "source" else set())))
 
 
-def get(name: str) -> SourceType:
-    """The type called ``name``: registered at run time first, then built in, then installed; an unknown
-    name is a one-line error listing the known ones."""
-    if name in _registered:
-        return _registered[name]
-    if name in BUILT_IN:
-        return BUILT_IN[name]
-    known = names()  # looks the entry points up once
+def get(name: str, role: str = "source") -> SourceType:
+    """The type called ``name`` for ``role``: registered at run time first, then built in, then installed; an
+    unknown name is a one-line error listing the known ones (kvmd's ``get_plugin_class``)."""
+    key = (role, name)
+    if key in _registered:
+        return _registered[key]
+    if key in _built_in_parts:
+        return _built_in_parts[key]
+    known = names(role)  # looks the entry points up once
     if _installed is not None and name in _installed:
-        return _checked(name, _installed[name]())
-    raise CompanionError(f"unknown source type {name!r} (known: {', '.join(known) or 'none'})")
+        found = _checked(name, _installed[name]())
+        if found.role == role:
+            return found
+    word = "source" if role == "source" else role
+    raise CompanionError(f"unknown {word} type {name!r} (known: {', '.join(known) or 'none'})")
 
 
 def _checked(name: str, found: object) -> SourceType:

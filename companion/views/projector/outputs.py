@@ -14,15 +14,36 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import pygame
 
-from companion.views.projector.layout import DEFAULT_SIZE
 from companion.views.projector.renderer import ProjectorRenderer
 from companion.views.projector.view import ProjectorView, fell_back, sdl_video_driver
 
 log = logging.getLogger(__name__)
+
+
+class ProjectorSettings(Protocol):
+    """What an output reads of the ``[projector]`` section (companion.config.ProjectorConfig, which the toolkit
+    does not import: the configuration imports the parts that import the toolkit)."""
+
+    @property
+    def enabled(self) -> bool: ...
+    @property
+    def driver(self) -> str: ...
+    @property
+    def framebuffer(self) -> str: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def fullscreen(self) -> bool: ...
+    @property
+    def display(self) -> int: ...
+    @property
+    def calibration(self) -> str | tuple[tuple[float, float, float, float], ...]: ...
 
 
 def choose_driver(driver: str, environ: dict[str, str] | os._Environ[str] = os.environ,
@@ -57,9 +78,9 @@ class ScreenOutput:
         self.sdl_driver = sdl_driver
         """The SDL video driver asked for; None lets SDL pick (a desktop's)."""
 
-    def open(self, config: Any, say: Callable[[str], None]) -> ProjectorView | None:
+    def open(self, config: ProjectorSettings, say: Callable[[str], None]) -> ProjectorView | None:
         wanted = self.sdl_driver
-        size = (getattr(config, "width", DEFAULT_SIZE[0]), getattr(config, "height", DEFAULT_SIZE[1]))
+        size = (config.width, config.height)
         if wanted == "kmsdrm" and (trouble := kmsdrm_trouble(size)):
             say(f"projector: no display ({trouble})"[:80])
             return None
@@ -69,22 +90,22 @@ class ScreenOutput:
             actual = pygame.display.get_driver()
             if fell_back(wanted):
                 raise pygame.error(f"SDL fell back to the {actual} driver")
-            flags = pygame.FULLSCREEN if getattr(config, "fullscreen", True) else 0
-            screen = pygame.display.set_mode(size, flags, display=getattr(config, "display", 0))
+            flags = pygame.FULLSCREEN if config.fullscreen else 0
+            screen = pygame.display.set_mode(size, flags, display=config.display)
             pygame.display.set_caption("storm companion")
             pygame.mouse.set_visible(False)
         except pygame.error as exc:
             pygame.display.quit()
             say(f"projector: no display ({exc})"[:80])
             return None
-        log.info("projector: %s %dx%d on display %d", actual, *screen.get_size(), getattr(config, "display", 0))
+        log.info("projector: %s %dx%d on display %d", actual, *screen.get_size(), config.display)
         return ProjectorView(ProjectorRenderer(screen.get_size()), screen)
 
 
 class Output(Protocol):
     """One way out to the projector, chosen by ``[projector] driver`` (as kvmd picks a plugin by name)."""
 
-    def open(self, config: Any, say: Callable[[str], None]) -> ProjectorView | None: ...
+    def open(self, config: ProjectorSettings, say: Callable[[str], None]) -> ProjectorView | None: ...
 
 
 def output_for(driver: str | None) -> Output:
@@ -97,7 +118,8 @@ def output_for(driver: str | None) -> Output:
     return ScreenOutput(driver)
 
 
-def open_projector(config: Any, say: Callable[[str], None], *, framebuffer: bool = True) -> ProjectorView | None:
+def open_projector(config: ProjectorSettings, say: Callable[[str], None], *,
+                   framebuffer: bool = True) -> ProjectorView | None:
     """A ProjectorView on the configured output, or None after ``say``-ing once why there is none.
 
     ``config`` is companion.config.ProjectorConfig (enabled, driver, width, height, fullscreen, display,
@@ -105,10 +127,10 @@ def open_projector(config: Any, say: Callable[[str], None], *, framebuffer: bool
     window of its own (``companion calibrate`` reads its events and flips it): "auto" then never picks the
     framebuffer, and "fbdev" opens SDL's KMSDRM instead.
     """
-    if not getattr(config, "enabled", True):
+    if not config.enabled:
         return None
-    driver = getattr(config, "driver", "auto")
-    device = getattr(config, "framebuffer", "") or "/dev/fb0"
+    driver = config.driver
+    device = config.framebuffer or "/dev/fb0"
     wanted = choose_driver(driver, framebuffer=device if framebuffer else None)
     if wanted == "fbdev" and not framebuffer:
         wanted = "kmsdrm"
@@ -119,7 +141,7 @@ def open_projector(config: Any, say: Callable[[str], None], *, framebuffer: bool
         view = output_for("fbdev").open(config, say)
     if view is None:
         return None
-    if getattr(config, "calibration", ""):  # only a box calibrated onto its board pays for numpy and the warp
+    if config.calibration:  # only a box calibrated onto its board pays for numpy and the warp
         from companion.views.projector.warp import table_for
 
         view.table = table_for(config, view.renderer.size, say)
