@@ -220,10 +220,11 @@ def _presses(options: Offered, moves: BoardCursor | None, node: _Node) -> list[t
     at, lane, listing = node
     if moves is None:
         return [(arrow, (step_choice(options, at, step), None, False)) for arrow, step in (("UP", -1), ("DOWN", 1))]
-    if listing:
+    if listing:  # within the place's options, or BACK: out of the list, the cursor where it starts
         here = moves.here(at)
-        return [(arrow, (here[(here.index(at) + step) % len(here)], lane, True)) for arrow, step in (("UP", -1),
-                                                                                                    ("DOWN", 1))]
+        steps = [(arrow, (here[(here.index(at) + step) % len(here)], lane, True)) for arrow, step in (("UP", -1),
+                                                                                                     ("DOWN", 1))]
+        return [*steps, ("BACK", (options.start, None, False))]
     out: list[tuple[str, _Node]] = []
     for arrow in ARROWS:
         moved = moves.move(at, arrow, lane)
