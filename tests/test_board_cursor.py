@@ -21,7 +21,7 @@ from companion.dice import FACES, Choice, DiceRolled, DiceSource, Die
 from companion.games.base import HasBoard, Option
 from companion.hexgrid import Hex
 from companion.journal import Journal
-from companion.places import Board, Cell, Location, Place, place_from_args, position
+from companion.places import Board, Cell, Link, Location, Place, place_from_args, position
 from companion.session import Press, Roll, Session
 from companion.session.board_cursor import ARROWS, BoardCursor, route
 from companion.session.choices import ends
@@ -33,6 +33,7 @@ GAMES = {
     "carcassonne": {"players": 3, "board": "tiles"},
     "industry": {"players": 3},
 }
+"""The games whose decisions are answered on the board, by shape (Allegheny's stay lists: see its test)."""
 
 
 @pytest.fixture
@@ -87,7 +88,7 @@ def decisions(s: Session, rng: random.Random, limit: int = 500) -> Iterator[None
 
 def started(journal: Journal, game: str) -> Session:
     s = Session(journal, dice=DiceSource(seed=3))
-    s.start(game, GAMES[game])
+    s.start(game, GAMES.get(game, {"players": 4}))
     return s
 
 
@@ -299,3 +300,36 @@ def test_a_carcassonne_space_costs_fewer_presses_on_the_board(journal):
     assert board < listed
     assert max(n for _, n in counts) <= max(n for n, _ in counts)
 
+
+
+def test_allegheny_names_the_place_under_the_cursor(journal):
+    """Allegheny's decisions name two places at most (a build goes on from one end), so they stay lists; the OLED's
+    line under the cursor still names the place the projector rings: a location, or a link by its far end."""
+    s = started(journal, "allegheny")
+    rng, named = random.Random(9), 0
+    for _ in range(400):
+        run = s.current
+        if run is None or run.prompt().done or named >= 10:
+            break
+        if s.menu_open:
+            press(s, "OK")
+            continue
+        options = s.options()
+        at = options[selected(s)] if options else None
+        if at is not None and at.place is not None:
+            board = board_of(s)
+            assert board is not None and s.frame.cursor == at.place
+            ends_named = [board.name_of(Location(end)) for end in at.place.ends()] if isinstance(at.place, Link) else []
+            assert board.name_of(at.place) in at.label or any(name in at.label for name in ends_named), at.label
+            check_names(s, at)
+            named += 1
+        if kinds := s.wanted():
+            s.handle(Roll.of(DiceRolled(tuple(Die(k, rng.randint(1, FACES[k])) for k in kinds), "tower")))
+        elif options and options[0].label.startswith("Bid"):  # the auctions short: pass, else the least bid
+            press(s, *s.presses_to(next((i for i, o in enumerate(options) if o.label == "Pass"), 0)))
+        elif options:
+            fine = [i for i, o in enumerate(options) if not ends(o)] or [0]
+            press(s, *s.presses_to(rng.choice(fine)))
+        else:
+            press(s, "ROLL")
+    assert named >= 10

@@ -12,7 +12,8 @@ event by event. It is composed of small parts, each with one job:
 
 Buttons in play: ROLL answers the prompt with OS randomness (dice or a shuffle); UP/DOWN type a die
 rolled by hand and OK enters it; for a decision UP/DOWN/LEFT/RIGHT move through the options (the
-projector's cursor follows the option's place) and OK picks; BACK opens the menu; BACK held asks
+projector's cursor follows the option's place; on a board they go to the nearest place that way,
+:mod:`companion.session.board_cursor`) and OK picks; BACK opens the menu; BACK held asks
 "Undo last?"; ROLL held asks "Re-roll last?" and the next roll then replaces the last one; RIGHT held
 toggles the projector's risk overlay (OVERLAY, from a gamepad or the O key, does too). A held button
 sends only its Hold (:mod:`hardware.buttons`), so holding ROLL never rolls first.
@@ -75,7 +76,7 @@ HELP: tuple[str, ...] = (
     "ROLL held: re-roll last",
     "UP/DOWN: type a die",
     "OK: enter the typed die",
-    "Arrows: move in a list",
+    "Arrows: board or list",
     "OK: pick the option",
     "BACK: clear, or menu",
     "BACK held: undo last",
