@@ -8,6 +8,9 @@ Boards come in three shapes, one per family of games the box serves:
 - a **graph** (Age of Industry, Age of Rail): places are named :class:`Location` s joined by :class:`Link` s,
   each link with its kind (rail, sea lane, external connection).
 
+Every place also has a position in one plane (:func:`position`), x to the right and y down as the projector
+draws the board, so "right" for the buttons is right on the wall.
+
 A place is a small frozen value, so it can key a dict (risk per place), sit in a journaled choice's
 arguments (:func:`place_to_args`) and be compared by the session and the views. Every board gives a
 place its player-facing name (:meth:`Board.name_of`): screens show names, never coordinates.
@@ -19,7 +22,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from companion.hexgrid import Hex
+from companion.hexgrid import Hex, pixel_centre
 
 
 @dataclass(frozen=True, order=True)
@@ -207,3 +210,33 @@ class GraphBoard:
 
     def adjacent(self, a: str, b: str) -> bool:
         return Link(a, b) in self.links
+
+
+Point = tuple[float, float]
+"""A position in a board's plane: x grows to the right, y down, as the projector draws it."""
+
+
+def position(place: Place, board: Board | None = None) -> Point | None:
+    """Where ``place`` lies in its board's plane, at the board's own scale (the projector fits that plane to
+    the screen with one scale for both axes, so directions and distance order hold on the wall). None when
+    the board does not place it (a location of a graph board that is not given or does not know it).
+
+    - a hex: its centre as flat-topped hexes are drawn (:func:`companion.hexgrid.pixel_centre`, unit size);
+    - a cell: (x, y), x to the east, y to the south;
+    - a location: its site's position on the graph board;
+    - a link: the midpoint of its two ends.
+    """
+    if isinstance(place, Hex):
+        return pixel_centre(place, 1.0)
+    if isinstance(place, Cell):
+        return float(place.x), float(place.y)
+    sites = board.sites if isinstance(board, GraphBoard) else None
+    if sites is None:
+        return None
+    if isinstance(place, Location):
+        site = sites.get(place.key)
+        return (site.x, site.y) if site is not None else None
+    a, b = sites.get(place.a), sites.get(place.b)
+    if a is None or b is None:
+        return None
+    return (a.x + b.x) / 2, (a.y + b.y) / 2

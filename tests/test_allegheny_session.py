@@ -26,13 +26,13 @@ def journal(tmp_path: Path):
 
 
 def choose(s: Session, label: str) -> None:
-    """Scroll the OLED's list to ``label`` with DOWN and pick it with OK, as a player would."""
+    """Move the cursor to ``label`` with the arrows (on the board, or down the list) and pick it with OK, as a
+    player would."""
     assert s.panel.menu is not None, s.panel
     items = s.panel.menu.items
     assert label in items, (label, items)
-    while s.panel.menu.items[s.panel.menu.selected] != label:
-        s.handle(Press("DOWN"))
-    s.handle(Press("OK"))
+    for button in s.presses_to(items.index(label)):
+        s.handle(Press(button))
     assert not s.panel.message or s.panel.message == "undone", s.panel.message
 
 
@@ -106,10 +106,8 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     assert s.panel.menu.items == ("From Baltimore", "Done building")
     assert s.frame.cursor == Location("baltimore")  # the projector's cursor sits on the option's place
     choose(s, "From Baltimore")
-    assert s.panel.menu.items[0] == "To Cumberland" and s.frame.cursor == Link("baltimore", "cumberland")
-    s.handle(Press("DOWN"))
-    assert s.frame.cursor == Link("baltimore", "harrisburg")
-    s.handle(Press("UP"))
+    assert s.panel.menu.items[0] == "To Cumberland"
+    assert s.frame.cursor == s.options()[s.panel.menu.selected].place == Link("baltimore", "harrisburg")
     choose(s, "To Cumberland")
     # the next link starts from the new end, and the OLED says which (under the options until the cursor moves)
     assert s.current.state.build_from == "cumberland" and "Other end" in s.panel.menu.items

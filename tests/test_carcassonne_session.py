@@ -15,12 +15,14 @@ def decide(s: Session, action: str, **args) -> None:
 
 
 def pick(s: Session, label: str) -> None:
-    """Move the OLED's menu to ``label`` with DOWN and pick it with OK, as a player does."""
+    """Move the cursor to ``label`` with the arrows (on the board, or down the list) and pick it with OK, as a
+    player does."""
     labels = list(s.panel.menu.items)
-    for _ in range(labels.index(label) - s.panel.menu.selected):
-        s.handle(Press("DOWN"))
+    *moves, ok = s.presses_to(labels.index(label))
+    for button in moves:
+        s.handle(Press(button))
     assert s.panel.menu.items[s.panel.menu.selected] == label
-    s.handle(Press("OK"))
+    s.handle(Press(ok))
 
 
 def test_a_game_with_all_four_disasters_through_the_session(tmp_path):
@@ -54,7 +56,7 @@ def test_a_game_with_all_four_disasters_through_the_session(tmp_path):
         assert s.panel.message == "the tornado moves 2 spaces a move, not 3"
         assert s.panel.prompt.short == "Red: move the tornado 2 (8 of 12 left)"
         for _ in range(4):
-            s.handle(Press("OK"))
+            pick(s, s.panel.menu.items[0])
         assert s.panel.prompt.short == "Yellow: place follower" and s.current.state.tornado.at == Cell(2, 0)
         pick(s, "Yellow: road EW")                                        # on the tornado tile's road
         assert s.panel.menu.items == ("No follower", "Blue: farmer ESW", "Blue: farmer NEW")

@@ -27,7 +27,7 @@ def menu_ok(session: Session) -> None:
 
 
 def pick(session: Session, label: str) -> None:
-    """Scroll the OLED's list to ``label`` with DOWN and press OK, as a player does; in a list given a page at a
+    """Move the cursor to ``label`` with the arrows and press OK, as a player does; in a list given a page at a
     time ("Albert Lea to Chicago (east)") first the page whose names take it in."""
     menu_ok(session)
     menu = session.panel.menu
@@ -37,9 +37,8 @@ def pick(session: Session, label: str) -> None:
         pick(session, page)
         menu = session.panel.menu
     assert label in menu.items, (label, menu.items)
-    for _ in range((menu.items.index(label) - menu.selected) % len(menu.items)):
-        session.handle(Press("DOWN"))
-    session.handle(Press("OK"))
+    for button in session.presses_to(menu.items.index(label)):
+        session.handle(Press(button))
     assert session.message == "", session.message
 
 

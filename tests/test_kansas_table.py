@@ -65,9 +65,10 @@ def test_the_forecast_picked_with_the_buttons_and_the_cursor(tmp_path):
         s.handle(Roll.of(DiceRolled.of(("d8", 7), source="tower")))
         board = s.current.game.board
         assert s.frame.cursor == board.grid[7, 1]  # the cursor sits on the first place along the line
-        s.handle(Press("DOWN"))
-        s.handle(Press("DOWN"))
+        *moves, ok = s.presses_to(next(i for i, o in enumerate(s.options()) if o.place == board.grid[7, 3]))
+        for button in moves:  # the arrows on the board, to the third place of the line
+            s.handle(Press(button))
         assert s.frame.cursor == board.grid[7, 3]
-        s.handle(Press("OK"))
+        s.handle(Press(ok))
         assert s.current.state.tornadoes[0].start == board.grid[7, 3]
         assert s.panel.result[0] == "Start: Dodge City"

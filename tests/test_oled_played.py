@@ -75,9 +75,10 @@ def _play(session: Session, rng: random.Random) -> list[Panel]:
         else:
             options = session.options()
             assert options, f"nothing to do at {prompt!r}"
-            for _ in range(rng.randrange(len(options))):
-                handle(Press("DOWN"))
-            handle(Press("OK"))
+            for _ in range(rng.randrange(3)):  # the cursor looked around first
+                handle(Press(rng.choice(("UP", "DOWN", "LEFT", "RIGHT"))))
+            for button in session.presses_to(rng.randrange(len(options))):  # on the board or down the list
+                handle(Press(button))
     raise AssertionError("the game did not end")
 
 

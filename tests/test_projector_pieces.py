@@ -73,7 +73,9 @@ def act(s: Session, rng: random.Random, overlay: bool = True) -> None:
         s.handle(Roll.of(DiceRolled(tuple(Die(k, rng.randint(1, 8 if k == "d8" else 6)) for k in s.wanted()),
                                     "tower")))
     elif r < 0.55 and s.options():
-        s.handle(Press("DOWN"))
+        s.handle(Press(rng.choice(("UP", "DOWN", "LEFT", "RIGHT"))))  # on a board the cursor goes any way
+    elif s.panel.menu is not None and s.panel.menu.items[s.panel.menu.selected] == "End: final scoring":
+        s.handle(Press("UP"))  # Carcassonne has no last turn: this table plays on to meet every disaster
     else:
         s.handle(Press("OK"))
 
@@ -98,10 +100,9 @@ class Table:
         menu = s.panel.menu
         targets = [i for i, item in enumerate(menu.items) if any(w in item for w in wanted)] if menu else []
         if menu is not None and targets and (self.walking or self.rng.random() < self.share):
-            self.walking = menu.selected != targets[0]
-            n = len(menu.items)
-            up = (menu.selected - targets[0]) % n < (targets[0] - menu.selected) % n  # the shorter way round
-            s.handle(Press(("UP" if up else "DOWN") if self.walking else "OK"))
+            presses = s.presses_to(targets[0])  # the shortest way, on the board or round the list
+            self.walking = len(presses) > 1
+            s.handle(Press(presses[0]))
         else:
             self.walking = False
             act(s, self.rng, overlay)

@@ -40,10 +40,12 @@ def test_stormfury_starts_on_the_players_action_and_ends_nothing_with_one_press(
     assert not selected(s).startswith("End") and "done:" not in selected(s)
     assert labels[-1] == "End player phase"
     assert s.frame.cursor == s.options()[s.panel.menu.selected].place  # the projector's cursor with it
-    s.handle(Press("UP"))  # past the top: wraps onto the last option that ends nothing
+    s.handle(Press("UP"))  # on the board: up from the start, onto an option that ends nothing
     assert not ends(s.options()[s.panel.menu.selected])
+    assert s.frame.cursor == s.options()[s.panel.menu.selected].place
     before = len(journal.events(s.current.game_id))
-    s.handle(Press("OK"))
+    for button in s.presses_to(s.panel.menu.selected):  # OK (a place with several options: its list, then OK)
+        s.handle(Press(button))
     assert len(journal.events(s.current.game_id)) == before + 1 and s.current.state.phase == "players"
     # only the Aquatic Engineer's actions are offered in her turn, and the other's refused
     assert all(not label.startswith("Relief") for label in s.panel.menu.items)

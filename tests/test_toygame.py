@@ -69,7 +69,7 @@ def test_a_toy_game_plays_through_session_oled_projector_and_journal(tmp_path, t
         assert s.frame.cursor == Cell(-1, 0)  # the cursor is on the first option's cell
         first = oled.render(s.panel)
         assert oled.screen_kind(s.panel) == "menu" and first.size == (128, 64)
-        s.handle(Press("DOWN"))
+        s.handle(Press("UP"))  # on the board: up from the west space is the north one
         assert s.frame.cursor == Cell(0, -1) and s.panel.menu.selected == 1
         assert first.tobytes() != oled.render(s.panel).tobytes()  # the OLED's menu moved with it
 
@@ -208,6 +208,6 @@ def test_the_options_are_listed_once_per_state_not_once_per_press(tmp_path, toy,
         s.handle(roll(1))  # a field is drawn: four places to lay it
         made = len(calls)
         assert made >= 1 and s.panel.menu.items == ("1 west", "1 north", "1 south", "1 east")
-        for button in ("DOWN", "DOWN", "UP", "DOWN", "DOWN"):
+        for button in ("UP", "RIGHT", "DOWN", "LEFT", "RIGHT"):  # round the start tile, then across it
             assert s.handle(Press(button))
         assert len(calls) == made and s.panel.menu.selected == 3

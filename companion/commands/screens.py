@@ -49,8 +49,8 @@ class _Table:
         return self
 
     def until(self, done: Callable[[Session], bool], limit: int = 400) -> _Table:
-        """Play on as a hurried table does (ROLL for dice and shuffles, DOWN to what ends the turn or phase and
-        OK, OK to a confirmation) until ``done``."""
+        """Play on as a hurried table does (ROLL for dice and shuffles, the arrows to what ends the turn or phase
+        and OK, OK to a confirmation) until ``done``."""
         for _ in range(limit):
             s = self.session
             if done(s):
@@ -61,8 +61,8 @@ class _Table:
                 s.handle(Press("OK") if s.menu_open else Press("ROLL"))
             elif ends(options[menu.selected]) or not any(ends(o) for o in options):
                 s.handle(Press("OK"))
-            else:
-                s.handle(Press("DOWN"))
+            else:  # the way to it: on the board or down the list
+                s.handle(Press(s.presses_to(next(i for i, o in enumerate(options) if ends(o)))[0]))
         raise CompanionError("a sample game did not reach the moment it pictures")
 
     @property
@@ -91,7 +91,7 @@ def _kansas(folder: Path, shots: dict[str, Panel]) -> None:
     t.feed(Press("OK"))
     shots["oled-undone"] = t.panel  # what is asked again
     t.until(lambda s: bool(s.options()))
-    t.feed(Press("DOWN"))
+    t.feed(*(Press(b) for b in t.session.presses_to(1)[:-1]))  # the cursor on the second option
     shots["oled-menu-decision"] = t.panel  # the removal menu, the neighbourhood of the last tornado first
     t.close()
     t = _Table(folder, "kansas-end")
@@ -105,7 +105,8 @@ def _stormfury(folder: Path, shots: dict[str, Panel]) -> None:
     t = _Table(folder, "stormfury")
     t.session.start("stormfury", {"players": 2})
     shots["oled-menu-setup"] = t.panel
-    t.feed(Press("DOWN"), Press("OK"), Press("OK"))
+    for option in (1, 0):  # the first player on the second city listed, the next on the first
+        t.feed(*(Press(b) for b in t.session.presses_to(option)))
     shots["oled-shuffle"] = t.panel
     t.feed(_throw(("d8", 2), ("d6", 5)))
     shots["oled-deal"] = t.panel  # the card picked is named, the next throw asked

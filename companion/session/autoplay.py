@@ -119,14 +119,9 @@ class AutoPlayer:
                 enders = [i for i, o in enumerate(options) if ends(o)]
                 pick = enders[0] if enders and self.rng.random() < 0.5 else self.rng.randrange(min(len(options), 6))
                 self._aim = (moment, pick)  # kept while the decision is open: the cursor walks to it
-            target = self._aim[1]
-            current = panel.menu.selected if panel.menu is not None else 0
-            if current != target:
-                button = "DOWN" if current < target else "UP"
-                self.driver.press(button)
-                return f"press {button}"
-            self.driver.press("OK")
-            return "press OK"
+            button = s.presses_to(self._aim[1])[0]  # the cursor walks to it, on the board or down the list
+            self.driver.press(button)
+            return f"press {button}"
         raise RuntimeError(f"the scripted player does not know how to answer {prompt!r}")
 
     def _check_shown(self, wanted: Sequence[str], prompt: Any) -> None:

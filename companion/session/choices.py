@@ -8,13 +8,14 @@ without the hook offers one option per prompt action.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.dice import Choice, Prompt
 from companion.games.base import HasChoices, HasSetupQuestions, Option, SetupQuestion
+from companion.places import Place
 
-__all__ = ["Option", "asked", "ends", "first_choice", "options_for", "setup_questions", "step_choice"]
+__all__ = ["Offered", "Option", "asked", "ends", "first_choice", "options_for", "setup_questions", "step_choice"]
 
 
 def options_for(game: Any, state: Any, prompt: Prompt) -> list[Option]:
@@ -44,10 +45,27 @@ def first_choice(options: Sequence[Option]) -> int:
     return next((i for i, o in enumerate(options) if not ends(o)), 0)
 
 
+class Offered(list[Option]):
+    """The options of one state as the session offers them, with where the cursor starts on them.
+
+    A list, so everything that reads options reads these; it also carries ``start`` (the option the cursor is on
+    before any press: on the board, where the last thing happened) and ``near`` (the place that start was
+    worked out from, carried on to the next state when an event names no place: a dice roll, "No follower")."""
+
+    def __init__(self, options: Iterable[Option] = (), start: int | None = None, near: Place | None = None) -> None:
+        super().__init__(options)
+        self.start = first_choice(self) if start is None or not 0 <= start < len(self) else start
+        self.near = near
+
+    def copy(self) -> Offered:
+        return Offered(self, self.start, self.near)
+
+
 def cursor(options: Sequence[Option], choice: int | None) -> int:
-    """The option the cursor is on: ``choice`` kept inside the list, or where it starts when not moved yet."""
+    """The option the cursor is on: ``choice`` kept inside the list, or where it starts when not moved yet
+    (:attr:`Offered.start` for the session's options, else the first option that ends nothing)."""
     if choice is None:
-        return first_choice(options)
+        return options.start if isinstance(options, Offered) else first_choice(options)
     return max(0, min(choice, len(options) - 1))
 
 

@@ -12,7 +12,8 @@ event by event. It is composed of small parts, each with one job:
 
 Buttons in play: ROLL answers the prompt with OS randomness (dice or a shuffle); UP/DOWN type a die
 rolled by hand and OK enters it; for a decision UP/DOWN/LEFT/RIGHT move through the options (the
-projector's cursor follows the option's place) and OK picks; BACK opens the menu; BACK held asks
+projector's cursor follows the option's place; on a board they go to the nearest place that way,
+:mod:`companion.session.board_cursor`) and OK picks; BACK opens the menu; BACK held asks
 "Undo last?"; ROLL held asks "Re-roll last?" and the next roll then replaces the last one; RIGHT held
 toggles the projector's risk overlay (OVERLAY, from a gamepad or the O key, does too). A held button
 sends only its Hold (:mod:`hardware.buttons`), so holding ROLL never rolls first.
@@ -52,7 +53,8 @@ from companion.inputs import (
 from companion.journal import GameRecord, Journal
 from companion.journal.engine_cache import cache_folder, load_engine
 from companion.read_confirm import cursor_of
-from companion.session.choices import asked, cursor, ends, options_for, setup_questions, step_choice
+from companion.session.board_cursor import BoardCursor, offer, route
+from companion.session.choices import Offered, asked, cursor, ends, options_for, setup_questions, step_choice
 from companion.session.game_run import GameRun, state_digest, stored_board
 from companion.session.menus import MenuState
 from companion.session.panel_build import asks_shuffle, deal_for, deals_by_dice
@@ -72,7 +74,7 @@ HELP: tuple[str, ...] = (
     "ROLL held: re-roll last",
     "UP/DOWN: type a die",
     "OK: enter the typed die",
-    "Arrows: move in a list",
+    "Arrows: board or list",
     "OK: pick the option",
     "BACK: clear, or menu",
     "BACK held: undo last",
@@ -145,8 +147,8 @@ class Session:
         self._waiting: list[Roll] = []
         """Rolls that arrived while a confirmation was open, taken once it is answered."""
         self._panel = Panel()
-        self._listed: tuple[GameRun, Any, tuple[Option, ...]] | None = None
-        """The options of the game's current state (:meth:`options`)."""
+        self._listed: tuple[GameRun, Any, Offered, BoardCursor | None] | None = None
+        """The options of the game's current state (:meth:`options`) and their board cursor (None: a list)."""
         self._frame = Frame(self._panel)
         self.before_commit: Callable[[str], None] | None = None
         """Called with the digest of the state about to be journaled (crash tests log it)."""
@@ -488,12 +490,20 @@ class Session:
         run = self.run
         if run is None:
             return []
+        return self._offered()[0].copy()
+
+    def _offered(self) -> tuple[Offered, BoardCursor | None]:
+        """The options of the current state and their board cursor, worked out once per state (a game on the
+        table; :mod:`companion.session.board_cursor`: where the cursor starts, how the arrows move on the board)."""
+        run = self._require_game()
         listed = self._listed
         if listed is None or listed[0] is not run or listed[1] is not run.state:
             prompt = run.prompt()
             found = tuple(options_for(run.game, run.state, prompt)) if prompt.actions else ()
-            listed = self._listed = (run, run.state, found)
-        return list(listed[2])
+            before = listed[2] if listed is not None and listed[0] is run else None
+            offered, moves = offer(run.game, run.state, found, run.live[-1].event if run.live else None, before)
+            listed = self._listed = (run, run.state, offered, moves)
+        return listed[2], listed[3]
 
     # -- buttons -----------------------------------------------------------------------------------
 
@@ -548,20 +558,46 @@ class Session:
             self._on_roll(DiceRolled((Die(kind, value),), "typed"))
 
     def _choice_press(self, button: str) -> None:
-        options = self.options()
+        """A press on a decision: on the board (:mod:`companion.session.board_cursor`) the arrows go to the nearest
+        place that way and OK on a place with several options opens their short list; a list is stepped one by
+        one. OK picks; ending the game asks first."""
+        options, moves = self._offered()
         if not options:
             raise CompanionError("no choice is possible here")
+        request = self.request
+        at = cursor(options, request.choice)
         if button in ("UP", "LEFT", "DOWN", "RIGHT"):
             step = -1 if button in ("UP", "LEFT") else 1
-            self.request = self.request.with_(choice=step_choice(options, self.request.choice, step))
+            if moves is None:
+                self.request = request.with_(choice=step_choice(options, request.choice, step))
+            elif request.listing:
+                here = moves.here(at)
+                self.request = request.with_(choice=here[(here.index(at) + step) % len(here)])
+            elif (moved := moves.move(at, button, request.lane)) is not None:
+                self.request = request.with_(choice=moved[0], lane=moved[1])
+            else:
+                self.message = f"no place further {button.lower()}"
         elif button == "OK":
-            picked = options[cursor(options, self.request.choice)]
+            if moves is not None and not request.listing and len(here := moves.here(at)) > 1:
+                self.request = request.with_(choice=at, listing=True)
+                self.message = f"{len(here)} here: arrows, OK"
+                return
+            picked = options[at]
             if ends(picked) and self._ends_game(picked):
                 self._confirm(f"{picked.label}?", partial(self._accept, picked.event))
                 return
             self._accept(picked.event)
         elif button == "ROLL":
             self.message = "a decision: pick with the arrows and OK"
+
+    def presses_to(self, option: int) -> list[str]:
+        """The fewest presses that bring the cursor to ``option`` of :meth:`options` and pick it (the last is OK),
+        as the buttons work now (on the board or down a list): for drivers that play as a table does, and for
+        counting a table's presses. With a menu of the box's own open, ``option`` is one of its items."""
+        if self._menu is not None:
+            return ["DOWN"] * ((option - self._menu.selected) % len(self._menu.labels)) + ["OK"]
+        options, moves = self._offered()
+        return route(options, moves, self.request, option)
 
     def _ends_game(self, option: Option) -> bool:
         """Whether taking ``option`` ends the game (asked to confirm first); a refused one is left to say why."""

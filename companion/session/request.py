@@ -27,10 +27,17 @@ class OpenRequest:
     """A shuffle being made from thrown dice, pick by pick (journaled once complete)."""
     choice: int | None = None
     """The option the cursor is on, for a decision (None: not moved yet, where it starts)."""
+    lane: tuple[str, float] | None = None
+    """On the board: the line the arrows keep while they move along one axis ("h" or "v", and the y or x to
+    keep), so pressing RIGHT on and on across hexes zigzags along a row instead of drifting off it."""
+    listing: bool = False
+    """On the board: the short list of the options at the cursor's place is open (OK on a place with several)."""
 
     def busy(self) -> bool:
-        """Something half-answered that BACK clears (the option cursor is not)."""
-        return bool(self.partial) or self.entry is not None or self.reroll or self.dealing is not None
+        """Something half-answered that BACK clears (the option cursor is not, but the short list of one place's
+        options is: BACK leaves it)."""
+        return (bool(self.partial) or self.entry is not None or self.reroll or self.dealing is not None
+                or self.listing)
 
     def with_(self, **changes: object) -> OpenRequest:
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -1,0 +1,235 @@
+"""The board cursor: on a board the arrows go to the nearest place in their direction, not one line further.
+
+A decision whose options mostly name a place (at least :data:`MIN_PLACES` different places, and more options with
+a place than without) is answered on the board. Every place an option names is a *spot* at its position in the
+board's plane (:func:`companion.places.position`: x to the right, y down, as the projector draws it). The options
+that name no place ("End turn", "Pass", "Drew the meteor") are spots too, in a row under the board, left to right
+in list order: DOWN past the lowest place reaches them, UP from them goes back onto the board.
+
+An arrow moves to the nearest spot whose direction from here lies within 45 degrees of the arrow's; when none does,
+to the nearest spot on that side at all (the half-plane), so no spot is out of reach; when none lies on that side,
+the cursor stays and says so. Ties (two hexes up-right and down-right of a flat-topped hex) go to the spot nearer the
+line the arrows have kept since they began moving along this axis (:attr:`OpenRequest.lane`), so RIGHT pressed on
+and on zigzags along a row of hexes; then to the spot listed first.
+
+Several options at one spot (Kansas: "Free: X" and "$1: X"; "P1 delivers X", "P2 delivers X"): the arrows move
+between spots, arriving on the first option there that ends nothing, and OK on such a spot opens the short list of
+its options (:attr:`OpenRequest.listing`): the arrows then step through those options only, OK picks one, BACK
+leaves the list. OK on a spot with one option picks it at once.
+
+Where the cursor starts: at the place where the last thing happened (the last event's place, or the place of the
+option the table picked for it; an event that names none, a dice roll, keeps the place before), or the eligible
+place nearest to it, never on an option that ends a turn, a phase or the game; with no such place, where the list
+starts (:func:`~companion.session.choices.first_choice`).
+
+Everything here is computed once per state, with the options (:func:`offer`); a press only looks up positions
+already known and remembers the answer, and asks the engine nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.dice import Choice, Event
+from companion.games.base import HasBoard, Option
+from companion.places import Board, Link, Location, Place, Point, place_from_args, position
+from companion.session.choices import Offered, cursor, ends, first_choice, step_choice
+from companion.session.request import OpenRequest
+
+__all__ = ["ARROWS", "MIN_PLACES", "BoardCursor", "Spot", "offer", "route"]
+
+ARROWS: dict[str, Point] = {"LEFT": (-1.0, 0.0), "RIGHT": (1.0, 0.0), "UP": (0.0, -1.0), "DOWN": (0.0, 1.0)}
+"""Each arrow's direction in the board's plane (y grows downwards)."""
+MIN_PLACES = 3
+"""Fewer places than this and a list is quicker: the options stay a list, stepped one by one."""
+_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class Spot:
+    """One stop of the cursor: a place (None: an option with no place, in the row under the board), where it lies
+    in the board's plane, and the options there (indexes in list order)."""
+
+    place: Place | None
+    at: Point
+    options: tuple[int, ...]
+    home: int
+    """The option the cursor is on when it arrives: the first here that ends nothing (else the first)."""
+
+
+class BoardCursor:
+    """The cursor's geometry over one state's options: the spots, and each arrow's answer once asked."""
+
+    def __init__(self, options: Sequence[Option], spots: Sequence[Spot]) -> None:
+        self.options = tuple(options)
+        self.spots = tuple(spots)
+        self._spot_of = {i: n for n, spot in enumerate(self.spots) for i in spot.options}
+        self._moves: dict[tuple[int, str, float], int | None] = {}
+
+    @classmethod
+    def of(cls, options: Sequence[Option], board: Board | None = None) -> BoardCursor | None:
+        """The board cursor over ``options``, or None when they are better stepped as a list (too few places)."""
+        placed: dict[Place, tuple[Point, list[int]]] = {}
+        unplaced: list[int] = []
+        for i, option in enumerate(options):
+            at = position(option.place, board) if option.place is not None else None
+            if option.place is None or at is None:
+                unplaced.append(i)
+            else:
+                placed.setdefault(option.place, (at, []))[1].append(i)
+        if len(placed) < MIN_PLACES or len(options) - len(unplaced) <= len(unplaced):
+            return None
+        spots = [Spot(place, at, tuple(found), _home(options, found)) for place, (at, found) in placed.items()]
+        if unplaced:
+            spots += _row(spots, unplaced, options)
+        return cls(options, spots)
+
+    def spot(self, option: int) -> Spot:
+        """The spot of option ``option``."""
+        return self.spots[self._spot_of[option]]
+
+    def here(self, option: int) -> tuple[int, ...]:
+        """The options at the same spot as ``option`` (itself included), in list order."""
+        return self.spot(option).options
+
+    def move(self, option: int, arrow: str,
+             lane: tuple[str, float] | None = None) -> tuple[int, tuple[str, float]] | None:
+        """The option an arrow reaches from ``option`` and the lane to keep, or None when no spot lies that way."""
+        dx, dy = ARROWS[arrow]
+        axis = "h" if dx else "v"
+        here = self._spot_of[option]
+        x, y = self.spots[here].at
+        keep = lane[1] if lane is not None and lane[0] == axis else (y if axis == "h" else x)
+        key = (here, arrow, keep)
+        if key not in self._moves:
+            self._moves[key] = self._nearest(here, dx, dy, axis, keep)
+        found = self._moves[key]
+        return None if found is None else (self.spots[found].home, (axis, keep))
+
+    def _nearest(self, here: int, dx: float, dy: float, axis: str, keep: float) -> int | None:
+        x, y = self.spots[here].at
+        best: tuple[int, float, float, int] | None = None
+        for n, spot in enumerate(self.spots):
+            vx, vy = spot.at[0] - x, spot.at[1] - y
+            along = vx * dx + vy * dy
+            if n == here or along <= _EPS:
+                continue
+            across = abs(vy * dx - vx * dy)
+            off_lane = abs((spot.at[1] if axis == "h" else spot.at[0]) - keep)
+            rank = (0 if across < along - _EPS else 1, round(math.hypot(vx, vy), 6), round(off_lane, 6), n)
+            if best is None or rank < best:
+                best = rank
+        return None if best is None else best[3]
+
+    def start(self, near: Place | None, board: Board | None = None) -> int:
+        """Where the cursor starts: on ``near`` when an option there ends nothing, else on the nearest place with
+        such an option, else where a list starts."""
+        fallback = first_choice(self.options)
+        at = position(near, board) if near is not None else None
+        if at is None:
+            return fallback
+        eligible = [s for s in self.spots if s.place is not None and not ends(self.options[s.home])]
+        exact = next((s for s in eligible if s.place == near), None)
+        if exact is not None:
+            return exact.home
+        nearest = min(eligible, key=lambda s: math.hypot(s.at[0] - at[0], s.at[1] - at[1]), default=None)
+        return nearest.home if nearest is not None else fallback
+
+
+def _home(options: Sequence[Option], found: Sequence[int]) -> int:
+    return next((i for i in found if not ends(options[i])), found[0])
+
+
+def _row(spots: Sequence[Spot], unplaced: Sequence[int], options: Sequence[Option]) -> list[Spot]:
+    """The options with no place as spots in a row under the board, spread over its width in list order, one
+    step (the closest two places' distance) below the lowest place."""
+    xs = [s.at[0] for s in spots]
+    ys = [s.at[1] for s in spots]
+    points = sorted({s.at for s in spots})
+    step = min((math.dist(a, b) for k, a in enumerate(points) for b in points[k + 1:k + 8]), default=1.0) or 1.0
+    left, width, count = min(xs), max(xs) - min(xs), len(unplaced)
+    return [Spot(None, (left + width * (k + 0.5) / count, max(ys) + step), (i,), i)
+            for k, i in enumerate(unplaced)]
+
+
+def _board(game: Any, state: Any, options: Sequence[Option]) -> Board | None:
+    """The engine's board, asked only when a place needs it for its position (a location or a link)."""
+    if isinstance(game, HasBoard) and any(isinstance(o.place, Location | Link) for o in options):
+        return game.board_for(state)
+    return None
+
+
+def _last_place(last: Event | None, before: Offered | None) -> Place | None:
+    """Where the last thing happened: the place the last event names, or that of the option it was picked as; an
+    event naming none (a roll, "No follower") keeps the place known before it."""
+    if isinstance(last, Choice):
+        named = place_from_args(last.args)
+        if named is not None:
+            return named
+        if before is not None:
+            picked = next((o.place for o in before if o.event == last and o.place is not None), None)
+            if picked is not None:
+                return picked
+    return before.near if before is not None else None
+
+
+def offer(game: Any, state: Any, options: Sequence[Option], last: Event | None,
+          before: Offered | None = None) -> tuple[Offered, BoardCursor | None]:
+    """The options of ``state`` with where the cursor starts, and their board cursor (None: a list). ``last`` is
+    the event that led to ``state``; ``before`` what was offered in the state before it (same game)."""
+    near = _last_place(last, before)
+    board = _board(game, state, options)
+    moves = BoardCursor.of(options, board)
+    start = moves.start(near, board) if moves is not None else None
+    return Offered(options, start, near), moves
+
+
+_Node = tuple[int, tuple[str, float] | None, bool]
+"""Where the cursor is, for a route: the option, the lane kept, whether a place's short list is open."""
+
+
+def route(options: Offered, moves: BoardCursor | None, request: OpenRequest, target: int) -> list[str]:
+    """The fewest presses that bring the cursor from where ``request`` has it to option ``target`` and pick it
+    (the last press is OK): what a table that knows the buttons presses, for drivers, tests and press counts."""
+    first: _Node = (cursor(options, request.choice), request.lane, request.listing)
+    came: dict[_Node, tuple[_Node, str] | None] = {first: None}
+    todo = deque([first])
+    while todo:
+        node = todo.popleft()
+        at, _, listing = node
+        if at == target and (moves is None or listing or len(moves.here(at)) == 1):
+            presses = ["OK"]
+            step = came[node]
+            while step is not None:
+                presses.append(step[1])
+                step = came[step[0]]
+            return presses[::-1]
+        for press, after in _presses(options, moves, node):
+            if after not in came:
+                came[after] = (node, press)
+                todo.append(after)
+    raise ValueError(f"option {target} cannot be reached")
+
+
+def _presses(options: Offered, moves: BoardCursor | None, node: _Node) -> list[tuple[str, _Node]]:
+    """Each press from ``node`` and where it leads (the same rules as the session's presses)."""
+    at, lane, listing = node
+    if moves is None:
+        return [(arrow, (step_choice(options, at, step), None, False)) for arrow, step in (("UP", -1), ("DOWN", 1))]
+    if listing:  # within the place's options, or BACK: out of the list, the cursor where it starts
+        here = moves.here(at)
+        steps = [(arrow, (here[(here.index(at) + step) % len(here)], lane, True)) for arrow, step in (("UP", -1),
+                                                                                                     ("DOWN", 1))]
+        return [*steps, ("BACK", (options.start, None, False))]
+    out: list[tuple[str, _Node]] = []
+    for arrow in ARROWS:
+        moved = moves.move(at, arrow, lane)
+        if moved is not None:
+            out.append((arrow, (moved[0], moved[1], False)))
+    if len(moves.here(at)) > 1:
+        out.append(("OK", (at, lane, True)))
+    return out

@@ -1,0 +1,340 @@
+"""The board cursor through the real session, on all three board shapes with the real games: Kansas and Stormfury
+(hexes), Carcassonne (the square grid, tiles mode), Age of Industry (the location graph).
+
+Every option is reached by the arrows from where the cursor starts, and the projector rings the place the OLED
+names; an arrow goes to the nearest place that way (worked out here again from the places' positions alone); an
+option with no place is still reached; several options at one place open their short list; the cursor starts
+where the last thing happened; an arrow press asks the engine nothing; and the presses a Carcassonne space costs,
+on the list and on the board."""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import statistics
+from collections.abc import Iterator
+
+import pytest
+
+from companion.dice import FACES, Choice, DiceRolled, DiceSource, Die
+from companion.games.base import HasBoard, Option
+from companion.hexgrid import Hex
+from companion.journal import Journal
+from companion.places import Board, Cell, Link, Location, Place, place_from_args, position
+from companion.session import Press, Roll, Session
+from companion.session.board_cursor import ARROWS, BoardCursor, route
+from companion.session.choices import ends
+from companion.session.request import OpenRequest
+
+GAMES = {
+    "kansas": {"players": 4},
+    "stormfury": {"players": 2},
+    "carcassonne": {"players": 3, "board": "tiles"},
+    "industry": {"players": 3},
+}
+"""The games whose decisions are answered on the board, by shape (Allegheny's stay lists: see its test)."""
+
+
+@pytest.fixture
+def journal(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        yield j
+
+
+def board_of(s: Session) -> Board | None:
+    run = s.current
+    assert run is not None
+    return run.game.board_for(run.state) if isinstance(run.game, HasBoard) else None
+
+
+def on_board(s: Session) -> BoardCursor | None:
+    """The board cursor over the options open now (None: they are a list)."""
+    return BoardCursor.of(s.options(), board_of(s)) if s.options() and not s.menu_open else None
+
+
+def selected(s: Session) -> int:
+    assert s.panel.menu is not None
+    return s.panel.menu.selected
+
+
+def press(s: Session, *buttons: str) -> None:
+    for button in buttons:
+        s.handle(Press(button))
+
+
+def decisions(s: Session, rng: random.Random, limit: int = 500) -> Iterator[None]:
+    """Play on (seeded dice, the arrows and OK to a random option that ends nothing), stopping at each decision on
+    the board for the test to look at; the test's presses there are undone by BACK before play goes on."""
+    for _ in range(limit):
+        run = s.current
+        if run is None or run.prompt().done:
+            return
+        if s.menu_open:
+            press(s, "OK")
+        elif kinds := s.wanted():
+            s.handle(Roll.of(DiceRolled(tuple(Die(k, rng.randint(1, FACES[k])) for k in kinds), "tower")))
+        elif run.prompt().shuffle:
+            press(s, "ROLL")
+        else:
+            options = s.options()
+            if on_board(s) is not None:
+                yield
+                if s.request.listing:
+                    press(s, "BACK")
+            fine = [i for i, o in enumerate(options) if not ends(o)] or [0]
+            press(s, *s.presses_to(rng.choice(fine)))
+
+
+def started(journal: Journal, game: str) -> Session:
+    s = Session(journal, dice=DiceSource(seed=3))
+    s.start(game, GAMES.get(game, {"players": 4}))
+    return s
+
+
+def check_names(s: Session, option: Option) -> None:
+    """The OLED's line under the cursor names the place, never its coordinates or a data key."""
+    label, place = option.label, option.place
+    assert not re.search(r"-?\d+\s*,\s*-?\d+|\b[qrxy]\s*=", label), label
+    run = s.current
+    assert run is not None
+    if isinstance(place, Hex) and run.game.key == "kansas":
+        assert run.game.board.name_of(place) in label
+    if isinstance(place, Hex) and run.game.key == "stormfury" and not re.search(r"evacuate|^Done:", label):
+        # a city, a space of one, a road by its cities (an evacuation is from the player's own city, "Done: X next"
+        # rings the next player's: their labels say what, not where)
+        cities = run.game.board.cities
+        assert any(name in label for name in [c.name for c in cities] + [p.name for c in cities for p in c.spaces])
+    board = board_of(s)
+    if isinstance(place, Cell) and board is not None:
+        assert board.name_of(place).removesuffix(" of the start") in label.replace("start tile", "the start tile")
+    if isinstance(place, Location) and board is not None:
+        assert board.name_of(place) in label and place.key not in label.split()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_option_is_reached_by_the_arrows_and_the_projector_rings_what_the_oled_names(journal, game):
+    s = started(journal, game)
+    seen = 0
+    for _ in decisions(s, random.Random(1)):
+        seen += 1
+        options = s.options()
+        for target in range(len(options)):
+            *moves, last = s.presses_to(target)
+            press(s, *moves)
+            assert last == "OK" and selected(s) == target
+            assert s.frame.cursor == options[target].place  # the projector's ring on the OLED's option
+            check_names(s, options[target])
+        if seen == 3:
+            break
+    assert seen == 3, "no decision on the board"
+
+
+def nearest_that_way(s: Session, at: Place, arrow: str,
+                     row: list[tuple[float, float]]) -> set[Place | None] | None:
+    """Worked out again from the places' positions alone (and those of the row under the board, None there): the
+    nearest places within 45 degrees of ``arrow`` from ``at`` (None: no place lies that way)."""
+    board = board_of(s)
+    origin = position(at, board)
+    assert origin is not None
+    dx, dy = ARROWS[arrow]
+    found: list[tuple[float, Place | None]] = []
+    spots = [(position(o.place, board), o.place) for o in s.options() if o.place is not None]
+    for where, place in [*spots, *((r, None) for r in row)]:
+        assert where is not None
+        vx, vy = where[0] - origin[0], where[1] - origin[1]
+        along, across = vx * dx + vy * dy, abs(vy * dx - vx * dy)
+        if along > 1e-9 and across < along - 1e-9:
+            found.append((math.hypot(vx, vy), place))
+    if not found:
+        return None
+    least = min(d for d, _ in found)
+    return {p for d, p in found if d < least + 1e-6}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_an_arrow_goes_to_the_nearest_place_that_way(journal, game):
+    s = started(journal, game)
+    checked = 0
+    for _ in decisions(s, random.Random(2)):
+        home = selected(s)
+        at = s.options()[home].place
+        row = [spot.at for spot in on_board(s).spots if spot.place is None]
+        if at is None:
+            continue
+        for arrow in ARROWS:
+            expected = nearest_that_way(s, at, arrow, row)
+            press(s, arrow)
+            reached = s.options()[selected(s)].place
+            if expected is None:
+                assert reached != at or s.panel.message == f"no place further {arrow.lower()}"
+            else:
+                assert reached in expected, (arrow, at, reached, expected)
+                assert s.frame.cursor == reached
+                checked += 1
+            s.request = OpenRequest()  # the decision afresh: the cursor where it starts
+            s.refresh()
+            assert selected(s) == home
+        if checked >= 12:
+            break
+    assert checked >= 12
+
+
+def test_an_option_with_no_place_is_reached_in_the_row_under_the_board(journal):
+    s = started(journal, "carcassonne")
+    for _ in decisions(s, random.Random(3)):
+        options = s.options()
+        if s.current.state.phase == "cell" and any(o.label == "Drew the meteor" for o in options):
+            break
+    meteor = next(i for i, o in enumerate(options) if o.label == "Drew the meteor")
+    assert options[meteor].place is None and options[s.options().start].place is not None
+    for _ in range(40):  # DOWN on and on: off the lowest place, into the row of what has no place
+        if options[selected(s)].place is None:
+            break
+        press(s, "DOWN")
+    assert options[selected(s)].place is None and s.frame.cursor is None
+    press(s, *s.presses_to(meteor))
+    assert s.current.live[-1].event == options[meteor].event
+
+
+def test_several_options_at_one_place_open_their_short_list(journal):
+    s = started(journal, "kansas")
+    for _ in decisions(s, random.Random(4)):
+        moves = on_board(s)
+        assert moves is not None
+        shared = next((spot for spot in moves.spots if len(spot.options) > 1), None)
+        if shared is not None:
+            break
+    else:
+        pytest.fail("no place with several options")
+    options = s.options()
+    walk = s.presses_to(shared.home)
+    assert walk[-2:] == ["OK", "OK"]  # the way there, OK to open its list, OK to pick
+    press(s, *walk[:-2])
+    assert selected(s) == shared.home and not s.request.listing
+    before = len(s.current.live)
+    press(s, "OK")  # a place with several options: their short list, nothing taken yet
+    assert s.request.listing and len(s.current.live) == before
+    assert s.panel.message == f"{len(shared.options)} here: arrows, OK"
+    visited = []
+    for _ in shared.options:
+        press(s, "DOWN")
+        visited.append(selected(s))
+    assert sorted(visited) == sorted(shared.options)  # round the place's options, and only those
+    press(s, "BACK")  # out of the list: nothing taken, the cursor where it starts
+    assert not s.request.listing and len(s.current.live) == before and selected(s) == options.start
+    last = shared.options[-1]
+    press(s, *s.presses_to(last))
+    assert s.current.live[-1].event == options[last].event
+
+
+def test_the_cursor_starts_where_the_last_tile_was_laid(journal):
+    s = started(journal, "carcassonne")
+    laid = 0
+    for _ in decisions(s, random.Random(5)):
+        run = s.current
+        named = [(e.event.action, place_from_args(e.event.args)) for e in run.live if isinstance(e.event, Choice)]
+        placed = [(action, place) for action, place in named if place is not None]
+        if run.state.phase != "cell" or not placed or placed[-1][0] not in ("cell", "lay", "deploy"):
+            continue  # the last place named is the tile laid last turn (not a meteor's aim, say)
+        last = placed[-1][1]
+        options = s.options()
+        at = options[selected(s)]
+        assert not ends(at) and isinstance(at.place, Cell)
+        spaces = [o.place for o in options if isinstance(o.place, Cell)]
+        least = min(math.dist((c.x, c.y), (last.x, last.y)) for c in spaces)
+        assert math.dist((at.place.x, at.place.y), (last.x, last.y)) == pytest.approx(least)
+        laid += 1
+        if laid == 6:
+            break
+    assert laid == 6
+
+
+def test_an_arrow_press_asks_the_engine_nothing(journal, monkeypatch):
+    s = started(journal, "industry")
+    for _ in decisions(s, random.Random(6)):
+        if isinstance(s.options()[0].place, Location):
+            break
+    game = type(s.current.game)
+    calls: list[str] = []
+    for name in ("choices", "board_for", "prompt"):
+        real = getattr(game, name)
+        monkeypatch.setattr(game, name, lambda self, state, _real=real, _name=name: (calls.append(_name),
+                                                                                      _real(self, state))[1])
+    for arrow in ("RIGHT", "DOWN", "LEFT", "UP", "RIGHT", "RIGHT"):
+        s.handle(Press(arrow))
+    assert "choices" not in calls and "board_for" not in calls
+
+
+def test_a_decision_with_few_places_stays_a_list(journal):
+    s = started(journal, "carcassonne")
+    for _ in decisions(s, random.Random(7)):
+        if s.current.state.phase == "cell":
+            press(s, *s.presses_to(s.options().start))  # a space: the kind is asked, every kind at that one place
+            if s.current.state.phase == "kind" and len(s.options()) > 2:
+                break
+    assert on_board(s) is None
+    press(s, "DOWN")
+    assert selected(s) == 1
+    press(s, "UP", "UP")
+    assert not ends(s.options()[selected(s)])
+
+
+def carcassonne_spaces(journal: Journal, turns: int) -> Iterator[tuple[int, int]]:
+    """For each space of each turn's "lay a tile" in a tiles-mode game: the presses that pick it on the list (as
+    before the board cursor: the arrows step one option) and on the board."""
+    s = started(journal, "carcassonne")
+    seen = 0
+    for _ in decisions(s, random.Random(8)):
+        if s.current.state.phase != "cell":
+            continue
+        options = s.options()
+        for i, option in enumerate(options):
+            if isinstance(option.place, Cell):
+                yield len(route(options, None, OpenRequest(), i)), len(s.presses_to(i))
+        seen += 1
+        if seen == turns:
+            return
+
+
+def test_a_carcassonne_space_costs_fewer_presses_on_the_board(journal):
+    counts = list(carcassonne_spaces(journal, 12))
+    listed = statistics.mean(n for n, _ in counts)
+    board = statistics.mean(n for _, n in counts)
+    print(f"\nCarcassonne space, presses with OK: list {listed:.2f}, board {board:.2f} over {len(counts)} spaces")
+    assert board < listed
+    assert max(n for _, n in counts) <= max(n for n, _ in counts)
+
+
+
+def test_allegheny_names_the_place_under_the_cursor(journal):
+    """Allegheny's decisions name two places at most (a build goes on from one end), so they stay lists; the OLED's
+    line under the cursor still names the place the projector rings: a location, or a link by its far end."""
+    s = started(journal, "allegheny")
+    rng, named = random.Random(9), 0
+    for _ in range(400):
+        run = s.current
+        if run is None or run.prompt().done or named >= 10:
+            break
+        if s.menu_open:
+            press(s, "OK")
+            continue
+        options = s.options()
+        at = options[selected(s)] if options else None
+        if at is not None and at.place is not None:
+            board = board_of(s)
+            assert board is not None and s.frame.cursor == at.place
+            ends_named = [board.name_of(Location(end)) for end in at.place.ends()] if isinstance(at.place, Link) else []
+            assert board.name_of(at.place) in at.label or any(name in at.label for name in ends_named), at.label
+            check_names(s, at)
+            named += 1
+        if kinds := s.wanted():
+            s.handle(Roll.of(DiceRolled(tuple(Die(k, rng.randint(1, FACES[k])) for k in kinds), "tower")))
+        elif options and options[0].label.startswith("Bid"):  # the auctions short: pass, else the least bid
+            press(s, *s.presses_to(next((i for i, o in enumerate(options) if o.label == "Pass"), 0)))
+        elif options:
+            fine = [i for i, o in enumerate(options) if not ends(o)] or [0]
+            press(s, *s.presses_to(rng.choice(fine)))
+        else:
+            press(s, "ROLL")
+    assert named >= 10
