@@ -57,6 +57,7 @@ from companion.read_confirm import cursor_of
 from companion.session.choices import asked, cursor, ends, options_for, setup_questions, step_choice
 from companion.session.drawn import painter_ref, risk_of
 from companion.session.game_run import GameRun, state_digest, stored_board
+from companion.session.mend import MendFlow
 from companion.session.menus import MenuState
 from companion.session.panel_build import asks_shuffle, build_panel, deal_for, deals_by_dice
 from companion.session.request import OpenRequest
@@ -696,10 +697,21 @@ class Session:
             offer(f"Resume #{record.id} {record.game}", partial(self.resume, record))
         if run is not None and run.live:
             offer("Undo last", lambda: self._confirm("Undo last?", self.undo))
+            offer("Mend an entry", self._mend)
         for label, action in self.extras:
             offer(label, partial(self._extra, label, action))
         offer("Help: buttons, keys", self._help)
         self._menu = MenuState("Menu", labels, actions, back=close if run is not None else None)
+
+    def _mend(self) -> None:
+        """The past entries to mend, newest first (:mod:`companion.session.mend`)."""
+        def show(menu: MenuState | None) -> None:
+            self._menu, self.request = menu, OpenRequest()
+
+        def say(text: str) -> None:
+            self.message = text
+
+        MendFlow(self._require_game(), show, say, self._main_menu, self._dice.roll).entries()
 
     def _help(self) -> None:
         """Every button and key, one per line (:data:`HELP`); OK or BACK goes back to the menu."""

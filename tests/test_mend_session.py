@@ -1,0 +1,200 @@
+"""Mend through the real session, with real games: the main menu's "Mend an entry", the past entries in the
+table's words, what was legal then, the later entries replayed, refused in one line when one no longer fits
+(nothing written), journaled otherwise, what changed shown, and the mend surviving a restart."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from companion.dice import Choice, DiceRolled, DiceSource, Die
+from companion.journal import Journal
+from companion.session import Decide, Press, Roll, Session
+from companion.session.mend import MARK
+
+# Red lays a road bend east of the start in three steps (space, kind, turn), then Blue a road west of it.
+TURNS: list[tuple[str, dict]] = [
+    ("cell", {"x": 1, "y": 0}), ("kind", {"kind": "road_bend"}), ("rotate", {"quarters": 0}), ("pass", {}),
+    ("lay", {"x": -1, "y": 0, "kind": "road", "quarters": 1}), ("pass", {}),
+]
+
+
+def decide(s: Session, action: str, **args) -> None:
+    s.handle(Decide(Choice(action, args)))
+    assert s.panel.message == "", s.panel.message
+
+
+def pick(s: Session, label: str) -> None:
+    """Move the OLED's menu to ``label`` with DOWN and pick it with OK, as a player does."""
+    items = list(s.panel.menu.items)
+    assert label in items, items
+    while s.panel.menu.items[s.panel.menu.selected] != label:
+        s.handle(Press("DOWN"))
+    s.handle(Press("OK"))
+
+
+def carcassonne(path: Path, turns: list[tuple[str, dict]]) -> Session:
+    journal = Journal(path)
+    s = Session(journal)
+    s.start(game="carcassonne", options={"players": 2})
+    for action, args in turns:
+        decide(s, action, **args)
+    return s
+
+
+def rows(path: Path) -> list[tuple]:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT game_id, idx, kind, event FROM entries ORDER BY game_id, idx").fetchall()
+
+
+def open_mend(s: Session) -> None:
+    s.handle(Press("BACK"))  # the main menu
+    pick(s, "Mend an entry")
+    assert s.panel.menu.title == "Mend which entry?"
+
+
+def test_a_tiles_rotation_mended_three_entries_back_is_the_game_played_right(tmp_path):
+    s = carcassonne(tmp_path / "j.sqlite", TURNS)
+    try:
+        open_mend(s)
+        # newest first, in the words the table saw: the option labels, never action codes
+        assert s.panel.menu.items == ("6. No follower", "5. Blue: Road on 1 west of the start", "4. No follower",
+                                      "3. road SW", "2. Road bend", "1. 1 east")
+        pick(s, "3. road SW")
+        assert s.panel.menu.title == "Entry 3: instead"
+        assert s.panel.menu.items == (f"{MARK}road SW", "road NW")  # what was legal then, the one taken marked
+        assert s.panel.menu.items[s.panel.menu.selected] == f"{MARK}road SW"
+        pick(s, "road NW")
+        assert s.panel.message == "entry 3 mended"
+        assert s.panel.menu.title == "Entry 3 mended"
+        s.handle(Press("OK"))
+        assert not s.menu_open and s.panel.prompt.short == "Red: lay a tile"
+        mended = s.current
+        right = carcassonne(tmp_path / "right.sqlite", [*TURNS[:2], ("rotate", {"quarters": 1}), *TURNS[3:]])
+        try:
+            assert mended.state == right.current.state
+            assert s.digest() == right.digest()  # the same id, events, status and prompt: the same game
+            assert mended.live.chain == right.current.live.chain
+            assert s.current.game.status(mended.state) == right.current.game.status(right.current.state)
+        finally:
+            right.journal.close()
+        assert rows(tmp_path / "j.sqlite")[-1][2] == "mend"
+    finally:
+        s.journal.close()
+
+
+def test_a_mend_a_later_entry_no_longer_fits_is_refused_and_nothing_is_written(tmp_path):
+    path = tmp_path / "j.sqlite"
+    s = carcassonne(path, TURNS)
+    try:
+        state, before = s.current.state, rows(path)
+        open_mend(s)
+        pick(s, "2. Road bend")
+        assert s.panel.menu.items[s.panel.menu.selected] == f"{MARK}Road bend"
+        pick(s, "Road")  # a straight road, laid in one step: the turn that followed has nothing to turn
+        assert s.panel.message == "not mended: entry 3 (road SW) would no longer fit"
+        assert "\n" not in s.panel.message
+        assert not s.menu_open
+        assert rows(path) == before and s.current.state is state
+    finally:
+        s.journal.close()
+
+
+def test_a_mend_survives_a_restart(tmp_path):
+    path = tmp_path / "j.sqlite"
+    s = carcassonne(path, TURNS)
+    with s.journal:
+        open_mend(s)
+        pick(s, "3. road SW")
+        pick(s, "road NW")
+        state, digest = s.current.state, s.digest()
+    with Journal(path) as journal:
+        again = Session(journal)
+        again.start()  # the box starts again: the open game resumed from the journal
+        assert again.current.state == state and again.digest() == digest
+        assert again.current.live[2].event == Choice("rotate", {"quarters": 1})
+
+
+def test_undo_after_a_mend_takes_back_the_last_entry_of_the_mended_game(tmp_path):
+    path = tmp_path / "j.sqlite"
+    s = carcassonne(path, TURNS)
+    with s.journal:
+        open_mend(s)
+        pick(s, "3. road SW")
+        pick(s, "road NW")
+        s.handle(Press("OK"))
+        s.undo()
+        assert [x.event.action for x in s.current.live] == ["cell", "kind", "rotate", "pass", "lay"]
+        assert s.current.live[2].event.args == {"quarters": 1}
+        state = s.current.state
+        # and a mend after the undo: the entries offered are what is live now
+        open_mend(s)
+        assert s.panel.menu.items[0] == "5. Blue: Road on 1 west of the start"
+        pick(s, "3. road NW")
+        assert s.panel.menu.items == ("road SW", f"{MARK}road NW")
+        pick(s, "road SW")
+        assert s.panel.message == "entry 3 mended"
+        assert s.current.live[2].event.args == {"quarters": 0} and s.current.state != state
+    with Journal(path) as journal:
+        again = Session(journal)
+        again.start()
+        assert [x.event for x in again.current.live] == [Choice(a, b) for a, b in TURNS[:5]]
+
+
+def test_an_old_game_resumes_as_before_and_its_menu_offers_mend(tmp_path):
+    path = tmp_path / "j.sqlite"
+    s = carcassonne(path, TURNS)
+    with s.journal:
+        state = s.current.state
+    with Journal(path) as journal:
+        again = Session(journal)
+        again.start()
+        assert again.current.state == state
+        again.handle(Press("BACK"))
+        assert "Mend an entry" in again.panel.menu.items
+
+
+def test_a_mistyped_die_is_mended_as_dice_and_the_oled_says_what_changed(tmp_path):
+    """Kansas: the first tornado's north-south D8 typed wrong. The mend offers the roll's dice to type again (UP/DOWN
+    change the die under the cursor, OK enters), replays the rest and says what moved."""
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        s = Session(journal, dice=DiceSource(seed=4))
+        s.start("kansas", {"players": 4})
+        for dice in ([("d8", 2)], [("d8", 5)], [("d6", 3), ("d6", 4)]):
+            s.handle(Roll.of(DiceRolled.of(*dice, source="typed")))
+        assert s.current.live[0].event.dice == (Die("d8", 2),)
+        before = s.current.state
+        open_mend(s)
+        assert s.panel.menu.items == ("3. Roll D6 3, D6 4", "2. Roll D8 5", "1. Roll D8 2")
+        pick(s, "1. Roll D8 2")
+        assert s.panel.menu.title == "Entry 1 was D8 2" and s.panel.menu.items == ("D8 2",)
+        s.handle(Press("UP"))
+        s.handle(Press("UP"))
+        assert s.panel.menu.items == ("D8 4",)
+        s.handle(Press("OK"))
+        assert s.panel.message == "entry 1 mended"
+        assert s.current.live[0].event.dice == (Die("d8", 4),)
+        assert s.current.state != before
+        changed = s.panel.menu.items
+        assert changed and all(line.startswith(("now: ", "was: ")) for line in changed)
+        assert s.current.state == s.current.game.apply(
+            s.current.game.apply(s.current.game.apply(s.current.game.new_game({"players": 4}),
+                                                      DiceRolled.of(("d8", 4), source="typed")),
+                                 DiceRolled.of(("d8", 5), source="typed")),
+            DiceRolled.of(("d6", 3), ("d6", 4), source="typed"))
+
+
+def test_mending_a_die_to_the_same_value_writes_nothing(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        s = Session(journal)
+        s.start("kansas", {"players": 4})
+        s.handle(Roll.of(DiceRolled.of(("d8", 2), source="typed")))
+        before = rows(path)
+        open_mend(s)
+        pick(s, "1. Roll D8 2")
+        s.handle(Press("UP"))
+        s.handle(Press("DOWN"))
+        s.handle(Press("OK"))
+        assert s.panel.message == "entry 1 unchanged" and rows(path) == before
