@@ -7,6 +7,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from companion.dice import Choice, DiceRolled, DiceSource, Die
 from companion.journal import Journal
 from companion.session import Decide, Press, Roll, Session
@@ -145,10 +147,10 @@ def test_an_old_game_resumes_as_before_and_its_menu_offers_mend(tmp_path):
     path = tmp_path / "j.sqlite"
     s = carcassonne(path, TURNS)
     with s.journal:
-        state = s.current.state
+        state, game_id = s.current.state, s.current.game_id
     with Journal(path) as journal:
         again = Session(journal)
-        again.start()
+        again.resume(journal.game(game_id))  # a scripted game may have reached its end: resumed by hand
         assert again.current.state == state
         again.handle(Press("BACK"))
         assert "Mend an entry" in again.panel.menu.items
@@ -198,3 +200,79 @@ def test_mending_a_die_to_the_same_value_writes_nothing(tmp_path):
         s.handle(Press("DOWN"))
         s.handle(Press("OK"))
         assert s.panel.message == "entry 1 unchanged" and rows(path) == before
+
+
+GAMES = {"kansas": {"players": 4, "forecaster": 1}, "stormfury": {"players": 2}, "carcassonne": {"players": 3},
+         "industry": {}, "allegheny": {}}
+
+
+def choose(s: Session, index: int) -> None:
+    """Move the OLED's menu to item ``index`` with DOWN and pick it with OK."""
+    while s.panel.menu.selected != index:
+        s.handle(Press("DOWN"))
+    s.handle(Press("OK"))
+
+
+def a_mend_that_fits(game, options, events):
+    """The newest decision more than a page back that some other legal option (not one that ends the game) can
+    replace with every later event still fitting: its index, the option's position then, and the mended events."""
+    from companion.errors import CompanionError
+    from companion.games.base import replay
+    from companion.session.choices import ends
+    from companion.session.mend import offered, same_event
+
+    states = [game.new_game(options)]
+    for event in events:
+        states.append(game.apply(states[-1], event))
+    for index in range(len(events) - 13, -1, -1):  # far enough back to need the older page
+        if not isinstance(events[index], Choice):
+            continue
+        for at, option in enumerate(offered(game, states[index])):
+            if same_event(option.event, events[index]) or ends(option):  # not one that ends the game
+                continue
+            mended = [*events[:index], option.event, *events[index + 1:]]
+            try:
+                replay(game, options, mended)
+            except CompanionError:
+                continue
+            return index, at, mended
+    raise AssertionError(f"{game.key}: nothing to mend in {len(events)} events")
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_every_game_mends_a_past_decision_through_the_menus(tmp_path, key):
+    """Generic: each of the five games, a scripted game, a decision more than a page back mended through the menus
+    (the older page reached with "Older entries"); the game then equals the game played so from the start."""
+    from benchmarks.bench_journal import scripted_events
+    from companion.games.base import replay
+    from companion.games.registry import load_game
+
+    game = load_game(key, None)
+    events = scripted_events(game, GAMES[key], 40, seed=7)
+    index, at, mended = a_mend_that_fits(game, GAMES[key], events)
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        s = Session(journal)
+        s.start(key, GAMES[key])
+        for event in events:
+            s.current.accept(event)
+        s.refresh()
+        open_mend(s)
+        label = f"{index + 1}. "
+        while not any(item.startswith(label) for item in s.panel.menu.items):
+            assert s.panel.menu.items[-1] == "Older entries"
+            choose(s, len(s.panel.menu.items) - 1)
+        assert all(not item.split(". ", 1)[1].startswith(("{", "Choice(")) for item in s.panel.menu.items
+                   if item != "Older entries")
+        choose(s, next(i for i, item in enumerate(s.panel.menu.items) if item.startswith(label)))
+        assert s.panel.menu.title == f"Entry {index + 1}: instead"
+        assert s.panel.menu.items[s.panel.menu.selected].startswith(MARK)
+        choose(s, at)
+        assert s.panel.message == f"entry {index + 1} mended", s.panel.message
+        assert [x.event for x in s.current.live] == mended
+        assert s.current.state == replay(game, GAMES[key], mended)
+        state, game_id = s.current.state, s.current.game_id
+    with Journal(path) as journal:
+        again = Session(journal)
+        again.resume(journal.game(game_id))  # a scripted game may have reached its end: resumed by hand
+        assert again.current.state == state
