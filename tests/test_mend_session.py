@@ -67,8 +67,8 @@ def test_a_tiles_rotation_mended_three_entries_back_is_the_game_played_right(tmp
         assert s.panel.menu.items == (f"{MARK}road SW", "road NW")  # what was legal then, the one taken marked
         assert s.panel.menu.items[s.panel.menu.selected] == f"{MARK}road SW"
         pick(s, "road NW")
-        assert s.panel.message == "entry 3 mended"
-        assert s.panel.menu.title == "Entry 3 mended"
+        assert s.panel.menu.title == "Entry 3 mended" and s.panel.message == ""
+        assert s.panel.menu.items == ("now: road NW", "was: road SW", "Nothing else changed")
         s.handle(Press("OK"))
         assert not s.menu_open and s.panel.prompt.short == "Red: lay a tile"
         mended = s.current
@@ -135,7 +135,7 @@ def test_undo_after_a_mend_takes_back_the_last_entry_of_the_mended_game(tmp_path
         pick(s, "3. road NW")
         assert s.panel.menu.items == ("road SW", f"{MARK}road NW")
         pick(s, "road SW")
-        assert s.panel.message == "entry 3 mended"
+        assert s.panel.menu.title == "Entry 3 mended"
         assert s.current.live[2].event.args == {"quarters": 0} and s.current.state != state
     with Journal(path) as journal:
         again = Session(journal)
@@ -175,11 +175,12 @@ def test_a_mistyped_die_is_mended_as_dice_and_the_oled_says_what_changed(tmp_pat
         s.handle(Press("UP"))
         assert s.panel.menu.items == ("D8 4",)
         s.handle(Press("OK"))
-        assert s.panel.message == "entry 1 mended"
+        assert s.panel.menu.title == "Entry 1 mended"
         assert s.current.live[0].event.dice == (Die("d8", 4),)
         assert s.current.state != before
         changed = s.panel.menu.items
-        assert changed and all(line.startswith(("now: ", "was: ")) for line in changed)
+        assert changed[:2] == ("now: Roll D8 4", "was: Roll D8 2")
+        assert len(changed) > 2 and all(line.startswith(("now: ", "was: ")) for line in changed)  # and what moved
         assert s.current.state == s.current.game.apply(
             s.current.game.apply(s.current.game.apply(s.current.game.new_game({"players": 4}),
                                                       DiceRolled.of(("d8", 4), source="typed")),
@@ -268,7 +269,7 @@ def test_every_game_mends_a_past_decision_through_the_menus(tmp_path, key):
         assert s.panel.menu.title == f"Entry {index + 1}: instead"
         assert s.panel.menu.items[s.panel.menu.selected].startswith(MARK)
         choose(s, at)
-        assert s.panel.message == f"entry {index + 1} mended", s.panel.message
+        assert s.panel.menu.title == f"Entry {index + 1} mended", s.panel.message
         assert [x.event for x in s.current.live] == mended
         assert s.current.state == replay(game, GAMES[key], mended)
         state, game_id = s.current.state, s.current.game_id

@@ -59,9 +59,11 @@ class MendRefused(CompanionError):
 
 @dataclass(frozen=True)
 class Mended:
-    """What a mend changed: the states right after the mended entry and at the end, before and after it."""
+    """What a mend changed: the state the mended entry met, and the states right after it and at the end, before
+    and after the mend."""
 
     index: int
+    before: Any
     then_before: Any
     then_after: Any
     now_before: Any
@@ -207,7 +209,7 @@ class GameRun:
             del self._states[stale]
         for n, reached in enumerate(states[-STATE_CACHE:], start=count + 1 - min(len(states), STATE_CACHE)):
             self._remember(n, reached)
-        return Mended(index, was, states[0], now, state)
+        return Mended(index, before, was, states[0], now, state)
 
     def state_at(self, count: int) -> Any:
         """The state after the first ``count`` live events: from memory when this run has it, else from the

@@ -38,7 +38,7 @@ PAGE = 8
 list for a Carcassonne space), so older ones are listed only when asked for ("Older entries")."""
 
 CHANGES = 8
-"""Lines at most on the screen that says what a mend changed."""
+"""Lines at most on the screen that says what a mend changed, beyond the entry's own two (now, was)."""
 
 MARK = "* "
 """Before the option that was taken, in the list of what was legal at that point."""
@@ -74,8 +74,9 @@ def describe(game: Game[Any], state: Any, event: Event) -> str:
 
 
 def changes(game: Game[Any], mended: Mended) -> list[str]:
-    """What a mend changed, in the engine's own words: its recap right after the mended entry, and its status and
-    recap now, compared before and after (lines that went: "was: ...", lines that came: "now: ...")."""
+    """What a mend changed beyond the entry itself, in the engine's own words: its recap right after the mended
+    entry, and its status and recap now, compared before and after (lines that went: "was: ...", lines that
+    came: "now: ...")."""
     lines: list[str] = []
 
     def compare(before: Sequence[str], after: Sequence[str]) -> None:
@@ -213,7 +214,8 @@ class MendFlow:
             self._show(None)
             self._say(f"not mended: {exc}")
             return
-        lines = changes(self.game, mended)
+        taken = describe(self.game, mended.before, event)
+        head = [f"now: {taken}", f"was: {describe(self.game, mended.before, old)}"]
+        lines = list(dict.fromkeys([*head, *changes(self.game, mended)]))
         close = [lambda: self._show(None)] * len(lines)
         self._show(MenuState(f"Entry {index + 1} mended", lines, close, back=lambda: self._show(None)))
-        self._say(f"entry {index + 1} mended")
