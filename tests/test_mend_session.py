@@ -277,3 +277,26 @@ def test_every_game_mends_a_past_decision_through_the_menus(tmp_path, key):
         again = Session(journal)
         again.resume(journal.game(game_id))  # a scripted game may have reached its end: resumed by hand
         assert again.current.state == state
+
+
+def test_a_roll_is_mended_with_dice_thrown_on_the_tower_and_its_roll_is_settled(tmp_path):
+    path = tmp_path / "j.sqlite"
+    settled = []
+    with Journal(path) as journal:
+        s = Session(journal)
+        s.start("kansas", {"players": 4})
+        for dice in ([("d8", 2)], [("d8", 5)], [("d6", 3), ("d6", 4)]):
+            s.handle(Roll.of(DiceRolled.of(*dice, source="typed")))
+        open_mend(s)
+        pick(s, "3. Roll D6 3, D6 4")
+        s.handle(Roll(DiceRolled.of(("d8", 1)).dice, "tower", 7))  # no D8 here: refused, the dice stay
+        assert s.panel.message == "need D6 + D6, got D8=1" and s.panel.menu.items == ("D6 3", "D6 4")
+        s.handle(Roll((Die("d6", 6), Die("d6", 1)), "tower", 8, settle=lambda: settled.append(8)))
+        assert s.panel.menu.items == ("D6 6", "D6 1") and settled == [8]
+        s.handle(Press("OK"))
+        assert s.panel.menu.title == "Entry 3 mended"
+        assert s.current.live[2].event == DiceRolled((Die("d6", 6), Die("d6", 1)), "tower")
+    with Journal(path) as journal:
+        again = Session(journal)
+        again.start()
+        assert again.current.live[2].event.dice == (Die("d6", 6), Die("d6", 1))

@@ -332,6 +332,11 @@ class Session:
 
     def _dispatch(self, event: InputEvent) -> None:
         if isinstance(event, Roll):
+            if self._menu is not None and self._menu.take_dice is not None:  # a past roll being mended
+                if event.settle is not None:
+                    self._unsettled.append(event.settle)  # its dice are the menu's now: handled
+                self._menu.take_dice(event.rolled)
+                return
             if self._menu is not None and self._menu.holds_rolls:
                 self._waiting.append(event)  # thrown while the table answers "Re-roll last?": it waits
                 self.message = "roll waits for the answer"

@@ -5,7 +5,7 @@ The main menu's "Mend an entry" lists the past entries newest first, each by the
 made it (the option's label, the dice as the OLED says them), a page at a time. Picking one offers what was
 legal at that point: the engine's own options for a decision (the one taken marked ``*`` and the cursor on
 it), or the dice of a roll to type again (UP/DOWN change the die under the cursor, LEFT/RIGHT move between
-dice, ROLL throws them, OK enters). The run then replays every later entry on top
+dice, ROLL or a throw on the tower sets them, OK enters). The run then replays every later entry on top
 (:meth:`~companion.session.game_run.GameRun.mend`): one that no longer fits refuses the mend in one line naming
 it, and nothing is written; else the mend is journaled (on disk before it is shown) and a screen says what
 changed, by comparing what the engine already says of its states (its status and recap) before and after.
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from companion.dice import FACES, Choice, DiceRolled, Die, Event, Shuffled, event_to_dict
+from companion.dice import FACES, Choice, DiceRolled, Die, Event, Shuffled, event_to_dict, match_dice
 from companion.errors import CompanionError
 from companion.games.base import Game, Option
 from companion.read_confirm import say_dice
@@ -97,23 +97,46 @@ def changes(game: Game[Any], mended: Mended) -> list[str]:
 @dataclass
 class DiceMenu(MenuState):
     """The dice of a past roll typed again, as the request takes a typed die: UP/DOWN change the die under the
-    cursor, LEFT/RIGHT move between dice, ROLL throws them all, OK enters, BACK leaves."""
+    cursor, LEFT/RIGHT move between dice, ROLL throws them all, a throw from a source (the tower) replaces the dice
+    of its kinds (:meth:`thrown`), OK enters, BACK leaves."""
 
     dice: list[Die] = field(default_factory=list)
-    enter: Callable[[tuple[Die, ...]], None] | None = None
+    enter: Callable[[DiceRolled], None] | None = None
     throw: Callable[[tuple[str, ...]], DiceRolled] | None = None
+    source: str = "typed"
+    """Where the dice on the menu came from last (typed, the box's ROLL, a source's throw): journaled with them."""
 
     def __post_init__(self) -> None:
         self.labels = [str_die(d) for d in self.dice]
         self.actions = [self._enter] * len(self.dice)
+        self.take_dice = self.thrown
+
+    def thrown(self, rolled: DiceRolled) -> None:
+        """Dice thrown (on the tower, smart dice) while the roll is mended: each replaces the next die of its kind
+        not yet replaced; OK then enters them. Dice of no kind asked: refused in one line."""
+        dice = rolled.dice
+        kinds = [d.kind for d in self.dice]
+        match = match_dice(kinds, dice)
+        if not match.taken:
+            need = " + ".join(k.upper() for k in kinds)
+            raise CompanionError(f"need {need}, got {', '.join(str(d) for d in dice) or 'no dice'}")
+        free = list(range(len(self.dice)))
+        for die in match.taken:
+            at = next(i for i in free if self.dice[i].kind == die.kind)
+            free.remove(at)
+            self.dice[at] = die
+        self.source = rolled.source
+        self.labels = [str_die(d) for d in self.dice]
 
     def press(self, button: str) -> None:
         if button in ("UP", "DOWN"):
             die = self.dice[self.selected]
             step = 1 if button == "UP" else -1
             self.dice[self.selected] = Die(die.kind, (die.value - 1 + step) % FACES[die.kind] + 1)
+            self.source = "typed"
         elif button == "ROLL" and self.throw is not None:
-            self.dice = list(self.throw(tuple(d.kind for d in self.dice)).dice)
+            rolled = self.throw(tuple(d.kind for d in self.dice))
+            self.dice, self.source = list(rolled.dice), rolled.source
         else:
             super().press(button)
             return
@@ -121,7 +144,7 @@ class DiceMenu(MenuState):
 
     def _enter(self) -> None:
         if self.enter is not None:
-            self.enter(tuple(self.dice))
+            self.enter(DiceRolled(tuple(self.dice), self.source))
 
 
 def str_die(die: Die) -> str:
@@ -176,7 +199,7 @@ class MendFlow:
         if isinstance(old, DiceRolled):
             self._show(DiceMenu(f"Entry {index + 1} was {say_dice(old.dice)}", [], [], back=self.entries,
                                 dice=list(old.dice), throw=self._throw,
-                                enter=lambda dice: self.apply(index, DiceRolled(dice, "typed"))))
+                                enter=partial(self.apply, index)))
             return
         options = offered(self.game, before)
         at = next((i for i, o in enumerate(options) if same_event(o.event, old)), None)
