@@ -274,3 +274,26 @@ def test_data_error_names_the_entry_of_a_bad_mend_row(tmp_path):
         db.execute("UPDATE entries SET event=? WHERE kind='mend'", (json.dumps({"type": "mend", "index": "x"}),))
     with Journal(path, readonly=True) as journal, pytest.raises(DataError, match="entry 4: a mend entry needs"):
         journal.entries(run.game_id)
+
+
+def test_a_mend_behind_the_snapshot_a_resume_started_from(tmp_path, every):
+    """Resumed from a stored state, the run holds only the events after it: a mend of one before it reads the
+    others from the journal once, and the live list, its chain and the state are those of the mended game."""
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        run, events = kansas_run(journal, 3 * EVERY + 4)
+    with Journal(path) as journal:
+        again = GameRun.resume(journal, load_game("kansas", None), journal.game(run.game_id))
+        assert again.live.base >= EVERY
+        index, dice = mended_roll(again, 1)
+        assert index < again.live.base
+        again.mend(index, dice)
+        live = [*events[:index], dice, *events[index + 1:]]
+        assert [x.event for x in again.live] == live
+        assert again.live.chain == LiveEvents([LiveEvent(e) for e in live]).chain
+        assert again.state == replay(again.game, again.options, live)
+        again.undo()
+        assert again.state == replay(again.game, again.options, live[:-1])
+    with Journal(path) as journal:
+        third = GameRun.resume(journal, load_game("kansas", None), journal.game(run.game_id))
+        assert [x.event for x in third.live] == live[:-1] and third.state == again.state
