@@ -300,3 +300,26 @@ def test_a_roll_is_mended_with_dice_thrown_on_the_tower_and_its_roll_is_settled(
         again = Session(journal)
         again.start()
         assert again.current.live[2].event.dice == (Die("d6", 6), Die("d6", 1))
+
+
+def test_back_from_an_entry_returns_to_its_page_and_back_again_to_the_menu(tmp_path):
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        s = Session(journal, dice=DiceSource(seed=5))
+        s.start("kansas", {"players": 4})
+        for _ in range(11):
+            s.handle(Press("ROLL"))  # the box rolls what is asked
+        count = len(s.current.live)
+        assert count > 8
+        before = rows(path)
+        open_mend(s)
+        assert len(s.panel.menu.items) == 9 and s.panel.menu.items[-1] == "Older entries"
+        choose(s, 8)
+        older = s.panel.menu.items
+        assert older[0].startswith(f"{count - 8}. ")
+        choose(s, 0)
+        s.handle(Press("BACK"))  # from the entry: its page again, not the newest
+        assert s.panel.menu.items == older
+        s.handle(Press("BACK"))
+        assert s.panel.menu.title == "Menu"
+        assert rows(path) == before  # looking writes nothing

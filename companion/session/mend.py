@@ -185,7 +185,8 @@ class MendFlow:
                 state = self.game.apply(state, item.event)
         found.reverse()
         labels = [f"{index + 1}. {text}" for index, text, _ in found]
-        actions: list[Callable[[], None]] = [partial(self.pick, index, before) for index, _, before in found]
+        actions: list[Callable[[], None]] = [partial(self.pick, index, before, high)
+                                              for index, _, before in found]
         if low > 0:
             labels.append("Older entries")
             actions.append(partial(self.entries, low - 1))
@@ -193,11 +194,13 @@ class MendFlow:
             labels, actions = ["(only shuffles here)"], [self._back]
         self._show(MenuState("Mend which entry?", labels, actions, back=self._back))
 
-    def pick(self, index: int, before: Any) -> None:
-        """What was legal before entry ``index``: the engine's options, or the dice of a roll to type again."""
+    def pick(self, index: int, before: Any, page: int | None = None) -> None:
+        """What was legal before entry ``index``: the engine's options, or the dice of a roll to type again (BACK:
+        the page of entries listed from ``page``)."""
+        back = partial(self.entries, page)
         old = self.run.live[index].event
         if isinstance(old, DiceRolled):
-            self._show(DiceMenu(f"Entry {index + 1} was {say_dice(old.dice)}", [], [], back=self.entries,
+            self._show(DiceMenu(f"Entry {index + 1} was {say_dice(old.dice)}", [], [], back=back,
                                 dice=list(old.dice), throw=self._throw,
                                 enter=partial(self.apply, index)))
             return
@@ -212,7 +215,7 @@ class MendFlow:
         labels = [(MARK if i == at else "") + o.label for i, o in enumerate(options)]
         self._show(MenuState(f"Entry {index + 1}: instead", labels,
                              [partial(self.apply, index, o.event) for o in options],
-                             back=self.entries, selected=at or 0))
+                             back=back, selected=at or 0))
 
     # -- the mend ---------------------------------------------------------------------------------------
 
