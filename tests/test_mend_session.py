@@ -323,3 +323,18 @@ def test_back_from_an_entry_returns_to_its_page_and_back_again_to_the_menu(tmp_p
         s.handle(Press("BACK"))
         assert s.panel.menu.title == "Menu"
         assert rows(path) == before  # looking writes nothing
+
+
+def test_a_mend_is_on_disk_before_its_screen_is_shown(tmp_path):
+    """As the box runs (the COMMIT finishing behind while the frame is drawn): once the loop has settled the write,
+    the step before any frame is shown, the mend row is in the file, read by a connection of its own."""
+    path = tmp_path / "j.sqlite"
+    s = carcassonne(path, TURNS)
+    with s.journal:
+        s.journal.write_behind = True
+        open_mend(s)
+        pick(s, "3. road SW")
+        pick(s, "road NW")
+        s.settle_writes()
+        assert s.panel.menu.title == "Entry 3 mended"
+        assert rows(path)[-1][2] == "mend" and '"quarters": 1' in rows(path)[-1][3]
