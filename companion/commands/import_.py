@@ -17,6 +17,7 @@ from companion.datafile import TEXT_LIMIT, read_text
 from companion.errors import CompanionError, DataError
 from companion.games import load_game
 from companion.journal import BAD_DATA, Journal, parse_export, reason
+from companion.journal.entries import fold_entries
 
 REFUSED = (CompanionError, *BAD_DATA)
 """What an engine may raise on an imported file's values: the file is refused with its line."""
@@ -52,19 +53,8 @@ def main(args: argparse.Namespace) -> int:
         raise DataError(f"{args.file}: line 1: options: {reason(exc)}") from None
     # The header is line 1; each entry follows on its own line (blank lines are skipped).
     numbers = [n for n, line in enumerate(lines, start=1) if line.strip()][1:]
-    states = [state]
-    for number, entry in zip(numbers, entries, strict=True):
-        try:
-            if entry.kind == "undo":
-                if len(states) > 1:
-                    states.pop()
-                continue
-            if entry.kind == "reroll" and len(states) > 1:
-                states.pop()
-            assert entry.event is not None
-            states.append(game.apply(states[-1], entry.event))
-        except REFUSED as exc:
-            raise DataError(f"{args.file}: line {number}: {reason(exc)}") from None
+    fold_entries(state, entries, game.apply, catch=REFUSED,
+                 refused=lambda n, exc: DataError(f"{args.file}: line {numbers[n]}: {reason(exc)}"))
     with Journal(journal_path(args.journal)) as journal:
         game_id = journal.import_lines(lines, str(args.file))
     print(f"imported {args.file} as game {game_id} ({header['game']})")

@@ -23,6 +23,7 @@ from companion.games import game_keys, load_game
 from companion.games.base import Game, HasBoard, HasMapJson
 from companion.hexgrid import Hex
 from companion.journal import BAD_DATA, parse_export, reason
+from companion.journal.entries import fold_entries
 from companion.places import Board, Cell, GraphBoard, Link, Location, Place, SquareBoard
 
 DECISIONS_IN_A_ROW = 3
@@ -142,17 +143,8 @@ def state_from_file(game: Game[Any], path: Path) -> Any:
         header, entries = parse_export(lines, str(path))
         if header["game"] != game.key:
             raise DataError(f"{path}: line 1: game: this export is {header['game']!r}, not {game.key!r}")
-        states = [_new(game, header["options"], path)]
-        for n, entry in enumerate(entries, start=2):
-            if entry.kind == "undo":
-                if len(states) > 1:
-                    states.pop()
-                continue
-            if entry.kind == "reroll" and len(states) > 1:
-                states.pop()
-            assert entry.event is not None
-            states.append(_apply(game, states[-1], entry.event, f"{path}: entry {n - 1}"))
-        return states[-1]
+        return fold_entries(_new(game, header["options"], path), entries, game.apply, catch=(CompanionError, *BAD_DATA),
+                            refused=lambda n, exc: DataError(f"{path}: entry {n + 1}: {reason(exc)}"))
     state = _new(game, {}, path)
     for n, event in enumerate(read_replay(path), start=1):
         state = _apply(game, state, event, f"{path}: event {n}")

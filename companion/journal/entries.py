@@ -2,31 +2,33 @@
 game's record, and the export format.
 
 A game's history is its ``entries`` rows, in order. ``kind`` is ``event`` (an accepted event, JSON from
-:func:`companion.dice.event_to_dict`), ``undo`` (takes back the last live event) or ``reroll`` (replaces the
-last live event, a dice roll, by ``event``). An event or re-roll made from a source's rolls also keeps, under
-``"rolls"`` in the same JSON, which rolls its dice came from (:class:`companion.inputs.RollRef`: the tower's
-boot, number and dice), so the tower link can be told at start which rolls are on disk already; the game's
-history ignores it, and an export leaves it out.
+:func:`companion.dice.event_to_dict`), ``undo`` (takes back the last live event), ``reroll`` (replaces the
+last live event, a dice roll, by ``event``) or ``mend`` (replaces the live event at ``index``, counted from 0,
+by ``event``: a past entry corrected in place, the later ones kept and replayed on top). An event or re-roll
+made from a source's rolls also keeps, under ``"rolls"`` in the same JSON, which rolls its dice came from
+(:class:`companion.inputs.RollRef`: the tower's boot, number and dice), so the tower link can be told at start
+which rolls are on disk already; the game's history ignores it, and an export leaves it out.
 
-Undo and re-roll are journaled as rows of their own, never by rewriting history: the live events are a fold
-over the rows (:func:`live_events`), and replaying them gives the same state every time.
+Undo, re-roll and mend are journaled as rows of their own, never by rewriting history: the live events are a
+fold over the rows (:func:`live_events`), and replaying them gives the same state every time. A journal written
+before mends existed has no such row and folds as it always did.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.dice import Event, event_from_dict, event_to_dict
 from companion.errors import CompanionError, DataError
 from companion.inputs import RollRef
 
-ENTRY_KINDS = ("event", "undo", "reroll")
-"""What a journal row records: an event, an undo, a re-roll (salvage reads back only rows of these kinds)."""
+ENTRY_KINDS = ("event", "undo", "reroll", "mend")
+"""What a journal row records: an event, an undo, a re-roll, a mend (salvage reads back only rows of these kinds)."""
 SCHEMA_VERSION = 1
 FORMAT = "storm-companion-game"
 """The ``format`` field of an export's header line."""
@@ -67,13 +69,16 @@ def now() -> str:
 
 @dataclass(frozen=True)
 class Entry:
-    """One row of a game's history: an event, an undo, or a re-roll replacing the last event."""
+    """One row of a game's history: an event, an undo, a re-roll replacing the last event, or a mend replacing
+    the live event at ``index``."""
 
     kind: str
     event: Event | None = None
     rolls: tuple[RollRef, ...] = ()
     """The source rolls whose dice went into ``event`` (a D8 now and a D6 later: two), written in the same
     commit; bookkeeping for the tower link, never part of the game's history (an export leaves it out)."""
+    index: int = 0
+    """For a mend: which live event (counted from 0) ``event`` replaces."""
 
     def to_dict(self) -> dict[str, Any]:
         if self.kind == "undo":
@@ -82,6 +87,8 @@ class Entry:
         data = event_to_dict(self.event)
         if self.kind == "reroll":
             data = {"type": "reroll", "event": data}
+        elif self.kind == "mend":
+            data = {"type": "mend", "index": self.index, "event": data}
         if self.rolls:
             data["rolls"] = [r.to_dict() for r in self.rolls]
         return data
@@ -96,6 +103,13 @@ class Entry:
             if not isinstance(inner, Mapping):
                 raise CompanionError("a reroll entry needs an 'event' object")
             return cls("reroll", event_from_dict(inner), _rolls(data))
+        if kind == "mend":
+            inner, index = data.get("event"), data.get("index")
+            if not isinstance(inner, Mapping):
+                raise CompanionError("a mend entry needs an 'event' object")
+            if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+                raise CompanionError("a mend entry needs an 'index', a whole number from 0")
+            return cls("mend", event_from_dict(inner), _rolls(data), index)
         if not isinstance(data, Mapping):
             raise CompanionError(f"an entry must be an object, got {data!r}")
         return cls("event", event_from_dict(data), _rolls(data))
@@ -120,7 +134,10 @@ class LiveEvent:
 
 
 def live_events(entries: Iterable[Entry]) -> list[LiveEvent]:
-    """The events that count after undos and re-rolls: the single fold behind resume, undo and export."""
+    """The events that count after undos, re-rolls and mends: the single fold behind resume, undo and export.
+
+    A mend keeps the re-rolled mark of the event it replaces; one whose index is past the live events (no box
+    writes it: a file edited by hand) changes nothing, as an undo of nothing does."""
     live: list[LiveEvent] = []
     for entry in entries:
         if entry.kind == "event":
@@ -134,7 +151,50 @@ def live_events(entries: Iterable[Entry]) -> list[LiveEvent]:
             if live:
                 live.pop()
             live.append(LiveEvent(entry.event, rerolled=True))
+        elif entry.kind == "mend":
+            assert entry.event is not None
+            if entry.index < len(live):
+                live[entry.index] = LiveEvent(entry.event, live[entry.index].rerolled)
     return live
+
+
+S = TypeVar("S")
+
+
+def fold_entries(start: S, entries: Iterable[Entry], apply: Callable[[S, Event], S],
+                 refused: Callable[[int, Exception], Exception] | None = None,
+                 catch: tuple[type[Exception], ...] = (Exception,)) -> S:
+    """The state the entries leave ``start`` in, each event applied as the rows fold (:func:`live_events`): an
+    undo goes back a state, a re-roll replaces the last event, a mend replays every live event from the one it
+    replaces. For the commands that check a whole history (import, snapshot): ``refused(n, exc)`` makes the
+    error raised for the ``n``-th entry (from 0) when ``apply`` raises one of ``catch``."""
+    states: list[S] = [start]
+    live: list[Event] = []
+    for number, entry in enumerate(entries):
+        try:
+            if entry.kind == "undo":
+                if live:
+                    live.pop()
+                    states.pop()
+                continue
+            assert entry.event is not None
+            if entry.kind == "mend":
+                if entry.index < len(live):
+                    live[entry.index] = entry.event
+                    del states[entry.index + 1:]
+                    for event in live[entry.index:]:
+                        states.append(apply(states[-1], event))
+                continue
+            if entry.kind == "reroll" and live:
+                live.pop()
+                states.pop()
+            states.append(apply(states[-1], entry.event))
+            live.append(entry.event)
+        except catch as exc:
+            if refused is None:
+                raise
+            raise refused(number, exc) from None
+    return states[-1]
 
 
 @dataclass(frozen=True)
@@ -151,7 +211,7 @@ class GameRecord:
 
 
 def parse_export(lines: Iterable[str], name: str = "<input>") -> tuple[dict[str, Any], list[Entry]]:
-    """Read an export: the header and the entries (plain events; undo/reroll rows are accepted too)."""
+    """Read an export: the header and the entries (plain events; undo, reroll and mend rows are accepted too)."""
     header: dict[str, Any] | None = None
     entries: list[Entry] = []
     for number, line in enumerate(lines, start=1):

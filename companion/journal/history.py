@@ -103,6 +103,26 @@ class LiveEvents(Sequence[Any]):
                                                                                           item.rerolled)],
                           prefix=self._prefix)
 
+    def replaced(self, index: int, item: Any) -> LiveEvents:
+        """With the event at ``index`` replaced by ``item`` (a mend): the running digests from there on are made
+        again. An index among the events only the journal holds reads them first (every later chain changes)."""
+        if not 0 <= index < len(self):
+            raise IndexError("live event index out of range")
+        if index < self._base:
+            items = list(self)
+            items[index] = item
+            return LiveEvents(items)
+        at = index - self._base
+        items = list(self._items)
+        items[at] = item
+        chains = self._chains[:at]
+        last = chains[-1] if chains else self._base_chain
+        for later in items[at:]:
+            last = chain_next(last, later.event, later.rerolled)
+            chains.append(last)
+        return LiveEvents(items, base=self._base, base_last=self._base_last, base_chain=self._base_chain,
+                          chains=chains, prefix=self._prefix)
+
     def minus(self) -> LiveEvents | None:
         """Without the last event; None when that needs the events only the journal holds (the caller reloads)."""
         if self._items:
@@ -309,7 +329,8 @@ class HistoryCheck:
 
 def fold_from(live: int, entries: Sequence[Any]) -> list[Any] | None:
     """The live events after the first ``live`` once ``entries`` (the rows after a snapshot) are folded on, or
-    None when they take back one of those ``live`` events (an undo or re-roll past the snapshot)."""
+    None when they take back or change one of those ``live`` events (an undo or re-roll past the snapshot, a
+    mend of an event it summarises: its state is then not the state of that history any more)."""
     tail: list[Any] = []
     for entry in entries:
         if entry.kind == "event":
@@ -320,4 +341,10 @@ def fold_from(live: int, entries: Sequence[Any]) -> list[Any] | None:
             tail.pop()
             if entry.kind == "reroll":
                 tail.append(LiveEvent(entry.event, rerolled=True))
+        elif entry.kind == "mend":
+            if entry.index < live:
+                return None
+            at = entry.index - live
+            if at < len(tail):  # past the end: changes nothing (see live_events)
+                tail[at] = LiveEvent(entry.event, tail[at].rerolled)
     return tail

@@ -391,7 +391,7 @@ class Journal:
         stored in the same transaction (:mod:`companion.journal.snapshots`), or with ``later`` kept until
         :meth:`store_later` (the box stores it once the table has seen the roll: packing a state costs a roll
         several milliseconds). ``forget_after``: delete the game's snapshots of more live events than this (an
-        undo or re-roll took one of their events back)."""
+        undo, re-roll or mend took one of their events back or changed it)."""
         if entry.kind not in ENTRY_KINDS:
             raise ValueError(f"unknown entry kind {entry.kind!r}")
         self._writable()
@@ -580,7 +580,7 @@ class Journal:
         return replace(last, entries=last.entries + stored)
 
     def entries(self, game_id: int) -> list[Entry]:
-        """The game's history in order, undo and re-roll rows included."""
+        """The game's history in order, undo, re-roll and mend rows included."""
         rows = self._db.execute("SELECT idx, kind, event FROM entries WHERE game_id=? ORDER BY idx",
                                 (game_id,)).fetchall()
         pending = [(idx, kind, payload) for gid, idx, kind, payload, _ in self._pending.rows if gid == game_id]
@@ -619,7 +619,7 @@ class Journal:
 
     def export_lines(self, game_id: int) -> Iterator[str]:
         """JSON lines: a header ``{"format", "game", "options", ...}`` then the game's history, one entry per
-        line: events, and the undo and re-roll rows as they happened. Moved to another box the game folds to
+        line: events, and the undo, re-roll and mend rows as they happened. Moved to another box the game folds to
         the same state and shows the same thing, the re-rolled mark on the dice included."""
         record = self.game(game_id)
         header: dict[str, Any] = {"format": FORMAT, "version": SCHEMA_VERSION, "game": record.game,

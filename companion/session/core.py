@@ -56,6 +56,7 @@ from companion.read_confirm import cursor_of
 from companion.session.board_cursor import BoardCursor, offer, route
 from companion.session.choices import Offered, asked, cursor, ends, options_for, setup_questions, step_choice
 from companion.session.game_run import GameRun, state_digest, stored_board
+from companion.session.mend import MendFlow
 from companion.session.menus import MenuState
 from companion.session.panel_build import asks_shuffle, deal_for, deals_by_dice
 from companion.session.request import OpenRequest
@@ -308,6 +309,11 @@ class Session:
 
     def _dispatch(self, event: InputEvent) -> None:
         if isinstance(event, Roll):
+            if self._menu is not None and self._menu.take_dice is not None:  # a past roll being mended
+                if event.settle is not None:
+                    self._unsettled.append(event.settle)  # its dice are the menu's now: handled
+                self._menu.take_dice(event.rolled)
+                return
             if self._menu is not None and self._menu.holds_rolls:
                 self._waiting.append(event)  # thrown while the table answers "Re-roll last?": it waits
                 self.message = "roll waits for the answer"
@@ -707,10 +713,21 @@ class Session:
             offer(f"Resume #{record.id} {record.game}", partial(self.resume, record))
         if run is not None and run.live:
             offer("Undo last", lambda: self._confirm("Undo last?", self.undo))
+            offer("Mend an entry", self._mend)
         for label, action in self.extras:
             offer(label, partial(self._extra, label, action))
         offer("Help: buttons, keys", self._help)
         self._menu = MenuState("Menu", labels, actions, back=close if run is not None else None)
+
+    def _mend(self) -> None:
+        """The past entries to mend, newest first (:mod:`companion.session.mend`)."""
+        def show(menu: MenuState | None) -> None:
+            self._menu, self.request = menu, OpenRequest()
+
+        def say(text: str) -> None:
+            self.message = text
+
+        MendFlow(self._require_game(), show, say, self._main_menu, self._dice.roll).entries()
 
     def _help(self) -> None:
         """Every button and key, one per line (:data:`HELP`); OK or BACK goes back to the menu."""

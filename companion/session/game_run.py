@@ -1,4 +1,4 @@
-"""The game on the table and its journal: accept an event, replace the last roll, undo.
+"""The game on the table and its journal: accept an event, replace the last roll, undo, mend a past entry.
 
 The order inside each step is fixed: the engine accepts the event (or raises RuleError and nothing
 changes), the journal commits it, and only then does the run's state move. What a screen shows is
@@ -9,6 +9,9 @@ Replaying from the first event grows with a game's length (about 400 ms at 10,00
 reached it, and resume and undo start from the newest stored state that still holds (the journal checks it
 against the history it summarises: :mod:`companion.journal.snapshots`). Undo first looks in a small cache of
 the states this run has passed through (:data:`STATE_CACHE`): a table undoing a few rolls never reads the disk.
+
+A mend replaces one past live event and replays every later one on top, in memory, before anything is written:
+if one of them no longer fits (:class:`MendRefused`) nothing is journaled and the game stays as it was.
 """
 
 from __future__ import annotations
@@ -40,6 +43,31 @@ def stored_board(journal: Journal, record: GameRecord, maps: Path | None) -> tup
     if stored is None or stored == files_in_force(record.game, maps):
         return maps, ""
     return boards.folder_for(journal.path, stored), boards.CHANGED
+
+
+class MendRefused(CompanionError):
+    """A mend some later live event no longer fits: ``index`` is that event's place in the live list (from 0),
+    ``state`` the state it met, ``reason`` what the engine said; nothing was written."""
+
+    def __init__(self, index: int, event: Event, state: Any, reason: str) -> None:
+        super().__init__(f"entry {index + 1} no longer fits: {reason}")
+        self.index = index
+        self.event = event
+        self.state = state
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Mended:
+    """What a mend changed: the state the mended entry met, and the states right after it and at the end, before
+    and after the mend."""
+
+    index: int
+    before: Any
+    then_before: Any
+    then_after: Any
+    now_before: Any
+    now_after: Any
 
 
 STATE_CACHE = 64
@@ -154,6 +182,47 @@ class GameRun:
             raise CompanionError("nothing to undo")
         shorter, state = self._back()
         self._commit(shorter, state, Entry("undo"), forget_after=len(shorter))
+
+    def mend(self, index: int, event: Event, rolls: Sequence[RollRef] = ()) -> Mended:
+        """The live event at ``index`` (from 0) replaced by ``event``, every later one replayed on top: refused
+        (RuleError for ``event`` itself, :class:`MendRefused` naming the first later event that no longer fits)
+        with nothing written, else journaled as one ``mend`` row before the run moves. Returns the states before
+        and after, at the mended entry and now, for telling the table what the correction changed."""
+        count = len(self.live)
+        if not 0 <= index < count:
+            raise CompanionError("no such entry to mend")
+        old = self.live[index]
+        before = self.state_at(index)
+        was, now = self.state_at(index + 1), self.state
+        state = self.game.apply(before, event)  # RuleError: nothing changed
+        states = [state]
+        for at in range(index + 1, count):
+            later = self.live[at].event
+            try:
+                state = self.game.apply(state, later)
+            except CompanionError as exc:
+                raise MendRefused(at, later, state, str(exc)) from None
+            states.append(state)
+        live = self.live.replaced(index, LiveEvent(event, old.rerolled))
+        self._commit(live, state, Entry("mend", event, tuple(rolls), index), forget_after=index)
+        for stale in [n for n in self._states if n > index]:
+            del self._states[stale]
+        for n, reached in enumerate(states[-STATE_CACHE:], start=count + 1 - min(len(states), STATE_CACHE)):
+            self._remember(n, reached)
+        return Mended(index, before, was, states[0], now, state)
+
+    def state_at(self, count: int) -> Any:
+        """The state after the first ``count`` live events: from memory when this run has it, else from the
+        newest snapshot at or before it (or the full replay)."""
+        if count == len(self.live):
+            return self.state
+        if count in self._states:
+            return self._states[count]
+        return self._load(count)[1]
+
+    def events_from(self, start: int) -> list[LiveEvent]:
+        """The live events from ``start`` (from 0) on, oldest first (those only the journal holds read once)."""
+        return [self.live[i] for i in range(max(0, start), len(self.live))]
 
     def _back(self) -> tuple[LiveEvents, Any]:
         """The live events without the last one and their state: from memory when this run has it, else from

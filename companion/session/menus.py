@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from companion.dice import DiceRolled
 from companion.views.panel import Menu
 
 
@@ -22,6 +23,8 @@ class MenuState:
     holds_rolls: bool = False
     """A question about the game in play ("Re-roll last?"): dice thrown meanwhile wait for its answer
     instead of being refused, so a throw made while the table decides is neither lost nor misread."""
+    take_dice: Callable[[DiceRolled], None] | None = None
+    """A menu that is itself asking for dice (a past roll being mended): a throw goes to it, not to the game."""
 
     def press(self, button: str) -> None:
         """UP/LEFT and DOWN/RIGHT move, OK runs the selected item, BACK runs ``back`` when there is one."""

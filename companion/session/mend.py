@@ -1,0 +1,247 @@
+"""Mend a past entry in place: a wrong tile, build or decision, or a mis-typed die, corrected without undoing
+every later event.
+
+The main menu's "Mend an entry" lists the past entries newest first, each by the words the table saw when it
+made it (the option's label, the dice as the OLED says them), a page at a time. Picking one offers what was
+legal at that point: the engine's own options for a decision (the one taken marked ``*`` and the cursor on
+it), or the dice of a roll to type again (UP/DOWN change the die under the cursor, LEFT/RIGHT move between
+dice, ROLL or a throw on the tower sets them, OK enters). The run then replays every later entry on top
+(:meth:`~companion.session.game_run.GameRun.mend`): one that no longer fits refuses the mend in one line naming
+it, and nothing is written; else the mend is journaled (on disk before it is shown) and a screen says what
+changed, by comparing what the engine already says of its states (its status and recap) before and after.
+
+Generic: it asks the engine only for the :class:`~companion.games.base.Game` contract and its options, so
+every game can be mended the same way. A shuffle is not listed (it is dealt again by undoing it).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from companion.dice import FACES, Choice, DiceRolled, Die, Event, Shuffled, event_to_dict, match_dice
+from companion.errors import CompanionError
+from companion.games.base import Game, Option
+from companion.read_confirm import say_dice
+from companion.session.choices import options_for
+from companion.session.game_run import GameRun, Mended, MendRefused
+from companion.session.menus import MenuState
+
+log = logging.getLogger(__name__)
+
+PAGE = 8
+"""Entries listed at a time: describing one asks the engine for the options of the state before it (a long
+list for a Carcassonne space), so older ones are listed only when asked for ("Older entries")."""
+
+CHANGES = 8
+"""Lines at most on the screen that says what a mend changed, beyond the entry's own two (now, was)."""
+
+MARK = "* "
+"""Before the option that was taken, in the list of what was legal at that point."""
+
+
+def same_event(a: Event, b: Event) -> bool:
+    """Equal as the journal writes them (a tuple in one and a list in the other, as JSON reads back, match)."""
+    return json.dumps(event_to_dict(a), sort_keys=True) == json.dumps(event_to_dict(b), sort_keys=True)
+
+
+def offered(game: Game[Any], state: Any) -> list[Option]:
+    """What the table could decide in ``state``: the engine's options (one per prompt action without them)."""
+    prompt = game.prompt(state)
+    return options_for(game, state, prompt) if prompt.actions else []
+
+
+def describe(game: Game[Any], state: Any, event: Event) -> str:
+    """An entry in the table's words: the label of the option it was (``state`` is the state before it), the
+    dice as the OLED says them, else the engine's recap of what it did. Never an action code or its args."""
+    if isinstance(event, DiceRolled):
+        return f"Roll {say_dice(event.dice)}"
+    if isinstance(event, Shuffled):
+        return "Cards shuffled"
+    for option in offered(game, state):
+        if same_event(option.event, event):
+            return option.label
+    try:
+        lines = game.recap(game.apply(state, event))
+    except CompanionError:
+        lines = ()
+    prompt = game.prompt(state)
+    return lines[-1] if lines else (prompt.short or prompt.text)
+
+
+def changes(game: Game[Any], mended: Mended) -> list[str]:
+    """What a mend changed beyond the entry itself, in the engine's own words: its recap right after the mended
+    entry, and its status and recap now, compared before and after (lines that went: "was: ...", lines that
+    came: "now: ...")."""
+    lines: list[str] = []
+
+    def compare(before: Sequence[str], after: Sequence[str]) -> None:
+        for line in after:
+            if line not in before:
+                lines.append(f"now: {line}")
+        for line in before:
+            if line not in after:
+                lines.append(f"was: {line}")
+
+    compare(game.recap(mended.then_before), game.recap(mended.then_after))
+    compare([game.status(mended.now_before)], [game.status(mended.now_after)])
+    compare(game.recap(mended.now_before), game.recap(mended.now_after))
+    unique = list(dict.fromkeys(lines))
+    return unique[:CHANGES] or ["Nothing else changed"]
+
+
+@dataclass
+class DiceMenu(MenuState):
+    """The dice of a past roll typed again, as the request takes a typed die: UP/DOWN change the die under the
+    cursor, LEFT/RIGHT move between dice, ROLL throws them all, a throw from a source (the tower) replaces the dice
+    of its kinds (:meth:`thrown`), OK enters, BACK leaves."""
+
+    dice: list[Die] = field(default_factory=list)
+    enter: Callable[[DiceRolled], None] | None = None
+    throw: Callable[[tuple[str, ...]], DiceRolled] | None = None
+    source: str = "typed"
+    """Where the dice on the menu came from last (typed, the box's ROLL, a source's throw): journaled with them."""
+
+    def __post_init__(self) -> None:
+        self.labels = [str_die(d) for d in self.dice]
+        self.actions = [self._enter] * len(self.dice)
+        self.take_dice = self.thrown
+
+    def thrown(self, rolled: DiceRolled) -> None:
+        """Dice thrown (on the tower, smart dice) while the roll is mended: each replaces the next die of its kind
+        not yet replaced; OK then enters them. Dice of no kind asked: refused in one line."""
+        dice = rolled.dice
+        kinds = [d.kind for d in self.dice]
+        match = match_dice(kinds, dice)
+        if not match.taken:
+            need = " + ".join(k.upper() for k in kinds)
+            raise CompanionError(f"need {need}, got {', '.join(str(d) for d in dice) or 'no dice'}")
+        free = list(range(len(self.dice)))
+        for die in match.taken:
+            at = next(i for i in free if self.dice[i].kind == die.kind)
+            free.remove(at)
+            self.dice[at] = die
+        self.source = rolled.source
+        self.labels = [str_die(d) for d in self.dice]
+
+    def press(self, button: str) -> None:
+        if button in ("UP", "DOWN"):
+            die = self.dice[self.selected]
+            step = 1 if button == "UP" else -1
+            self.dice[self.selected] = Die(die.kind, (die.value - 1 + step) % FACES[die.kind] + 1)
+            self.source = "typed"
+        elif button == "ROLL" and self.throw is not None:
+            rolled = self.throw(tuple(d.kind for d in self.dice))
+            self.dice, self.source = list(rolled.dice), rolled.source
+        else:
+            super().press(button)
+            return
+        self.labels = [str_die(d) for d in self.dice]
+
+    def _enter(self) -> None:
+        if self.enter is not None:
+            self.enter(DiceRolled(tuple(self.dice), self.source))
+
+
+def str_die(die: Die) -> str:
+    return f"{die.kind.upper()} {die.value}"
+
+
+class MendFlow:
+    """The menus of one mend, on the game on the table. ``show`` puts a menu on the OLED (None: back to the
+    game), ``say`` the footer's line, ``back`` reopens the main menu, ``throw`` rolls dice for ROLL."""
+
+    def __init__(self, run: GameRun, show: Callable[[MenuState | None], None], say: Callable[[str], None],
+                 back: Callable[[], None], throw: Callable[[tuple[str, ...]], DiceRolled] | None = None) -> None:
+        self.run = run
+        self.game = run.game
+        self._show = show
+        self._say = say
+        self._back = back
+        self._throw = throw
+
+    # -- which entry --------------------------------------------------------------------------------
+
+    def entries(self, newest: int | None = None) -> None:
+        """The past entries from ``newest`` (from 0; None: the last) back, a page of them, newest first."""
+        count = len(self.run.live)
+        if not count:
+            self._say("nothing to mend yet")
+            self._back()
+            return
+        high = count - 1 if newest is None else min(newest, count - 1)
+        low = max(0, high - PAGE + 1)
+        events = self.run.events_from(low)[:high - low + 1]
+        state = self.run.state_at(low)
+        found: list[tuple[int, str, Any]] = []
+        for index, item in enumerate(events, start=low):
+            if not isinstance(item.event, Shuffled):
+                found.append((index, describe(self.game, state, item.event), state))
+            if index < high:
+                state = self.game.apply(state, item.event)
+        found.reverse()
+        labels = [f"{index + 1}. {text}" for index, text, _ in found]
+        actions: list[Callable[[], None]] = [partial(self.pick, index, before, high)
+                                              for index, _, before in found]
+        if low > 0:
+            labels.append("Older entries")
+            actions.append(partial(self.entries, low - 1))
+        if not labels:
+            labels, actions = ["(only shuffles here)"], [self._back]
+        self._show(MenuState("Mend which entry?", labels, actions, back=self._back))
+
+    def pick(self, index: int, before: Any, page: int | None = None) -> None:
+        """What was legal before entry ``index``: the engine's options, or the dice of a roll to type again (BACK:
+        the page of entries listed from ``page``)."""
+        back = partial(self.entries, page)
+        old = self.run.live[index].event
+        if isinstance(old, DiceRolled):
+            self._show(DiceMenu(f"Entry {index + 1} was {say_dice(old.dice)}", [], [], back=back,
+                                dice=list(old.dice), throw=self._throw,
+                                enter=partial(self.apply, index)))
+            return
+        options = offered(self.game, before)
+        at = next((i for i, o in enumerate(options) if same_event(o.event, old)), None)
+        if at is None and isinstance(old, Choice):  # a step the engine does not list (a whole tile at once): first
+            options.insert(0, Option(describe(self.game, before, old), old))
+            at = 0
+        if not options:
+            self._say(f"entry {index + 1} has nothing else it could have been")
+            return
+        labels = [(MARK if i == at else "") + o.label for i, o in enumerate(options)]
+        self._show(MenuState(f"Entry {index + 1}: instead", labels,
+                             [partial(self.apply, index, o.event) for o in options],
+                             back=back, selected=at or 0))
+
+    # -- the mend ---------------------------------------------------------------------------------------
+
+    def apply(self, index: int, event: Event) -> None:
+        """Mend entry ``index`` with ``event``: refused in one line (nothing written), or journaled and what it
+        changed shown."""
+        old = self.run.live[index].event
+        if same_event(old, event) or (isinstance(old, DiceRolled) and isinstance(event, DiceRolled)
+                                      and old.dice == event.dice):
+            self._show(None)
+            self._say(f"entry {index + 1} unchanged")
+            return
+        try:
+            mended = self.run.mend(index, event)
+        except MendRefused as exc:
+            self._show(None)
+            later = describe(self.game, self.run.state_at(exc.index), exc.event)  # as the table entered it
+            log.info("mend of entry %d refused: entry %d: %s", index + 1, exc.index + 1, exc.reason)
+            self._say(f"not mended: entry {exc.index + 1} ({later}) would no longer fit")
+            return
+        except CompanionError as exc:
+            self._show(None)
+            self._say(f"not mended: {exc}")
+            return
+        taken = describe(self.game, mended.before, event)
+        head = [f"now: {taken}", f"was: {describe(self.game, mended.before, old)}"]
+        lines = list(dict.fromkeys([*head, *changes(self.game, mended)]))
+        close = [lambda: self._show(None)] * len(lines)
+        self._show(MenuState(f"Entry {index + 1} mended", lines, close, back=lambda: self._show(None)))
