@@ -333,7 +333,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
         return refuse(request, 403, "bad CSRF token")
     if len(hub.sockets) >= MAX_SOCKETS:
         return refuse(request, 503, "too many phones")
-    ws = web.WebSocketResponse(max_msg_size=4 * MAX_MESSAGE, heartbeat=30.0)
+    ws = web.WebSocketResponse(max_msg_size=4 * MAX_MESSAGE, heartbeat=30.0, compress=False)
     await ws.prepare(request)
     hub.sockets[ws] = phone
     bad = 0

@@ -1,0 +1,100 @@
+"""The phones' page within its memory: the phones' picture is the projector's own frame scaled down (no second
+renderer), and large buffers go back to the system when freed (glibc's fixed mapping threshold)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pygame
+import pytest
+
+from companion.journal import Journal
+from companion.remote.view import RemoteView
+from companion.session.core import Session
+from companion.views.projector import ProjectorRenderer
+
+
+@pytest.fixture
+def carcassonne(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as journal:
+        session = Session(journal)
+        session.start("carcassonne", {"players": 2, "board": "tiles", "river": "no"})
+        yield session
+
+
+@pytest.mark.parametrize(("projector", "picture"), [((1920, 1080), (960, 540)), ((1024, 768), (720, 540)),
+                                                    ((960, 540), (960, 540)), ((800, 480), (800, 480))])
+def test_the_phones_picture_is_the_projectors_frame_scaled_down(carcassonne, projector, picture):
+    frame = carcassonne.frame
+    renderer = ProjectorRenderer(projector)
+    drawn = renderer.render(frame)
+    published = []
+    view = RemoteView(carcassonne, published.append, (960, 540), drawn_by=lambda f: renderer if f is frame else None)
+    view.show(frame)
+    snap = published[-1]
+    assert view.renderer is None  # no renderer of the phones' own
+    assert snap.size == picture and len(snap.rgb) == picture[0] * picture[1] * 3
+    expected = drawn if picture == projector else pygame.transform.smoothscale(drawn, picture)
+    assert snap.rgb == pygame.image.tobytes(expected, "RGB")
+    # each place's rectangle is where a renderer of the picture's own size puts that place: each one's middle
+    # lies inside the other
+    own: list = []
+    RemoteView(carcassonne, own.append, picture).show(frame)
+    placed = [(a.rect, b.rect) for a, b in zip(snap.options, own[-1].options, strict=True) if a.rect]
+    assert placed
+    for one, other in placed + [(b, a) for a, b in placed]:
+        x, y = one[0] + one[2] / 2, one[1] + one[3] / 2
+        assert other[0] <= x <= other[0] + other[2] and other[1] <= y <= other[1] + other[3], (one, other)
+
+
+def test_a_frame_the_projector_did_not_draw_is_drawn_by_the_view_itself(carcassonne):
+    published = []
+    view = RemoteView(carcassonne, published.append, (480, 270), drawn_by=lambda f: None)
+    view.show(carcassonne.frame)
+    assert view.renderer is not None and published[-1].size == (480, 270)
+
+
+def test_the_box_hands_the_projectors_renderer_to_the_phones_only_for_the_frame_it_drew(tmp_path):
+    from remote_box import Box
+
+    box = Box(tmp_path, "kansas", {"players": 4})
+    try:
+        box.wait(lambda: box.remote.drawn_by(box.table.session.frame) is not None)
+        assert box.remote.drawn_by(box.table.session.frame) is box.projector.renderer
+        assert box.remote.drawn_by(object()) is None  # a frame the projector never drew
+    finally:
+        box.close()
+
+
+MAPPED = """
+import ctypes, json
+from companion.remote.memory import return_large_buffers
+
+class Info(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                               "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+libc = ctypes.CDLL(None)
+libc.mallinfo2.restype = Info
+libc.malloc.restype = ctypes.c_void_p
+libc.malloc.argtypes = (ctypes.c_size_t,)
+libc.free.argtypes = (ctypes.c_void_p,)
+if FIX:
+    assert return_large_buffers()
+libc.free(libc.malloc(4 << 20))  # a large block freed: glibc's own rule raises its threshold past 1 MB
+before = libc.mallinfo2().hblks
+block = libc.malloc(1 << 20)
+mapped = libc.mallinfo2().hblks - before
+libc.free(block)
+print(json.dumps(mapped))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc")
+@pytest.mark.parametrize("fixed", [False, True])
+def test_large_buffers_keep_a_mapping_of_their_own_once_the_threshold_is_fixed(fixed):
+    script = MAPPED.replace("FIX", str(fixed))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(out.stdout) == (1 if fixed else 0)  # mapped: given back to the system when freed
