@@ -3,10 +3,12 @@ renderer), and large buffers go back to the system when freed (glibc's fixed map
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
 
+import aiohttp
 import pygame
 import pytest
 
@@ -64,6 +66,49 @@ def test_the_box_hands_the_projectors_renderer_to_the_phones_only_for_the_frame_
         box.wait(lambda: box.remote.drawn_by(box.table.session.frame) is not None)
         assert box.remote.drawn_by(box.table.session.frame) is box.projector.renderer
         assert box.remote.drawn_by(object()) is None  # a frame the projector never drew
+    finally:
+        box.close()
+
+
+async def _picture(ws):
+    """The next frame's words and picture from the box."""
+    state = None
+    while True:
+        msg = await ws.receive(timeout=10)
+        if msg.type == aiohttp.WSMsgType.TEXT and json.loads(msg.data)["t"] == "state":
+            state = json.loads(msg.data)
+        elif msg.type == aiohttp.WSMsgType.BINARY and state is not None:
+            return state, msg.data
+        elif msg.type not in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY):
+            raise AssertionError(f"closed: {msg}")
+
+
+def test_the_pixels_are_let_go_once_encoded_and_a_later_phone_gets_the_same_png(tmp_path):
+    from remote_box import Box
+
+    box = Box(tmp_path, "kansas", {"players": 4})
+
+    async def join(s):
+        r = await s.post(f"{box.url}/join", json={"code": box.code, "seat": ""}, headers={"Origin": box.url})
+        return (await r.json())["csrf"]
+
+    async def connect(s, csrf):
+        return await s.ws_connect(f"{box.url}/ws?csrf={csrf}", origin=box.url, max_msg_size=0)
+
+    async def go():
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as s, \
+                aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as t:
+            tokens = [await join(s), await join(t)]  # both joined first: the box says the same words for each
+            first = await _picture(await connect(s, tokens[0]))
+            snapshot = box.remote.hub.snapshot
+            assert snapshot.frame == first[0]["frame"] and len(snapshot.rgb) == 0  # only the PNG is kept
+            second = await _picture(await connect(t, tokens[1]))
+            assert second == first  # the same frame, its PNG made once
+            width, height = first[0]["size"]
+            assert second[1][8:16] == b"\x89PNG\r\n\x1a\n" and (width, height) == box.projector.renderer.size
+
+    try:
+        asyncio.run(asyncio.wait_for(go(), 60))
     finally:
         box.close()
 

@@ -108,6 +108,8 @@ class Hub:
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._encoding: tuple[Snapshot, asyncio.Future[bytes]] | None = None
+        """The snapshot whose PNG is being made, and the job: a phone that comes meanwhile waits for it too."""
         self._encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="remote-png")
         """One thread encodes the pictures (Pillow lets go of the GIL meanwhile): the default pool's several
         threads each grew a malloc arena of their own, megabytes of resident memory for one job."""
@@ -141,6 +143,7 @@ class Hub:
     def _new_snapshot(self, snapshot: Snapshot) -> None:
         self.snapshot = snapshot
         self.picture = None
+        self._encoding = None
         if self._wake is not None:
             self._wake.set()
 
@@ -164,14 +167,21 @@ class Hub:
                 log.warning("remote: sending frame %d failed: %s", snapshot.frame, exc)
 
     async def _picture(self, snapshot: Snapshot) -> bytes:
-        if self.picture is None or int.from_bytes(self.picture[:8], "big") != snapshot.frame:
-            if not self.sockets:
-                return b""
-            picture = await asyncio.get_running_loop().run_in_executor(self._encoder, encode_png, snapshot)
-            if snapshot is self.snapshot:
-                self.picture = picture
-            return picture
-        return self.picture
+        """The snapshot's PNG, encoded once however many phones wait for it (b"" while no phone is there)."""
+        if self.picture is not None and int.from_bytes(self.picture[:8], "big") == snapshot.frame:
+            return self.picture
+        if not self.sockets:
+            return b""
+        if self._encoding is None or self._encoding[0] is not snapshot:
+            job = asyncio.get_running_loop().run_in_executor(self._encoder, encode_png, snapshot)
+            self._encoding = (snapshot, job)
+        picture = await asyncio.shield(self._encoding[1])
+        if snapshot is self.snapshot and self.picture is None:
+            self.picture = picture
+            self._encoding = None
+            if isinstance(snapshot.rgb, bytearray):
+                snapshot.rgb.clear()  # the PNG stands for the pixels from now on: 1.5 MB given back
+        return picture
 
     async def _send(self, ws: PhoneSocket, snapshot: Snapshot, picture: bytes) -> None:
         """One frame to one phone: its words then its picture, never older than what the phone has (the

@@ -45,7 +45,8 @@ class Snapshot:
 
     frame: int
     size: tuple[int, int]
-    rgb: bytes = field(repr=False)
+    rgb: bytes | bytearray = field(repr=False)
+    """The picture's pixels; a bytearray is emptied by the server once its PNG is made (1.5 MB not kept)."""
     game: str = ""
     status: str = ""
     request: str = ""
@@ -140,7 +141,8 @@ class RemoteView:
             self._layout, self._scale = self.renderer.layout, 1.0
         self.count += 1
         self._drawn = frame
-        self.last = snapshot = self.snapshot(frame, pygame.image.tobytes(surface, "RGB"), surface.get_size())
+        pixels = bytearray(pygame.image.tobytes(surface, "RGB"))  # the server lets go of them once encoded
+        self.last = snapshot = self.snapshot(frame, pixels, surface.get_size())
         self.publish(snapshot)
 
     def _scaled(self, surface: Any) -> Any:
@@ -156,7 +158,7 @@ class RemoteView:
         return pygame.transform.smoothscale(surface, (max(1, round(width * self._scale)),
                                                       max(1, round(height * self._scale))))
 
-    def snapshot(self, frame: Any, rgb: bytes, size: tuple[int, int]) -> Snapshot:
+    def snapshot(self, frame: Any, rgb: bytes | bytearray, size: tuple[int, int]) -> Snapshot:
         """The snapshot of ``frame`` with its picture (read on the loop's thread: the session's options and dice
         are its own)."""
         panel = frame.panel
