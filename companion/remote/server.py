@@ -29,9 +29,12 @@ never end a request (a TLS hello on the plain port, a slow client) are closed af
 
 class OneLine(logging.Filter):
     """Tornado's own log as one line per event, a warning at most: a request the HTTP parser refuses (garbage,
-    a body too large) or a connection's error names the error, never a traceback in the box's log."""
+    a body too large: a warning, as the page's own refusals) or a connection's error names the error, never a
+    traceback in the box's log."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.INFO and str(record.msg).startswith("Malformed HTTP"):
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
         if record.exc_info:
             exc = record.exc_info[1]
             if exc is not None:
