@@ -12,12 +12,12 @@ The memory figure runs the box in processes of its own (:func:`serve`), without 
 phone, and with the page and eight phones connected, plays the same 30 ROLL presses and compares their
 resident sets (VmRSS) at the end. Where the page's memory goes is measured in one more box (:func:`stages`):
 its resident set after each step of starting the page (the imports, the server), then with one phone and with
-eight.
+eight. This module imports asyncio only where its phones need it: the boxes import it (through this module)
+only with the page on, as the box does, so its import is counted as the page's.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import itertools
 import json
@@ -63,8 +63,10 @@ STAGES = (("asyncio", "asyncio's import"),
 
 
 def stages(phones: int = PHONES) -> list[tuple[str, float]]:
-    """One box's resident set (MB) after each step of starting the page: the box alone (30 rolls), each import
+    """One box's resident set (MB) after each step of starting the page: the box alone (90 rolls), each import
     of :data:`STAGES`, the server started, then 30 rolls with one phone and 30 more with ``phones``."""
+    import asyncio
+
     env = {**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
     proc = subprocess.Popen([sys.executable, "-c", "from benchmarks.bench_remote import serve_stages; serve_stages()"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
@@ -159,6 +161,8 @@ def serve_stages() -> None:
 
 
 def tap_latency() -> tuple[list[float], float]:
+    import asyncio
+
     import aiohttp
 
     from companion.config import Config, RemoteConfig
@@ -185,6 +189,8 @@ def tap_latency() -> tuple[list[float], float]:
 
 
 async def _phones(aiohttp: Any, url: str, remote: Any) -> tuple[list[float], float]:
+    import asyncio
+
     sessions, sockets = [], []
     for _ in range(PHONES):
         s = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
@@ -260,6 +266,8 @@ async def _frame(ws: Any, after: int, late: list[str] | None = None) -> tuple[di
 def rss_mb(remote: bool, phones: int = PHONES) -> tuple[float, float]:
     """The resident set of a box (:func:`serve`) after 30 ROLL presses (and, with the page, ``phones`` watching):
     all of it and its anonymous part, in MB."""
+    import asyncio
+
     proc = subprocess.Popen([sys.executable, "-c", f"from benchmarks.bench_remote import serve; serve({remote})"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             cwd=Path(__file__).resolve().parent.parent)
@@ -330,6 +338,8 @@ def serve(remote: bool) -> None:
 
 
 async def _played_with_phones(proc: subprocess.Popen[str], port: int, code: str, phones: int) -> tuple[float, float]:
+    import asyncio
+
     import aiohttp
 
     url = f"http://127.0.0.1:{port}"

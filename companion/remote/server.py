@@ -22,6 +22,11 @@ log = logging.getLogger("companion.remote")
 HTTP_BODY_LIMIT = 64 * MAX_BODY
 """The largest body the HTTP layer reads at all (a larger one is a 400 before any handler); the join's own
 limit (``MAX_BODY``, a 413) is checked on what is read."""
+HEADER_LIMIT = 8 * 1024
+"""The largest request head (line and headers) read at all: a phone's are a few hundred bytes."""
+READ_CHUNK = 4 * 1024
+"""What each connection reads at a time (Tornado's default is 64 KB a connection): a phone sends a few hundred
+bytes at a time, and each connection's read buffer stays this small."""
 HEADER_TIMEOUT = 5.0
 """Seconds a connection may take to send a request's headers (or stay idle between requests): bytes that
 never end a request (a TLS hello on the plain port, a slow client) are closed after this."""
@@ -101,7 +106,8 @@ class RemoteServer:
     async def _serve(self) -> HTTPServer:
         sockets = bind_sockets(self.port, self.host)
         try:
-            server = HTTPServer(make_app(self.hub), max_body_size=HTTP_BODY_LIMIT,
+            server = HTTPServer(make_app(self.hub), max_body_size=HTTP_BODY_LIMIT, max_header_size=HEADER_LIMIT,
+                                max_buffer_size=HTTP_BODY_LIMIT + HEADER_LIMIT, chunk_size=READ_CHUNK,
                                 idle_connection_timeout=HEADER_TIMEOUT)
             server.add_sockets(sockets)
         except BaseException:
