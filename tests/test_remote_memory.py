@@ -137,9 +137,42 @@ print(json.dumps(mapped))
 """
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc")
 @pytest.mark.parametrize("fixed", [False, True])
 def test_large_buffers_keep_a_mapping_of_their_own_once_the_threshold_is_fixed(fixed):
     script = MAPPED.replace("FIX", str(fixed))
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(out.stdout) == (1 if fixed else 0)  # mapped: given back to the system when freed
+
+
+TRIMMED = """
+import ctypes
+from companion.remote.memory import give_back, return_large_buffers
+
+def resident():
+    fields = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines())
+    return int(fields["VmRSS"].split()[0]) // 1024
+
+libc = ctypes.CDLL(None)
+libc.malloc.restype = ctypes.c_void_p
+libc.malloc.argtypes = (ctypes.c_size_t,)
+libc.free.argtypes = (ctypes.c_void_p,)
+assert return_large_buffers()
+blocks = [libc.malloc(64 << 10) for _ in range(400)]  # 25 MB in blocks the heap serves (under the threshold)
+for block in blocks:
+    ctypes.memset(block, 1, 64 << 10)
+pin = libc.malloc(64 << 10)  # above them: the heap's top cannot shrink past it
+ctypes.memset(pin, 1, 64 << 10)
+before = resident()
+for block in blocks:
+    libc.free(block)
+freed = resident()
+give_back()
+print(before - freed, before - resident())
+"""
+
+
+def test_freed_memory_inside_the_heap_goes_back_to_the_system_once_given_back():
+    out = subprocess.run([sys.executable, "-c", TRIMMED], capture_output=True, text=True, timeout=60, check=True)
+    freed, given_back = map(int, out.stdout.split())
+    assert freed < 5  # freed, yet resident: the heap keeps it
+    assert given_back >= 20  # MB: given back

@@ -32,6 +32,7 @@ from tornado.iostream import StreamClosedError
 from companion.remote import assets
 from companion.remote.codes import SEATS, Joining, Phone
 from companion.remote.limits import Bucket, JoinLimits
+from companion.remote.memory import give_back
 from companion.remote.messages import MAX_MESSAGE, Refused, parse
 from companion.remote.source import PhoneInputs
 from companion.remote.view import Snapshot
@@ -67,13 +68,17 @@ GONE = (websocket.WebSocketClosedError, StreamClosedError)
 
 
 def encode_png(snapshot: Snapshot) -> bytes:
-    """The snapshot's picture as PNG (lossless: the phone shows the projector's pixels), frame number first."""
+    """The snapshot's picture as PNG (lossless: the phone shows the projector's pixels), frame number first;
+    the encoder's freed buffers are given back to the system once it is made (memory.py)."""
     from PIL import Image
 
     out = io.BytesIO()
     out.write(snapshot.frame.to_bytes(8, "big"))
     Image.frombytes("RGB", snapshot.size, snapshot.rgb).save(out, "PNG", compress_level=1)
-    return out.getvalue()
+    picture = out.getvalue()
+    del out
+    give_back()
+    return picture
 
 
 def host_allowed(host: str, names: frozenset[str]) -> bool:
