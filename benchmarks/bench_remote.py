@@ -1,21 +1,27 @@
 """The phones' page: a tap -> the box's new frame on every connected phone, the page's size, the added memory.
 
-The tap's figure runs the real box in this process (the simulated table's session, loop, journal and views, the
-page on a loopback port) with eight phones as aiohttp websocket clients on this process's own event loop: from
-one phone sending a tap (the dice or the first option the frame asks for) to the moment all eight hold the new
-frame's words and picture (a PNG of 960x540). The phones share this process's GIL with the box, so the figure
-includes their own reading; a real phone reads on its own CPU.
+Every box here has the box's own views: the OLED on luma's dummy device and the projector's 1080p map drawn
+headless (the phones' picture is that map scaled down to 960x540). The tap's figure runs the real box in this
+process (the simulated table's session, loop, journal and views, the page on a loopback port) with eight
+phones as aiohttp websocket clients on this process's own event loop: from one phone sending a tap (the dice or
+the first option the frame asks for) to the moment all eight hold the new frame's words and picture (a PNG of
+960x540). The phones share this process's GIL with the box, so the figure includes their own reading; a real
+phone reads on its own CPU.
 
-The memory figure runs the box twice in processes of its own (:func:`serve`: the simulated table with its
-1080p map drawn headless), without and with the page, plays the same 30 ROLL presses with eight phones connected
-to the second, and compares their resident sets (VmRSS) at the end.
+The memory figure runs the box in processes of its own (:func:`serve`), without the page, with the page and no
+phone, and with the page and eight phones connected, plays the same 30 ROLL presses and compares their
+resident sets (VmRSS) at the end. Where the page's memory goes is measured in one more box (:func:`stages`):
+its resident set after each step of starting the page (the imports, the server), then with one phone and with
+eight. This module imports asyncio only where its phones need it: the boxes import it (through this module)
+only with the page on, as the box does, so its import is counted as the page's.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import itertools
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -45,10 +51,118 @@ def run() -> list[Row]:
     rows.append(Row(AREA, f"added resident memory, page on, {PHONES} phones", watched[0] - without[0], "MB", most=10.0))
     rows.append(Row(AREA, f"added anonymous memory, page on, {PHONES} phones", watched[1] - without[1], "MB",
                     "the heap alone"))
+    steps = stages()
+    for (_, before), (what, after) in itertools.pairwise(steps):
+        rows.append(Row(AREA, f"  of which {what}", after - before, "MB", "one box, step by step"))
     return rows
 
 
+STAGES = (("asyncio", "asyncio's import"),
+          ("tornado.web tornado.websocket tornado.httpserver", "the web framework's import (Tornado)"),
+          ("companion.remote.wiring", "the page's own modules' import"))
+
+
+def stages(phones: int = PHONES) -> list[tuple[str, float]]:
+    """One box's resident set (MB) after each step of starting the page: the box alone (90 rolls), each import
+    of :data:`STAGES`, the server started, then 30 rolls with one phone and 30 more with ``phones``."""
+    import asyncio
+
+    env = {**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    proc = subprocess.Popen([sys.executable, "-c", "from benchmarks.bench_remote import serve_stages; serve_stages()"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            cwd=Path(__file__).resolve().parent.parent, env=env)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        steps = [("the box alone", float(proc.stdout.readline()))]
+        for _, what in STAGES:
+            steps.append((what, float(proc.stdout.readline())))
+        port, code, started = proc.stdout.readline().split()
+        steps.append(("the server started (its thread, loop and socket)", float(started)))
+        one = asyncio.run(_played_with_phones(proc, int(port), code, 1))[0]
+        steps.append(("the first phone (its picture, the PNG encoder)", one))
+        more = asyncio.run(_played_with_phones(proc, int(port), code, phones))[0]
+        steps.append((f"{phones - 1} more phones", more))
+        return steps
+    finally:
+        with contextlib.suppress(OSError):
+            proc.stdin.write("quit\n")
+            proc.stdin.flush()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+def serve_stages() -> None:
+    """The box of :func:`stages`, its loop turned on this thread all along (as on the box): 30 rolls, the page's
+    modules imported and the page started one step at a time (each step's resident MB printed), then "roll"
+    and "quit" from stdin as :func:`serve` takes them (read by a thread of their own)."""
+    import importlib
+    import queue
+
+    from companion.config import Config, RemoteConfig
+    from companion.inputs import Press
+    from companion.journal import Journal
+    from companion.sim import build_table, sim_config
+
+    def memory() -> str:
+        return f"{_vmrss(os.getpid())[0]:.2f}"
+
+    with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
+        config = Config(remote=RemoteConfig(enabled=False, port=0, bind="127.0.0.1"))
+        views, closers = box_views()
+        table = build_table(journal, sim_config(config, headless=True), tick=0.05, views=views)
+        table.closers.extend(closers)
+        table.session.start("kansas", {"players": 4})
+
+        def roll() -> int:
+            before = table.loop.frames_shown
+            table.inbox.put(Press("ROLL" if table.session.wanted() else "OK"))  # dice, else the first option
+            return before
+
+        for _ in range(3 * ROLLS):  # the game played as far as the phones will see it: each stage measures the page
+            before = roll()
+            while table.loop.frames_shown == before:
+                table.loop.step(0.5)
+        print(memory(), flush=True)
+        for modules, _ in STAGES:
+            for name in modules.split():
+                importlib.import_module(name)
+            print(memory(), flush=True)
+        from companion.remote.wiring import attach_remote
+
+        remote = attach_remote(table, Config(remote=RemoteConfig(enabled=True, port=0, bind="127.0.0.1")))
+        assert remote is not None
+        table.loop.show()  # the frame shown again through the page's views, as a box that starts with the page has
+        print(remote.server.port, remote.joining.code, memory(), flush=True)
+        commands: queue.Queue[str] = queue.Queue()
+
+        def read() -> None:
+            for line in sys.stdin:
+                commands.put(line.strip())
+            commands.put("quit")
+
+        threading.Thread(target=read, daemon=True).start()
+        waiting: int | None = None
+        while True:
+            table.loop.step(0.01)
+            if waiting is not None and table.loop.frames_shown > waiting:
+                print("shown", flush=True)
+                waiting = None
+            try:
+                command = commands.get_nowait()
+            except queue.Empty:
+                continue
+            if command == "quit":
+                break
+            waiting = roll()
+        table.close()
+
+
 def tap_latency() -> tuple[list[float], float]:
+    import asyncio
+
     import aiohttp
 
     from companion.config import Config, RemoteConfig
@@ -58,7 +172,9 @@ def tap_latency() -> tuple[list[float], float]:
 
     with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
         config = Config(remote=RemoteConfig(enabled=True, port=0, bind="127.0.0.1"))
-        table = build_table(journal, sim_config(config, headless=True), views=[], tick=0.05)
+        views, closers = box_views()
+        table = build_table(journal, sim_config(config, headless=True), views=views, tick=0.05)
+        table.closers.extend(closers)
         remote = table.parts["remote-server"]
         url = f"http://127.0.0.1:{remote.server.port}"
         table.session.start("kansas", {"players": 4})
@@ -73,6 +189,8 @@ def tap_latency() -> tuple[list[float], float]:
 
 
 async def _phones(aiohttp: Any, url: str, remote: Any) -> tuple[list[float], float]:
+    import asyncio
+
     sessions, sockets = [], []
     for _ in range(PHONES):
         s = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
@@ -106,7 +224,10 @@ async def _phones(aiohttp: Any, url: str, remote: Any) -> tuple[list[float], flo
             start = time.perf_counter()
             last_tap[phone] = start
             await sockets[phone].send_str(json.dumps(message))
-            latest = await asyncio.gather(*(_frame(ws, state["frame"]) for ws in sockets))
+            late: list[str] = []
+            latest = await asyncio.gather(*(_frame(ws, state["frame"], late) for ws in sockets))
+            if late:  # a frame of the box's own came first (a notice): the tap was refused, no sample; tap again
+                continue
             samples.append((time.perf_counter() - start) * 1000)
             sizes.append(latest[0][1])
     finally:
@@ -119,8 +240,9 @@ async def _phones(aiohttp: Any, url: str, remote: Any) -> tuple[list[float], flo
     return samples, sum(sizes) / len(sizes)
 
 
-async def _frame(ws: Any, after: int) -> tuple[dict[str, Any], int]:
-    """The first frame newer than ``after`` with its picture: (its words, the picture's size)."""
+async def _frame(ws: Any, after: int, late: list[str] | None = None) -> tuple[dict[str, Any], int]:
+    """The first frame newer than ``after`` with its picture: (its words, the picture's size). A tap the box
+    refuses as made on an old frame is noted in ``late`` (when given) and the newer frame waited for."""
     import aiohttp
 
     state: dict[str, Any] | None = None
@@ -130,6 +252,8 @@ async def _frame(ws: Any, after: int) -> tuple[dict[str, Any], int]:
             data = json.loads(msg.data)
             if data["t"] == "state" and data["frame"] > after:
                 state = data
+            elif data["t"] == "refused" and late is not None and data["why"] == "the table moved on: look again":
+                late.append(data["why"])
             elif data["t"] == "refused":
                 raise RuntimeError(f"tap refused: {data['why']}")
         elif msg.type == aiohttp.WSMsgType.BINARY:
@@ -142,6 +266,8 @@ async def _frame(ws: Any, after: int) -> tuple[dict[str, Any], int]:
 def rss_mb(remote: bool, phones: int = PHONES) -> tuple[float, float]:
     """The resident set of a box (:func:`serve`) after 30 ROLL presses (and, with the page, ``phones`` watching):
     all of it and its anonymous part, in MB."""
+    import asyncio
+
     proc = subprocess.Popen([sys.executable, "-c", f"from benchmarks.bench_remote import serve; serve({remote})"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             cwd=Path(__file__).resolve().parent.parent)
@@ -164,20 +290,35 @@ def rss_mb(remote: bool, phones: int = PHONES) -> tuple[float, float]:
             proc.wait(5)
 
 
+def box_views() -> tuple[list[Any], list[Any]]:
+    """The box's own views and their closers: the OLED (luma's dummy device, drawn by Pillow as on the box) and
+    the projector's 1080p map drawn headless."""
+    from luma.core.device import dummy
+
+    from companion.session.views import OledView
+    from companion.views.oled import render
+    from companion.views.projector import ProjectorRenderer, ProjectorView
+    from hardware.oled import Display, OledSettings
+
+    settings = OledSettings()
+    display = Display(settings, device=dummy(width=settings.width, height=settings.height, mode="1"))
+    return [OledView(display, render), ProjectorView(ProjectorRenderer((1920, 1080)))], [display.close]
+
+
 def serve(remote: bool) -> None:
-    """A box in this process for the memory figure: the simulated table with a 1080p projector drawn headless
-    (as the box draws its map), the page on a free loopback port when ``remote``. Prints the port and the code,
-    then takes "roll" (the ROLL button, answered once the frame is shown) and "quit" on stdin."""
+    """A box in this process for the memory figure: the simulated table with the box's views (:func:`box_views`),
+    the page on a free loopback port when ``remote``. Prints the port and the code, then takes "roll" (the ROLL
+    button, answered once the frame is shown) and "quit" on stdin."""
     from companion.config import Config, RemoteConfig
     from companion.inputs import Press, Quit
     from companion.journal import Journal
     from companion.sim import build_table, sim_config
-    from companion.views.projector import ProjectorRenderer, ProjectorView
 
     with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
         config = Config(remote=RemoteConfig(enabled=remote, port=0, bind="127.0.0.1"))
-        table = build_table(journal, sim_config(config, headless=True), tick=0.05,
-                            views=[ProjectorView(ProjectorRenderer((1920, 1080)))])
+        views, closers = box_views()
+        table = build_table(journal, sim_config(config, headless=True), tick=0.05, views=views)
+        table.closers.extend(closers)
         table.session.start("kansas", {"players": 4})
         thread = threading.Thread(target=table.loop.run, daemon=True)
         thread.start()
@@ -197,6 +338,8 @@ def serve(remote: bool) -> None:
 
 
 async def _played_with_phones(proc: subprocess.Popen[str], port: int, code: str, phones: int) -> tuple[float, float]:
+    import asyncio
+
     import aiohttp
 
     url = f"http://127.0.0.1:{port}"

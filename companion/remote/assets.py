@@ -9,8 +9,6 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
-from aiohttp import web
-
 FILES = {"index.html": "text/html", "app.js": "text/javascript", "app.css": "text/css"}
 
 
@@ -19,11 +17,11 @@ def _read(name: str) -> bytes:
     return resources.files("companion.remote").joinpath("page", name).read_bytes()
 
 
-def get(name: str) -> tuple[bytes, str]:
-    """The file's bytes and type; a name not listed is HTTP 404."""
+def get(name: str) -> tuple[bytes, str] | None:
+    """The file's bytes and type; None for a name not listed (the server's 404)."""
     kind = FILES.get(name)
     if kind is None:
-        raise web.HTTPNotFound()
+        return None
     return _read(name), kind
 
 

@@ -114,14 +114,20 @@ class Dressed:
     def __init__(self, view: Any, dresser: JoinDresser) -> None:
         self.view = view
         self.dresser = dresser
+        self.drew: Any = None
+        """The session's frame the view last drew (the phones' picture is the projector's when it drew theirs)."""
         if hasattr(view, "prepare"):
             self.prepare = self._prepare
 
     def _prepare(self, frame: Any, landing: Any = None) -> None:
+        self.drew = None
         self.view.prepare(self.dresser.dress(frame), landing=landing)
+        self.drew = frame
 
     def show(self, frame: Any) -> None:
+        self.drew = None
         self.view.show(self.dresser.dress(frame))
+        self.drew = frame
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.view, name)

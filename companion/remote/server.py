@@ -9,32 +9,53 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sys
 import threading
 from typing import Any
 
-from aiohttp import web
+from tornado.httpserver import HTTPServer
+from tornado.netutil import bind_sockets
 
-from companion.remote.app import Hub, make_app
+from companion.remote.app import MAX_BODY, Hub, make_app
 
 log = logging.getLogger("companion.remote")
 
+HTTP_BODY_LIMIT = 64 * MAX_BODY
+"""The largest body the HTTP layer reads at all (a larger one is a 400 before any handler); the join's own
+limit (``MAX_BODY``, a 413) is checked on what is read."""
+HEADER_LIMIT = 8 * 1024
+"""The largest request head (line and headers) read at all: a phone's are a few hundred bytes."""
+READ_CHUNK = 4 * 1024
+"""What each connection reads at a time (Tornado's default is 64 KB a connection): a phone sends a few hundred
+bytes at a time, and each connection's read buffer stays this small."""
+HEADER_TIMEOUT = 5.0
+"""Seconds a connection may take to send a request's headers (or stay idle between requests): bytes that
+never end a request (a TLS hello on the plain port, a slow client) are closed after this."""
 
-class OneLine(logging.LoggerAdapter):  # type: ignore[type-arg,unused-ignore]
-    """aiohttp's own server log as one line per event: a request the HTTP parser refuses (garbage, a TLS hello
-    on the plain port) is a warning naming the error, never a traceback in the box's log."""
 
-    def process(self, msg: Any, kwargs: Any) -> tuple[Any, Any]:
-        info = kwargs.pop("exc_info", None)
-        if info:
-            exc = info if isinstance(info, BaseException) else sys.exc_info()[1]
+class OneLine(logging.Filter):
+    """Tornado's own log as one line per event, a warning at most: a request the HTTP parser refuses (garbage,
+    a body too large: a warning, as the page's own refusals) or a connection's error names the error, never a
+    traceback in the box's log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.INFO and str(record.msg).startswith("Malformed HTTP"):
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        if record.exc_info:
+            exc = record.exc_info[1]
             if exc is not None:
-                words = (str(exc).splitlines() or [""])[0].replace("%", "%%")
-                msg = f"{msg}: {type(exc).__name__}: {words}"
-        return f"remote: {msg}", kwargs
+                words = (str(exc).splitlines() or [""])[0]
+                record.msg = f"{record.getMessage()}: {type(exc).__name__}: {words}"
+                record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        if record.levelno > logging.WARNING:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        if not str(record.msg).startswith("remote: "):
+            record.msg = f"remote: {record.msg}"
+        return True
 
-    def log(self, level: int, msg: Any, *args: Any, **kwargs: Any) -> None:
-        super().log(min(level, logging.WARNING), msg, *args, **kwargs)
+
+TORNADO_LOGS = ("tornado.general", "tornado.application", "tornado.access")
 
 
 class RemoteServer:
@@ -49,6 +70,11 @@ class RemoteServer:
         self._stop: asyncio.Event | None = None
 
     def start(self, timeout: float = 10.0) -> RemoteServer:
+        one_line = OneLine()
+        for name in TORNADO_LOGS:
+            logger = logging.getLogger(name)
+            if not any(isinstance(f, OneLine) for f in logger.filters):
+                logger.addFilter(one_line)
         self._thread = threading.Thread(target=self._run, name="remote-server", daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout):
@@ -61,28 +87,47 @@ class RemoteServer:
         loop = asyncio.new_event_loop()
         self._loop = loop
         asyncio.set_event_loop(loop)
-        runner = web.AppRunner(make_app(self.hub), access_log=None, handle_signals=False,
-                               logger=OneLine(logging.getLogger("companion.remote.http"), {}))
         try:
-            loop.run_until_complete(runner.setup())
-            site = web.TCPSite(runner, self.host, self.port, reuse_address=True)
-            loop.run_until_complete(site.start())
-            sockets: Any = getattr(site, "_server", None)
-            if sockets is not None and sockets.sockets:
-                self.port = sockets.sockets[0].getsockname()[1]
-            self._stop = asyncio.Event()
+            server = loop.run_until_complete(self._serve())
         except BaseException as exc:
             self._error = exc
             self._ready.set()
-            loop.run_until_complete(runner.cleanup())
             loop.close()
             return
         self._ready.set()
         try:
+            assert self._stop is not None
             loop.run_until_complete(self._stop.wait())
         finally:
-            loop.run_until_complete(runner.cleanup())
+            server.stop()
+            loop.run_until_complete(self._shutdown(server))
             loop.close()
+
+    async def _serve(self) -> HTTPServer:
+        sockets = bind_sockets(self.port, self.host)
+        try:
+            server = HTTPServer(make_app(self.hub), max_body_size=HTTP_BODY_LIMIT, max_header_size=HEADER_LIMIT,
+                                max_buffer_size=HTTP_BODY_LIMIT + HEADER_LIMIT, chunk_size=READ_CHUNK,
+                                idle_connection_timeout=HEADER_TIMEOUT)
+            server.add_sockets(sockets)
+        except BaseException:
+            for sock in sockets:
+                sock.close()
+            raise
+        self.port = sockets[0].getsockname()[1]
+        self.hub.start()
+        self._stop = asyncio.Event()
+        return server
+
+    async def _shutdown(self, server: HTTPServer) -> None:
+        await self.hub.close()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(server.close_all_connections(), 2.0)
+        current = asyncio.current_task()
+        pending: list[Any] = [t for t in asyncio.all_tasks() if t is not current]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
 
     def stop(self, timeout: float = 5.0) -> None:
         loop, stop = self._loop, self._stop

@@ -1,10 +1,12 @@
 """The view that publishes each frame to the phones: the board as the projector draws it, and what it asks.
 
-``RemoteView.show(frame)`` runs on the box's loop like the other views: it draws the frame with a projector
-renderer of its own at a phone's scale (only what changed, as on the projector), reads the decision's
-options with each place's rectangle on that picture (where the projector's cursor would ring it), and hands
-one immutable :class:`Snapshot` to the web server's thread. Encoding the picture and sending it is done there,
-so the loop pays for the drawing and a copy of the pixels, never for the network.
+``RemoteView.show(frame)`` runs on the box's loop like the other views. The phones' picture is the projector's
+own: the map the projector has just drawn for this frame, scaled down once to the phones' size (at most
+960x540) for every phone, so the picture and the projector agree and the box keeps one renderer, not two. A box
+without a projector (the OLED alone) draws the frame with a renderer of its own at the phones' size instead.
+The view reads the decision's options with each place's rectangle on that picture (where the projector's cursor
+would ring it), and hands one immutable :class:`Snapshot` to the web server's thread. Encoding the picture and
+sending it is done there, so the loop pays for the scaling and a copy of the pixels, never for the network.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from companion.dice import Choice
 from companion.places import Link
 
 PHONE_SIZE = (960, 540)
-"""The phones' picture: a quarter of 1080p, sharp on a phone held either way, a few hundred KB as PNG."""
+"""The phones' picture at most: a quarter of 1080p, sharp on a phone held either way, about 100 KB as PNG."""
 CONFIRM_ITEMS = ("OK: yes", "BACK: no")
 """The items of the box's yes/no questions ("Undo last?"), which a phone may answer."""
 
@@ -43,7 +45,8 @@ class Snapshot:
 
     frame: int
     size: tuple[int, int]
-    rgb: bytes = field(repr=False)
+    rgb: bytes | bytearray = field(repr=False)
+    """The picture's pixels; a bytearray is emptied by the server once its PNG is made (1.5 MB not kept)."""
     game: str = ""
     status: str = ""
     request: str = ""
@@ -77,22 +80,30 @@ def bid_option(options: tuple[OptionView, ...]) -> OptionView | None:
 
 
 class RemoteView:
-    """Draws each frame at the phones' size and publishes it as a :class:`Snapshot`, while a phone is connected
-    (``watched``): with none, nothing is drawn and the renderer's surfaces are let go (a few MB on the box);
-    the loop's pump (:meth:`pump`) draws the frame a phone that connects has not seen."""
+    """Publishes each frame as a :class:`Snapshot` while a phone is connected (``watched``); with none, nothing is
+    drawn or copied and the picture's surfaces are let go. The loop's pump (:meth:`pump`) publishes the frame a
+    phone that connects has not seen.
+
+    ``drawn_by(frame)`` gives the projector's renderer when it has drawn ``frame`` (its surface holds it now),
+    else None: then the view draws the frame itself at ``size``."""
 
     def __init__(self, session: Any, publish: Callable[[Snapshot], None], size: tuple[int, int] = PHONE_SIZE,
-                 watched: Callable[[], bool] = lambda: True) -> None:
+                 watched: Callable[[], bool] = lambda: True,
+                 drawn_by: Callable[[Any], Any] = lambda frame: None) -> None:
         self.session = session
         self.publish = publish
         self.size = size
         self.watched = watched
+        self.drawn_by = drawn_by
         self.renderer: Any = None
+        """The view's own renderer, made only when no projector drew the frame."""
         self.count = 0
         self.last: Snapshot | None = None
         self._pending: Any = None
         """The newest frame the loop showed; drawn when it is not yet and a phone is there."""
         self._drawn: Any = None
+        self._layout: Any = None
+        self._scale = 1.0
         self.before: Callable[[Any], object] | None = None
         """Told every frame first (the join code's watch for a new game, which revokes the phones' tokens)."""
 
@@ -116,32 +127,54 @@ class RemoteView:
     def _draw(self, frame: Any) -> None:
         import pygame
 
-        if self.renderer is None:
-            from companion.views.projector import ProjectorRenderer
+        shared = self.drawn_by(frame)
+        if shared is not None:
+            self.renderer = None
+            surface = self._scaled(shared.surface)
+            self._layout = shared.layout
+        else:
+            if self.renderer is None:
+                from companion.views.projector import ProjectorRenderer
 
-            self.renderer = ProjectorRenderer(self.size)
-        surface = self.renderer.render(frame)
+                self.renderer = ProjectorRenderer(self.size)
+            surface = self.renderer.render(frame)
+            self._layout, self._scale = self.renderer.layout, 1.0
         self.count += 1
         self._drawn = frame
-        self.last = snapshot = self.snapshot(frame, pygame.image.tobytes(surface, "RGB"))
+        pixels = bytearray(pygame.image.tobytes(surface, "RGB"))  # the server lets go of them once encoded
+        self.last = snapshot = self.snapshot(frame, pixels, surface.get_size())
         self.publish(snapshot)
 
-    def snapshot(self, frame: Any, rgb: bytes) -> Snapshot:
-        """The snapshot of ``frame`` (read on the loop's thread: the session's options and dice are its own)."""
+    def _scaled(self, surface: Any) -> Any:
+        """The projector's picture at the phones' size: itself when it is no larger, else scaled down keeping
+        its shape (an average of the pixels, so lines and letters stay smooth). The scaled surface is dropped
+        once its pixels are copied: a new one at each frame costs less than keeping 2 MB between frames."""
+        import pygame
+
+        width, height = surface.get_size()
+        self._scale = min(1.0, self.size[0] / width, self.size[1] / height)
+        if self._scale == 1.0:
+            return surface
+        return pygame.transform.smoothscale(surface, (max(1, round(width * self._scale)),
+                                                      max(1, round(height * self._scale))))
+
+    def snapshot(self, frame: Any, rgb: bytes | bytearray, size: tuple[int, int]) -> Snapshot:
+        """The snapshot of ``frame`` with its picture (read on the loop's thread: the session's options and dice
+        are its own)."""
         panel = frame.panel
         session = self.session
         run = session.current
         if panel.prompt is None and panel.menu is not None:  # a menu of the box's own is open
             menu = panel.menu
             confirm = menu.items == CONFIRM_ITEMS
-            return Snapshot(self.count, self.size, rgb, panel.game, panel.status, "", panel.message,
+            return Snapshot(self.count, size, rgb, panel.game, panel.status, "", panel.message,
                             question=menu.title if confirm else "", yes_first=menu.selected == 0,
                             menu="" if confirm else menu.title)
         options: tuple[OptionView, ...] = ()
         if panel.prompt is not None and panel.prompt.actions and panel.menu is not None:
             options = tuple(OptionView(o.label, self._rect(frame, o.place), o.event) for o in session.options())
         request = panel.request or (panel.menu.title if panel.menu is not None else "")
-        return Snapshot(self.count, self.size, rgb, panel.game, panel.status, request, panel.message,
+        return Snapshot(self.count, size, rgb, panel.game, panel.status, request, panel.message,
                         options=options, dice=tuple(session.wanted()), bid=bid_option(options),
                         undo=bool(run is not None and run.live))
 
@@ -151,8 +184,8 @@ class RemoteView:
             return None
         from companion.views.projector.cursor import cursor_box
 
-        layout = self.renderer.layout
-        if not layout.holds(place):
+        layout, k = self._layout, self._scale
+        if layout is None or not layout.holds(place):
             return None
         box = cursor_box(layout, place) if isinstance(place, Link) else layout.box(place)
-        return (round(box.x), round(box.y), round(box.w), round(box.h))
+        return (round(box.x * k), round(box.y * k), round(box.w * k), round(box.h * k))

@@ -13,6 +13,7 @@ from companion.inputs import Ask
 from companion.remote.app import Hub
 from companion.remote.codes import Joining
 from companion.remote.join import MENU_LABEL, Dressed, JoinDresser, PhonesMenu, box_address
+from companion.remote.memory import return_large_buffers
 from companion.remote.server import RemoteServer
 from companion.remote.source import PhoneInputs
 from companion.remote.view import PHONE_SIZE, RemoteView
@@ -28,7 +29,8 @@ class Remote:
         self.inputs = PhoneInputs(table.inbox.put)
         self.hub = Hub(self.joining, self.inputs)
         self.server = RemoteServer(self.hub, bind, port)
-        self.view = RemoteView(table.session, self.hub.publish, size, watched=lambda: bool(self.hub.sockets))
+        self.view = RemoteView(table.session, self.hub.publish, size, watched=lambda: bool(self.hub.sockets),
+                               drawn_by=self.drawn_by)
         self.joining.on_revoke = self.hub.revoke
         self.bind = bind
         self.dresser: JoinDresser | None = None
@@ -44,6 +46,7 @@ class Remote:
 
     def start(self) -> Remote:
         self.server.start()
+        return_large_buffers()  # the phones' frames pass large buffers through three threads (memory.py)
         table = self._table
         self.dresser = dresser = JoinDresser(self.joining, table.session, self.address)
         table.loop.views[:] = [Dressed.of(v, dresser) for v in table.loop.views]
@@ -52,6 +55,19 @@ class Remote:
         table.loop.add_pump(self.view.pump, polled=False)
         table.session.extras.append((MENU_LABEL, self.open_menu))
         return self
+
+    def drawn_by(self, frame: Any) -> Any:
+        """The projector's renderer when the projector has just drawn ``frame`` (its surface holds the map the
+        phones are to see), else None (no projector, or it was switched off)."""
+        for view in self._table.loop.views:
+            if isinstance(view, Dressed) and view.drew is frame:
+                renderer = getattr(view.view, "renderer", None)
+                if renderer is not None:
+                    from companion.views.projector.renderer import ProjectorRenderer
+
+                    if isinstance(renderer, ProjectorRenderer):
+                        return renderer
+        return None
 
     def open_menu(self) -> None:
         """The box's "Phones" menu (on the loop's thread, from the main menu)."""
