@@ -14,19 +14,19 @@ import shutil
 from pathlib import Path
 
 import pytest
+from entry_presses import Presses, enter
 
 from companion.cli import main
+from companion.dice import Choice
 from companion.errors import DataError
 from companion.games.industry.data import load_all
 from companion.games.industry.painter import IndustryPainter
-from companion.journal.boards import CHANGED
-from companion.dice import Choice
 from companion.inputs import Decide
 from companion.journal import Journal
+from companion.journal.boards import CHANGED
 from companion.paths import maps_dir
 from companion.session import Hold, Press, Session
 from companion.session.drawn import painter_of
-from entry_presses import Presses, enter
 
 FIXTURE = Path(__file__).parent / "fixtures" / "industry_minnesota_main.jsonl"
 
