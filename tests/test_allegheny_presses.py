@@ -16,7 +16,7 @@ from companion.session import Session
 from companion.views import oled
 
 ONE_LINK_TARGET = 5
-"""Issue target: an Allegheny one-link build in at most five presses (ten before)."""
+"""Issue target: an Allegheny one-link build in at most five presses (the same build took nine before)."""
 
 
 @pytest.fixture

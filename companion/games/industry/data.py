@@ -136,13 +136,13 @@ class Board:
     def readings(self) -> list[str]:
         """The open questions of this map as answered, in words (side panel, ``companion map industry``)."""
         out = []
-        if not self.has_display:
-            out.append("A face-up card taken from beside the board: replaced from the deck " + (
-                "at once" if self.faceup_refill == "at_once" else "at the end of the turn"))
         if any(s.chicago for s in self.spots.values()):
             out.append("A link to a Chicago name box: " + (
                 "the base value + the Chicago area's counters + the other end's" if self.chicago_link == "base_and_ends"
                 else "the Chicago area's counters alone"))
+        if not self.has_display:
+            out.append("A face-up card taken from beside the board: replaced from the deck " + (
+                "at once" if self.faceup_refill == "at_once" else "at the end of the turn"))
         return out
 
     @property
