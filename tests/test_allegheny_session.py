@@ -143,7 +143,9 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     choose(s, "To Erie")
     assert "P&LE: Pittsburgh - Erie (free)" in s.panel.result
     assert "P&LE income $0 (value 3)" in s.panel.result
-    assert s.current.state.phase == "build" and s.panel.menu.title == "B&O: build from?"
+    # the interrupted build goes on from its new end, Pittsburgh, and the OLED's title says so
+    assert s.current.state.phase == "build" and s.panel.menu.title == "B&O from Pittsburgh"
+    assert "B&O goes on from Pittsburgh" in s.panel.result
     choose(s, "Done building")
 
     # -- a second railroad reaching Pittsburgh opens nothing -------------------------------------------------

@@ -327,7 +327,12 @@ class AlleghenyGame:
         value = net.value(self.board, state, r.ple)
         income = net.income(self.board, state, r.ple)
         line = f"{self.rr(r.ple).name} income ${income} (value {value})"
-        return replace(state, phase="build", recent=(*state.recent, line))
+        state = replace(state, phase="build", recent=(*state.recent, line))
+        end = self._default_end(state, state.railroad)  # the interrupted build goes on from its new end
+        if not end:
+            return state
+        return replace(state, build_from=end, recent=(*state.recent, f"{self.rr(state.railroad).name} goes on from "
+                                                                     f"{self.board.name(end)}"))
 
     # -- developing locations ---------------------------------------------------------------------
     def _develop(self, state: AlleghenyState, event: Choice) -> AlleghenyState:
