@@ -213,3 +213,18 @@ def test_the_fixture_is_an_export_of_the_engine_before(journal: Journal) -> None
     actions = [line.get("action", line["type"]) for line in lines]
     assert actions.count("undo") == 1 and "cancel" in actions and {"page": 0} in [x.get("args") for x in lines]
     assert not any(re.match(r"deal|faceup", a) for a in actions)
+
+
+def test_japan_places_no_cards_beside_the_board(journal: Journal) -> None:
+    """Japan: "Do not place another two by the side of the board as you would do in the standard game": its deck
+    loses only the hands, and nothing beside the board is asked for or offered."""
+    s = Session(journal)
+    s.start(game="industry", options={"map": "Japan", "players": 3})
+    assert s.current is not None
+    state = s.current.state
+    _rules, boards = load_all()
+    assert state.beside == () and state.deck == len(boards["Japan"].deck) - 6 * 3
+    assert s.panel.prompt is not None and s.panel.prompt.short == "Space 1: which card?"
+    named(s, "coal", "cotton", "location", "ship", "iron", "goods")
+    assert s.panel.menu is not None and "Take face-up card" not in s.panel.menu.items
+    refused(s, "faceup", "no entry 'faceup'", card=0, player="Red")
