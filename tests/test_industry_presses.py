@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 from entry_presses import Presses, enter
 
+from companion.dice import Choice
 from companion.games.industry.data import load_all
+from companion.inputs import Decide
 from companion.journal import Journal
 from companion.session import Session
 
@@ -99,3 +101,27 @@ def test_each_step_starts_on_the_likely_answer(journal: Journal) -> None:
     p.pick("Osaka")
     assert s.current.state.pending_args() == {"from": "osaka", "to": "kyoto"}  # the one link left from Osaka
     assert s.panel.prompt.short == "Osaka-Kyoto whose?"
+
+
+def test_a_single_answer_never_completes_an_entry_so_older_journals_replay_step_by_step(journal: Journal) -> None:
+    """The last step is the table's press even with one answer: a journal from before gave every step in its own
+    event ("market" {}, then "market" {"space": ...}); were the entry completed on the box's own answer, the
+    second event would be a second sale."""
+    s = Session(journal)
+    s.start(game="industry", options={"map": "Japan", "players": 3})
+    assert s.current is not None
+    for card in deck_order()[:6]:
+        enter(Presses(s), "deal", card=card)
+    for action, args in (("industry", {"location": "okayama", "kind": "port", "owner": "Red"}),
+                         ("industry", {"location": "takamatsu", "kind": "port", "owner": "Blue"}),
+                         ("ship", {"space": "bingo", "owner": "Blue", "tech": 1}),
+                         ("market", {})):
+        s.handle(Decide(Choice(action, args)))
+        assert not s.message, s.message
+    assert s.current.state.pending == "market"  # one ship with a market, still asked
+    assert s.panel.menu is not None and s.panel.menu.items == ("Bingo Nada", "Cancel")
+    s.handle(Decide(Choice("market", {"space": "bingo"})))
+    assert s.current.state.ship("bingo").market_sold and not s.current.state.pending
+    again = Session(journal)
+    again.start()
+    assert again.current is not None and again.current.state == s.current.state

@@ -162,14 +162,20 @@ class IndustryGame:
 
     @staticmethod
     def _walk(t: Table, entry: Entry, args: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-        """Check the steps given, in order; (the checked arguments, whether every step is given). A step the
-        rules leave one answer to is not asked: that answer is taken (a journal that gave it still replays)."""
+        """Check the steps given, in order; (the checked arguments, whether every step is given).
+
+        A step the rules leave one answer to is not asked: that answer is taken. But the last step is always the
+        table's press, even with one answer: an entry never completes on answers the box took itself, so a journal
+        from before, which gave each step in an event of its own, replays step by step as it was made (an entry
+        completed early would turn its next step's event into a second entry)."""
         given: dict[str, Any] = {}
+        taken = ""
         for step in entry.steps:
             if not step.when(t, given):
                 continue
             if step.field not in args and len(only := _legal(t, step, given, 2)) == 1:
                 given[step.field] = only[0][1]
+                taken = step.field
                 continue
             if step.field not in args:
                 extra = set(args) - set(given)
@@ -178,6 +184,10 @@ class IndustryGame:
                 return given, False
             step.check(t, given, args[step.field])
             given[step.field] = args[step.field]
+            taken = ""
+        if taken and taken == list(given)[-1]:
+            del given[taken]
+            return given, False
         return given, True
 
     def _actions(self, state: IndustryState) -> list[str]:
