@@ -10,6 +10,7 @@ Before these defaults the same round took 79 presses (62 for the entries, 17 for
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -94,13 +95,13 @@ def test_each_step_starts_on_the_likely_answer(journal: Journal) -> None:
     # from Kobe, where the last entry was; Okayama is the one link left there, taken without asking; the OLED
     # names the link
     assert s.current.state.pending_args() == {"from": "kobe", "to": "okayama"}
-    assert s.panel.prompt is not None and s.panel.prompt.short == "Kobe-Okayama whose?"
+    assert s.panel.prompt is not None and s.panel.prompt.short == "Kobe-Okayama"
     assert s.panel.menu.items[:2] == ("Blue", "Green") and "Other start" in s.panel.menu.items
     p.pick("Other start")
     assert s.panel.menu.items[0] == "Kobe" and s.panel.prompt.short == "From where?"
     p.pick("Osaka")
     assert s.current.state.pending_args() == {"from": "osaka", "to": "kyoto"}  # the one link left from Osaka
-    assert s.panel.prompt.short == "Osaka-Kyoto whose?"
+    assert s.panel.prompt.short == "Osaka-Kyoto"
 
 
 def test_a_single_answer_never_completes_an_entry_so_older_journals_replay_step_by_step(journal: Journal) -> None:
@@ -125,3 +126,24 @@ def test_a_single_answer_never_completes_an_entry_so_older_journals_replay_step_
     again = Session(journal)
     again.start()
     assert again.current is not None and again.current.state == s.current.state
+
+
+def test_the_titles_naming_a_link_fit_the_oled_beside_the_towers_word(journal: Journal) -> None:
+    """"From Kobe to?" and "Kobe-Okayama" name the end and the link: whole on the OLED's title, beside the tower's
+    word, for every location and link of both maps (the question is dropped before a name is cut)."""
+    from companion.views.oled import SMALL, WIDTH, fit_title, text_width
+
+    room = WIDTH - 1 - (text_width("tower", SMALL) + 4) - 1
+    s = Session(journal)
+    s.start(game="industry", options={"map": "Japan", "players": 3})
+    assert s.current is not None
+    game = s.current.game
+    for name, board in game.boards.items():
+        state = game.new_game({"map": name, "players": 3})
+        state = replace(state, phase="play", beside=())
+        for link in sorted(board.links):
+            for a, b in ((link.a, link.b), (link.b, link.a)):
+                for args in ({"from": a}, {"from": a, "to": b}):
+                    title = game.prompt(replace(state, pending="link", args=tuple(args.items()))).short
+                    assert fit_title(title, SMALL, room) == title, title
+                    assert title.startswith("From ") or "-" in title

@@ -376,9 +376,10 @@ class IndustryGame:
             ask = step.ask if step else "?"
             given = state.pending_args()
             if state.pending == "link" and step is not None and step.field == "to":  # the OLED says which end
-                ask = f"From {short(board.spots[given['from']].name, 11)} to?"
+                ask = _oled(f"From {short(board.spots[given['from']].name, 10)}", " to?")
             elif state.pending == "link" and step is not None and step.field == "owner":  # and which link
-                ask = f"{short(board.spots[given['from']].name, 7)}-{short(board.spots[given['to']].name, 7)} whose?"
+                ask = _oled(f"{short(board.spots[given['from']].name, 7)}-{short(board.spots[given['to']].name, 7)}",
+                            " whose?")
             return Prompt(f"{entry.label}: {ask}", ask, actions=(state.pending, "cancel"))
         return Prompt(f"Turn {state.turn}: enter what is built, or end the turn. Rail links: {money}.{warn}",
                       f"Turn {state.turn}: entry?", actions=tuple(self._actions(state)))
@@ -506,6 +507,14 @@ class IndustryGame:
                           for r in rows],
                 "totals": ledger.totals(board, self.rules, state),
                 "lanes": [[lane.a, lane.b] for lane in ledger.live_lanes(board, state)]}
+
+
+OLED_TITLE = 15
+"""Characters of the OLED's title beside the tower's word: the names and the end first, the question if it fits."""
+
+
+def _oled(names: str, question: str) -> str:
+    return names + question if len(names + question) <= OLED_TITLE else names
 
 
 def _legal(t: Table, step: Step, given: dict[str, Any], most: int | None = None) -> list[Candidate]:
