@@ -313,8 +313,13 @@ def test_a_railroad_builds_from_where_it_reaches(game: AlleghenyGame, played: Al
 
 
 def test_the_build_menu_picks_the_end_then_the_link(game: AlleghenyGame, played: AlleghenyState) -> None:
-    """A short list: the railroad's end locations first, then the links from the one picked."""
+    """A short list: the links from the railroad's end; the end is asked only when there is a choice (the end of
+    its newest link first, when it can build there: a build goes on from where it stopped)."""
     state = build(game, played, "co")
+    assert state.build_from == "richmond"
+    assert game.recap(state)[0].endswith("builds for the C&O from Richmond")  # its base, the only end
+    assert labels(game, state) == ["To Baltimore", "To Lynchburg", "To The South +$4", "Other end"]
+    state = pick(game, state, "Other end")
     assert labels(game, state) == ["From Richmond", "Done building"]
     assert game.choices(state)[0].place == Location("richmond")
     state = pick(game, state, "From Richmond")
@@ -326,11 +331,17 @@ def test_the_build_menu_picks_the_end_then_the_link(game: AlleghenyGame, played:
     assert labels(game, state)[-2:] == ["Other end", "Done building"]
     assert all(x.startswith("To ") for x in labels(game, state)[:-2])
     state = pick(game, state, "Other end")
-    assert labels(game, state) == ["From Lynchburg", "From Richmond", "Done building"]
+    assert labels(game, state) == ["From Richmond", "From Lynchburg", "Done building"]  # the other end first
     state = pick(game, pick(game, state, "From Lynchburg"), "Other end")
     assert state.build_from == "" and state.phase == "build"
     state = pick(game, state, "Done building")
     assert state.phase == "turn" and state.current == 3
+    # the C&O's next build starts at the end of its newest link, Lynchburg, without asking
+    state = game.apply(state, Choice("other_action"))
+    while state.current != 2:
+        state = game.apply(state, Choice("other_action"))
+    state = build(game, state, "co")
+    assert state.build_from == "lynchburg" and labels(game, state)[0].startswith("To ")
 
 
 def test_an_external_connection_pays_its_bonus_and_adds_no_value(game: AlleghenyGame,

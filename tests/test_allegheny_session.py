@@ -98,11 +98,16 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     # -- the first player: the PRR's owner, then clockwise ---------------------------------------------------
     assert "Player 4 owns the PRR: first player" in s.panel.result
     assert s.panel.status == "Player 4's turn - auto: Pittsburgh 0/2"
-    assert s.panel.menu.items == ("Build: C&O", "Build: B&O", "Build: NYC", "Build: B&M", "Build: PRR",
+    # her own railroads first (the B&M and the PRR), then the others
+    assert s.panel.menu.items == ("Build: B&M", "Build: PRR", "Build: C&O", "Build: B&O", "Build: NYC",
                                   "Develop locations", "Other action", "End game")
 
     # -- building into Pittsburgh opens the P&LE -------------------------------------------------------------
     choose(s, "Build: B&O")
+    # a single end to build from is not asked: the build starts there, and the OLED's title says so
+    assert s.current.state.build_from == "baltimore" and oled.oled_lines(s.panel)[0] == "B&O from Baltimore"
+    assert s.panel.menu.items[0] == "To Cumberland" and s.frame.cursor == Link("baltimore", "cumberland")
+    choose(s, "Other end")
     assert s.panel.menu.items == ("From Baltimore", "Done building")
     assert s.frame.cursor == Location("baltimore")  # the projector's cursor sits on the option's place
     choose(s, "From Baltimore")
@@ -136,14 +141,16 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     choose(s, "To Erie")
     assert "P&LE: Pittsburgh - Erie (free)" in s.panel.result
     assert "P&LE income $0 (value 3)" in s.panel.result
-    assert s.current.state.phase == "build" and s.panel.menu.title == "B&O: build from?"
+    # the interrupted build goes on from its new end, Pittsburgh, and the OLED's title says so
+    assert s.current.state.phase == "build" and s.panel.menu.title == "B&O from Pittsburgh"
+    assert "B&O goes on from Pittsburgh" in s.panel.result
     choose(s, "Done building")
 
     # -- a second railroad reaching Pittsburgh opens nothing -------------------------------------------------
     assert s.panel.status.startswith("Player 1's turn")
     assert "Build: P&LE" in s.panel.menu.items
     choose(s, "Build: PRR")
-    choose(s, "From Philadelphia")
+    assert s.current.state.build_from == "philadelphia"  # its base, the only end: not asked
     for to in ("Harrisburg", "Altoona", "Pittsburgh"):  # each link from the new end, picked for the table
         choose(s, f"To {to}")
     assert s.current.state.phase == "build" and s.current.state.auction is None

@@ -56,8 +56,8 @@ def test_the_cursor_sits_on_the_location_an_option_names():
     options = GAME.choices(state)
     osaka = next(o for o in options if o.label == "Osaka")
     assert osaka.place == Location("osaka")
-    link = next(o for o in GAME.choices(play(state, ("cancel", {}), ("link", {"from": "osaka"})))
-                if o.label == "Kyoto")
+    link = next(o for o in GAME.choices(play(state, ("cancel", {}), ("link", {"from": "kyoto"})))
+                if o.label == "Osaka")
     assert link.place == Link("osaka", "kyoto")
 
 

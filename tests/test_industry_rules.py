@@ -78,7 +78,8 @@ def test_six_cards_are_dealt_face_up_at_the_start_and_each_lowers_the_deck():
     start = GAME.new_game({"map": "Japan", "players": 3})
     assert start.phase == "deal" and GAME.prompt(start).short == "Space 1: which card?"
     labels = [o.label for o in GAME.choices(start)]
-    assert labels == ["Cotton mill", "Coal mine", "Ironworks", "Manufactured goods", "Port", "Ship", "Location card"]
+    # the most numerous in the deck first: 28 location cards, then 6 cotton mills and 6 goods, ...
+    assert labels == ["Location card", "Cotton mill", "Manufactured goods", "Coal mine", "Ironworks", "Port", "Ship"]
     state = japan()
     assert state.phase == "play" and state.deck == start.deck - 6
     assert [s.card for s in state.display] == list(SIX)
@@ -198,8 +199,8 @@ def test_an_entry_is_made_step_by_step_with_short_lists():
     names = [o.label for o in GAME.choices(do(state, "link", page=1))]
     assert names == [*sorted(names[:-1]), "Cancel"] and len(names) <= 11 and "Osaka" in names
     state = do(state, "link", **{"from": "osaka"})
-    assert [o.label for o in GAME.choices(state)] == ["Kobe", "Kyoto", "Cancel"]
-    assert GAME.prompt(state).short == "To where?"
+    assert [o.label for o in GAME.choices(state)] == ["Kobe", "Kyoto", "Other start", "Cancel"]
+    assert GAME.prompt(state).short == "From Osaka to?"  # the OLED says which end the link starts from
     refused(state, "industry", "finish or cancel 'Build rail link' first", location="osaka")
     assert do(state, "cancel").pending == ""
 

@@ -73,9 +73,9 @@ def test_a_japan_game_builds_runs_the_display_three_turns_and_ends_with_the_deck
     pick(session, "Osaka")
     pick(session, "Ironworks")
     pick(session, "Red")
-    pick(session, "Build rail link")
-    pick(session, "Osaka")
-    assert session.panel.menu.items == ("Kobe", "Kyoto", "Cancel")
+    pick(session, "Build rail link")  # from where the last entry was: Osaka, said on the OLED
+    assert session.panel.prompt.short == "From Osaka to?"
+    assert session.panel.menu.items == ("Kobe", "Kyoto", "Other start", "Cancel")
     pick(session, "Kobe")
     pick(session, "Red")
     assert session.panel.result == ("Red: rail Osaka - Kobe ($4)",)
@@ -148,7 +148,11 @@ def test_a_minnesota_game_from_the_menu_to_the_final_ledger(journal):
     assert session.current is not None  # no display question: Minnesota has no display
     state = lambda: session.current.state  # noqa: E731
     assert state().map == "Minnesota" and state().players == ("Red", "Blue", "Green")
-    assert session.panel.status == "Minnesota turn 1 - deck 38"
+    assert session.panel.status == "Minnesota turn 1 - deck 38"  # less the hands and the two beside the board
+    assert session.panel.prompt.short == "Face up: which card?"  # the two face-up cards, by name
+    pick(session, "Port")
+    pick(session, "Ironworks")
+    assert state().beside == ("port", "iron") and session.panel.status == "Minnesota turn 1 - deck 38"
 
     refused(session, "industry", "no coal for Moorhead: not connected to a built port or Chicago",
             location="moorhead", kind="cotton", owner="Red")
@@ -157,7 +161,7 @@ def test_a_minnesota_game_from_the_menu_to_the_final_ledger(journal):
     pick(session, "Port")
     pick(session, "Red")
     pick(session, "Build rail link")
-    pick(session, "Duluth")
+    assert session.panel.prompt.short == "From Duluth to?"
     pick(session, "Eveleth")
     pick(session, "Red")
     assert session.panel.result[-1] == "1 coal from the Coal Demand Display: pay $3"
@@ -166,7 +170,8 @@ def test_a_minnesota_game_from_the_menu_to_the_final_ledger(journal):
     decide(session, "ship", space="duluth_harbor", owner="Red", tech=1)
     pick(session, "Sell cubes")
     pick(session, "Blue")
-    pick(session, "Eveleth iron Blue 3")
+    # her one cube to sell is not asked for: the only answer is taken
+    assert state().pending_args()["source"] == "eveleth/0" and session.panel.prompt.short == "Sold to?"
     pick(session, "Duluth iron mkt")
     decide(session, "sell", player="Blue", source="eveleth/0", target="market:duluth")
     assert state().market("duluth").counter and state().ship("duluth_harbor").flipped

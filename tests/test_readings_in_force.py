@@ -26,7 +26,8 @@ def test_every_open_question_is_a_reading_in_map_json(capsys):
     assert "a move may turn (an L)" in said and "the earthquake is cancelled" in said and "completed or not" in said
     industry = map_json(capsys, "industry")
     assert industry["maps"]["Minnesota"]["readings"] == [
-        "A link to a Chicago name box: the base value + the Chicago area's counters + the other end's"]
+        "A link to a Chicago name box: the base value + the Chicago area's counters + the other end's",
+        "A face-up card taken from beside the board: replaced from the deck at once"]
     allegheny = map_json(capsys, "allegheny")
     assert allegheny["rules"]["single_track"] == "one_track_per_link"
     assert any("Pittsburgh" in r for r in allegheny["readings"])

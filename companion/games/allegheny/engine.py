@@ -195,8 +195,33 @@ class AlleghenyGame:
             raise RuleError(f"railroad: expected one of {', '.join(self.board.by_key)}, got {key!r}")
         if not net.is_open(self.board, state, key):
             raise RuleError(f"the {self.rr(key).name} has not opened: it builds no track yet")
-        return replace(state, phase="build", railroad=key, build_from="",
-                       recent=(f"{who} builds for the {self.rr(key).name}",))
+        end = self._default_end(state, key)
+        said = f"{who} builds for the {self.rr(key).name}" + (f" from {self.board.name(end)}" if end else "")
+        return replace(state, phase="build", railroad=key, build_from=end, recent=(said,))
+
+    def _default_end(self, state: AlleghenyState, rr: str) -> str:
+        """Where a build starts without asking: the end of the railroad's newest link when a link can be built
+        there (a build goes on from where it stopped), else its only end that can build one; "" (ask) when it has
+        several. "Other end" picks another."""
+        ends = [e for e in net.reach(self.board, state, rr) if net.buildable_from(self.board, state, rr, e)]
+        newest = self._newest_end(state, rr)
+        if newest in ends:
+            return newest
+        return ends[0] if len(ends) == 1 else ""
+
+    def _newest_end(self, state: AlleghenyState, rr: str) -> str:
+        """The far end of the railroad's newest link (its base before it has one); external connections end a
+        line, so they are never an end to build from."""
+        reach = net.reach(self.board, state, rr)
+        for i in range(len(state.tracks) - 1, -1, -1):
+            t = state.tracks[i]
+            if t.railroad != rr:
+                continue
+            earlier = replace(state, tracks=state.tracks[:i])
+            start = t.link.a if t.link.a in net.reach(self.board, earlier, rr) else t.link.b
+            far = t.link.other(start)
+            return far if far in reach else start
+        return self.rr(rr).base
 
     def _next_player(self, state: AlleghenyState, said: str) -> AlleghenyState:
         """The turn passes clockwise."""
@@ -302,7 +327,12 @@ class AlleghenyGame:
         value = net.value(self.board, state, r.ple)
         income = net.income(self.board, state, r.ple)
         line = f"{self.rr(r.ple).name} income ${income} (value {value})"
-        return replace(state, phase="build", recent=(*state.recent, line))
+        state = replace(state, phase="build", recent=(*state.recent, line))
+        end = self._default_end(state, state.railroad)  # the interrupted build goes on from its new end
+        if not end:
+            return state
+        return replace(state, build_from=end, recent=(*state.recent, f"{self.rr(state.railroad).name} goes on from "
+                                                                     f"{self.board.name(end)}"))
 
     # -- developing locations ---------------------------------------------------------------------
     def _develop(self, state: AlleghenyState, event: Choice) -> AlleghenyState:
@@ -459,9 +489,13 @@ class AlleghenyGame:
         return out
 
     def _turn_options(self, state: AlleghenyState) -> list[Option]:
+        """The railroads the player owns first (the one she built last at the top), then the others."""
         me = {"player": state.current + 1}
-        out = [Option.of(f"Build: {rr.name}", Choice("build_track", {**me, "railroad": rr.key}))
-               for rr in self.board.railroads if net.is_open(self.board, state, rr.key)]
+        open_ = [rr for rr in self.board.railroads if net.is_open(self.board, state, rr.key)]
+        mine = {s.railroad for s in state.shares if s.seat == state.current}
+        last = {t.railroad: i for i, t in enumerate(state.tracks)}
+        open_.sort(key=lambda rr: (rr.key not in mine, -last.get(rr.key, -1) if rr.key in mine else 0))
+        out = [Option.of(f"Build: {rr.name}", Choice("build_track", {**me, "railroad": rr.key})) for rr in open_]
         if net.developable(self.board, state):
             out.append(Option.of("Develop locations", Choice("develop_locations", me)))
         out.append(Option.of("Other action", Choice("other_action", me)))
@@ -480,8 +514,11 @@ class AlleghenyGame:
             if any(t.railroad == rr for t in state.tracks):  # a link built: the railroad may stop here
                 out.append(Option.of("Done building", Choice("done_building")))
             return out
-        out = [Option.of(f"From {self.board.name(end)}", Choice("build_from", {"location": end}))
-               for end in net.reach(self.board, state, rr) if net.buildable_from(self.board, state, rr, end)]
+        ends = [end for end in net.reach(self.board, state, rr) if net.buildable_from(self.board, state, rr, end)]
+        newest = self._newest_end(state, rr)
+        # Asked only when the newest end cannot build or "Other end" was picked: then another end is wanted first.
+        ends.sort(key=lambda end: end == newest)
+        out = [Option.of(f"From {self.board.name(end)}", Choice("build_from", {"location": end})) for end in ends]
         out.append(Option.of("Done building", Choice("done_building")))
         return out
 

@@ -100,6 +100,8 @@ class Demand:
 
 
 CHICAGO_LINKS: tuple[str, ...] = ("base_and_ends", "chicago_area")
+FACEUP_REFILLS: tuple[str, ...] = ("at_once", "end_of_turn")
+"""When a face-up card taken from beside the board (a map without a display: Minnesota) is replaced from the deck."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,10 @@ class Board:
     and the other end's) or "chicago_area" (the text's literal "the total number of counters in the Chicago
     area", the base value being stated for Japan only)."""
 
+    faceup_refill: str = "at_once"
+    """A map without a display keeps the standard game's face-up cards beside the board: a taken one is replaced
+    from the deck "at_once" (before the next entry) or at the "end_of_turn" (as the Japan display is)."""
+
     def readings(self) -> list[str]:
         """The open questions of this map as answered, in words (side panel, ``companion map industry``)."""
         out = []
@@ -134,6 +140,9 @@ class Board:
             out.append("A link to a Chicago name box: " + (
                 "the base value + the Chicago area's counters + the other end's" if self.chicago_link == "base_and_ends"
                 else "the Chicago area's counters alone"))
+        if not self.has_display:
+            out.append("A face-up card taken from beside the board: replaced from the deck " + (
+                "at once" if self.faceup_refill == "at_once" else "at the end of the turn"))
         return out
 
     @property
@@ -156,6 +165,32 @@ class Board:
                 members += [s.key for s in self.spots.values() if s.chicago]
             found |= {Link(a, b) for i, a in enumerate(members) for b in members[i + 1:]}
         return frozenset(found)
+
+    @cached_property
+    def neighbours(self) -> dict[str, frozenset[str]]:
+        """Each location's neighbours for "near": printed links, the text's implicit connections, sea lanes."""
+        pairs = set(self.links) | set(self.implicit) | {Link(*s.ends) for s in self.ships.values() if len(s.ends) == 2}
+        found: dict[str, set[str]] = {k: set() for k in self.spots}
+        for link in pairs:
+            found[link.a].add(link.b)
+            found[link.b].add(link.a)
+        return {k: frozenset(v) for k, v in found.items()}
+
+    def hops(self, start: str) -> dict[str, int]:
+        """Links from ``start`` to every location it reaches (the lists put the places near the last entry
+        first, as the board cursor starts where the last thing happened)."""
+        if start not in self.spots:
+            return {}
+        seen, frontier = {start: 0}, [start]
+        while frontier:
+            nxt = []
+            for here in frontier:
+                for there in sorted(self.neighbours[here]):
+                    if there not in seen:
+                        seen[there] = seen[here] + 1
+                        nxt.append(there)
+            frontier = nxt
+        return seen
 
     def graph(self) -> GraphBoard:
         """The board shape the projector's graph painter draws: locations, rail links, sea lanes."""
@@ -334,7 +369,8 @@ def load_board(path: Path, rules: Rules) -> Board:
                      iron_range_extra_cubes=r.int_in("iron_range_extra_cubes", 0, 9, 0),
                      iron_range_flip_bonus=r.int_in("iron_range_flip_bonus", 0, 99, 0),
                      ship_overbuild_owner_flipped=r.get("ship_overbuild_owner_flipped", bool, False),
-                     chicago_link=r.choice("chicago_link", CHICAGO_LINKS, "base_and_ends"))
+                     chicago_link=r.choice("chicago_link", CHICAGO_LINKS, "base_and_ends"),
+                     faceup_refill=r.choice("faceup_refill", FACEUP_REFILLS, "at_once"))
         hydro = r.get("hydro_no_coal", list, [])
         for k in hydro:
             if k not in rules.kinds:

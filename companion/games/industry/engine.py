@@ -16,16 +16,33 @@ from companion.errors import RuleError
 from companion.games.base import Option, SetupQuestion
 from companion.games.industry import ledger
 from companion.games.industry.data import MAPS, Board, Rules
-from companion.games.industry.entries import ENTRIES, Entry, Step, Table, card_kinds, card_label
-from companion.games.industry.state import IndustryState, Slot
-from companion.places import GraphBoard
+from companion.games.industry.entries import (
+    ENTRIES,
+    LINK,
+    Candidate,
+    Entry,
+    Step,
+    Table,
+    card_kinds,
+    card_label,
+    players_in_turn,
+    short,
+)
+from companion.games.industry.state import EMPTY, TO_DEAL, UNNAMED, IndustryState, Slot
+from companion.places import GraphBoard, Link, Location, Place
 
 DEAL_MODES: tuple[str, ...] = ("table", "box")
 """The Japan display's cards: said by the players ("table") or dealt by the box from its own list ("box")."""
-TURN_ACTIONS: tuple[str, ...] = ("card", "draw", "end_turn")
+TURN_ACTIONS: tuple[str, ...] = ("card", "faceup", "draw", "end_turn")
 PAGE = "page"
 """A long list (the locations of a map) is offered a page at a time: the page picked is a step of its own."""
 PAGE_SIZE = 10
+NEAR = 8
+"""A long list of places starts with the few nearest the last entry, then its pages by name."""
+ORDER: tuple[str, ...] = ("industry", "link", "card", "faceup", "sell", "end_turn", "ship", "take", "market", "draw",
+                          "flip", "remove", "connected")
+"""The idle list: the entries made most often first, and the end of the turn a few presses down (never first, and
+never where a wrap of the list lands: the session keeps the cursor off it)."""
 
 
 class IndustryGame:
@@ -82,6 +99,8 @@ class IndustryGame:
         if board.has_display:  # "At the start of the game place six cards face up in the spaces"
             state = replace(state, phase="deal", display=tuple(Slot() for _ in board.display_costs),
                             box_deck=board.deck if mode == "box" else ())
+        else:  # the standard game's face-up cards beside the board, dealt with the hands, named as the table says
+            state = replace(state, beside=(UNNAMED,) * r.beside_board)
         return state
 
     # -- the fold -----------------------------------------------------------------------------------
@@ -92,6 +111,10 @@ class IndustryGame:
             return self._deal(state, event)
         if not isinstance(event, Choice):
             raise RuleError(f"waiting for an entry, not a {type(event).__name__}")
+        if state.beside and not state.pending and event.action == "deal":
+            return self._deal_beside(state, event)
+        if TO_DEAL in state.beside:
+            raise RuleError("a card is being dealt face up beside the board: say which card first (deal)")
         if event.action == "cancel":
             return replace(state, pending="", args=(), recent=("Cancelled",))
         if state.pending and event.action != state.pending:
@@ -107,8 +130,28 @@ class IndustryGame:
             kept = {**given, PAGE: page} if page is not None else given
             return replace(state, pending=entry.key, args=tuple(kept.items()), recent=())
         if event.action in TURN_ACTIONS:
-            return self._turn(replace(state, pending="", args=()), event.action, given)
-        return replace(entry.perform(t, given), pending="", args=())
+            done = self._turn(replace(state, pending="", args=()), event.action, given)
+        else:
+            done = replace(entry.perform(t, given), pending="", args=())
+        return self._remember(t, event.action, given, done)
+
+    @staticmethod
+    def _remember(t: Table, action: str, a: dict[str, Any], done: IndustryState) -> IndustryState:
+        """What the next entry's lists start with: where this one happened (a link's new end), its industry, its
+        player."""
+        where = a.get("to") or a.get("location")
+        source = a.get("source") or a.get("counter")
+        if action == "ship" or (action == "market" and "space" in a):
+            where = t.board.ships[a["space"]].ends[0]
+        elif isinstance(source, str) and source.startswith("ship:"):
+            where = t.board.ships[source[5:]].ends[0]
+        elif isinstance(source, str) and "/" in source:
+            where = source.partition("/")[0]
+        who = a.get("owner") or a.get("player")
+        return replace(done,
+                       last_place=where if isinstance(where, str) and where in t.board.spots else done.last_place,
+                       last_kind=str(a["kind"]) if action == "industry" else done.last_kind,
+                       last_owner=who if isinstance(who, str) and who in t.state.players else done.last_owner)
 
     def _entry(self, state: IndustryState, action: str) -> Entry:
         known = self._actions(state)
@@ -119,10 +162,20 @@ class IndustryGame:
 
     @staticmethod
     def _walk(t: Table, entry: Entry, args: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-        """Check the steps given, in order; (the checked arguments, whether every step is given)."""
+        """Check the steps given, in order; (the checked arguments, whether every step is given).
+
+        A step the rules leave one answer to is not asked: that answer is taken. But the last step is always the
+        table's press, even with one answer: an entry never completes on answers the box took itself, so a journal
+        from before, which gave each step in an event of its own, replays step by step as it was made (an entry
+        completed early would turn its next step's event into a second entry)."""
         given: dict[str, Any] = {}
+        taken = ""
         for step in entry.steps:
             if not step.when(t, given):
+                continue
+            if step.field not in args and len(only := _legal(t, step, given, 2)) == 1:
+                given[step.field] = only[0][1]
+                taken = step.field
                 continue
             if step.field not in args:
                 extra = set(args) - set(given)
@@ -131,6 +184,10 @@ class IndustryGame:
                 return given, False
             step.check(t, given, args[step.field])
             given[step.field] = args[step.field]
+            taken = ""
+        if taken and taken == list(given)[-1]:
+            del given[taken]
+            return given, False
         return given, True
 
     def _actions(self, state: IndustryState) -> list[str]:
@@ -145,7 +202,48 @@ class IndustryGame:
             return self._take_card(state, given)
         if action == "draw":
             return self._draw(state, int(given["count"]))
+        if action == "faceup":
+            return self._take_beside(state, given)
         return self._end_turn(state)
+
+    def _take_beside(self, state: IndustryState, a: dict[str, Any]) -> IndustryState:
+        """A player takes a face-up card from beside the board: its place waits for the card dealt from the deck,
+        at once or at the end of the turn as the map's data reads it (none once the deck is exhausted)."""
+        board, i = self.board(state), int(a["card"])
+        name = card_label(board, self.rules, state.beside[i])
+        line = f"{a['player']} takes {name} (face up)"
+        if state.deck == 0:
+            after, said = EMPTY, "The deck is exhausted: nothing to replace it"
+        elif board.faceup_refill == "at_once":
+            after, said = TO_DEAL, "Deal a card face up in its place"
+        else:
+            after, said = EMPTY, "Its place is dealt at the end of the turn"
+        beside = tuple(after if j == i else c for j, c in enumerate(state.beside))
+        return replace(state, beside=beside, recent=(line, said))
+
+    def _deal_beside(self, state: IndustryState, event: Choice) -> IndustryState:
+        """A face-up card beside the board said by its kind: one dealt at the start and not yet named (the deck
+        counted it then), or the card dealt from the deck into an empty place (the deck goes down)."""
+        board = self.board(state)
+        card = event.args.get("card")
+        if not isinstance(card, str) or (card not in card_kinds(board)
+                                         and not (card.startswith("at:") and card[3:] in board.spots)):
+            raise RuleError(f"no card {card!r} in the {board.name} deck")
+        name = card_label(board, self.rules, card)
+        if UNNAMED in state.beside:
+            i = state.beside.index(UNNAMED)
+            beside = tuple(card if j == i else c for j, c in enumerate(state.beside))
+            return replace(state, beside=beside, recent=(f"Face up beside the board: {name}",))
+        if TO_DEAL not in state.beside:
+            raise RuleError("no card is being dealt face up beside the board")
+        i = state.beside.index(TO_DEAL)
+        beside = tuple(card if j == i else c for j, c in enumerate(state.beside))
+        deck = state.deck - 1
+        lines = [f"{name} face up beside the board: deck {deck}"]
+        if deck == 0:
+            lines.append("The deck is exhausted: the game ends at the end of this turn")
+            beside = tuple(EMPTY if c == TO_DEAL else c for c in beside)
+        return replace(state, beside=beside, deck=deck, recent=tuple(lines))
 
     def _take_card(self, state: IndustryState, a: dict[str, Any]) -> IndustryState:
         """The rules: "You can choose to take cards from here if you choose the Take Cards action, at no cost.
@@ -174,8 +272,11 @@ class IndustryGame:
         board = self.board(state)
         if state.deck == 0:
             return self._over(state)
-        if not board.has_display:
-            return replace(state, turn=state.turn + 1, recent=(f"Turn {state.turn + 1}",))
+        if not board.has_display:  # places left empty beside the board are dealt now
+            beside = tuple(TO_DEAL if c == EMPTY else c for c in state.beside)
+            to_deal = beside.count(TO_DEAL)
+            return replace(state, turn=state.turn + 1, beside=beside, recent=(
+                f"Turn {state.turn + 1}" + (f": {to_deal} face up to deal beside the board" if to_deal else ""),))
         kept = [s.card for s in state.display if s.card and not s.taken and s.card not in board.display_discard]
         gone = [s.card for s in state.display if s.card and not s.taken and s.card in board.display_discard]
         display = tuple(Slot(c) for c in kept) + tuple(Slot() for _ in range(len(board.display_costs) - len(kept)))
@@ -244,7 +345,7 @@ class IndustryGame:
     def last_round(self, state: IndustryState) -> bool:
         """The box says a round ahead that the deck runs out: when one round's draws and refills may take it."""
         board = self.board(state)
-        reach = len(state.players) * self.rules.draws_per_player_turn + len(board.display_costs)
+        reach = len(state.players) * self.rules.draws_per_player_turn + len(board.display_costs) + len(state.beside)
         return state.phase != "over" and 0 < state.deck <= reach
 
     def prompt(self, state: IndustryState) -> Prompt:
@@ -263,10 +364,22 @@ class IndustryGame:
                           f"{empty} to deal, deck {state.deck}", f"Space {i + 1}: which card?", actions=("deal",))
         warn = " The deck may run out this round: the game ends at the end of the turn it does." \
             if self.last_round(state) else ""
+        if self._naming(state):
+            to_deal = TO_DEAL in state.beside
+            i = state.beside.index(TO_DEAL if to_deal else UNNAMED)
+            what = "the card dealt in place of the one taken" if to_deal else "the card dealt at the start"
+            return Prompt(f"Face up beside the board, place {i + 1} of {len(state.beside)}: {what}, which kind? "
+                          f"Deck {state.deck}", "Face up: which card?", actions=("deal",))
         if state.pending:
             entry = self._entry(state, state.pending)
             step = self._next_step(state)
             ask = step.ask if step else "?"
+            given = state.pending_args()
+            if state.pending == "link" and step is not None and step.field == "to":  # the OLED says which end
+                ask = _oled(f"From {short(board.spots[given['from']].name, 10)}", " to?")
+            elif state.pending == "link" and step is not None and step.field == "owner":  # and which link
+                ask = _oled(f"{short(board.spots[given['from']].name, 7)}-{short(board.spots[given['to']].name, 7)}",
+                            " whose?")
             return Prompt(f"{entry.label}: {ask}", ask, actions=(state.pending, "cancel"))
         return Prompt(f"Turn {state.turn}: enter what is built, or end the turn. Rail links: {money}.{warn}",
                       f"Turn {state.turn}: entry?", actions=tuple(self._actions(state)))
@@ -295,36 +408,63 @@ class IndustryGame:
         if state.phase == "over" or (state.phase == "deal" and state.deal_mode == "box"):
             return []
         board = self.board(state)
-        if state.phase == "deal":
+        if state.phase == "deal" or self._naming(state):
             return [Option(card_label(board, self.rules, k), Choice("deal", {"card": k}))
-                    for k in card_kinds(board)]
+                    for k in self._likely_cards(state)]
         t = self.table(state)
         if state.pending:
             step = self._next_step(state)
             given = state.pending_args()
             page = given.pop(PAGE, None)
-            out = []
             if step is None:
                 return [Option("Cancel", Choice("cancel", {}))]
-            for label, value, place in step.candidates(t, given):
-                try:
-                    step.check(t, given, value)
-                except RuleError:
-                    continue
-                out.append(Option(label, Choice(state.pending, {**given, step.field: value}), place))
-            pages = _pages(out)
-            if len(pages) > 1 and page is None:
-                out = [Option(f"{p[0].label} to {p[-1].label}", Choice(state.pending, {**given, PAGE: i}))
-                       for i, p in enumerate(pages)]
-            elif len(pages) > 1:
-                out = pages[min(page, len(pages) - 1)]
+            out = [Option(label, Choice(state.pending, {**given, step.field: value}), place)
+                   for label, value, place in _near_first(t, _legal(t, step, given))]
+            if len(out) > PAGE_SIZE + 2:
+                near = out[:NEAR] if state.last_place and out[0].place is not None else []
+                pages = _pages(sorted(out[len(near):], key=lambda o: o.label))
+                if page is None:
+                    out = [*near, *(Option(f"{p[0].label} to {p[-1].label}", Choice(state.pending, {**given, PAGE: i}))
+                                    for i, p in enumerate(pages))]
+                else:
+                    out = pages[min(page, len(pages) - 1)]
+            if state.pending == "link" and step.field in ("to", "owner"):  # the link starts elsewhere: ask where
+                out.append(Option("Other start", Choice("link", {})))
             return [*out, Option("Cancel", Choice("cancel", {}))]
         out = []
-        for key in self._actions(state):
+        for key in sorted(self._actions(state), key=lambda k: ORDER.index(k) if k in ORDER else len(ORDER)):
             entry = ENTRIES.get(key) or TURN_ENTRIES[key]
             if not entry.steps or self._first_open(t, entry):
-                out.append(Option(entry.label, Choice(key, {})))
+                out.append(Option(entry.label, Choice(key, self._goes_on(t, key))))
         return out
+
+    @staticmethod
+    def _goes_on(t: Table, key: str) -> dict[str, Any]:
+        """A rail link goes on from the new end: the last entry's place starts it when a link can be built from
+        there (the OLED asks "From Kobe to?", and "Other start" asks for another)."""
+        last = t.state.last_place
+        if key != "link" or not last:
+            return {}
+        try:
+            LINK.steps[0].check(t, {}, last)
+        except RuleError:
+            return {}
+        return {"from": last}
+
+    @staticmethod
+    def _naming(state: IndustryState) -> bool:
+        """A face-up card beside the board is to be said (named, or dealt in place of one taken), no entry open."""
+        return not state.pending and (TO_DEAL in state.beside or UNNAMED in state.beside)
+
+    def _likely_cards(self, state: IndustryState) -> list[str]:
+        """The card kinds to deal, the most numerous left in the deck first (its make-up less the display's)."""
+        board = self.board(state)
+        kinds = card_kinds(board)
+        counts = {k: sum(1 for c in board.deck if (k == "location" and c.startswith("at:")) or c == k) for k in kinds}
+        for card in [slot.card for slot in state.display] + list(state.beside):
+            if card in counts:
+                counts[card] -= 1
+        return sorted(kinds, key=lambda k: -counts[k])
 
     @staticmethod
     def _first_open(t: Table, entry: Entry) -> bool:
@@ -353,7 +493,8 @@ class IndustryGame:
                 "ships": [{"key": s.key, "name": s.name, "ends": list(s.ends), "coal": s.coal, "iron": s.iron,
                            "market": s.market} for s in b.ships.values()],
                 "deck": len(b.deck),
-                **({"display_costs": list(b.display_costs)} if b.has_display else {}),
+                **({"display_costs": list(b.display_costs)} if b.has_display
+                   else {"beside_board": self.rules.beside_board, "faceup_refill": b.faceup_refill}),
                 "readings": b.readings(),
             }
         return {"maps": out, "link_base": self.rules.link_base}
@@ -366,6 +507,45 @@ class IndustryGame:
                           for r in rows],
                 "totals": ledger.totals(board, self.rules, state),
                 "lanes": [[lane.a, lane.b] for lane in ledger.live_lanes(board, state)]}
+
+
+OLED_TITLE = 15
+"""Characters of the OLED's title beside the tower's word: the names and the end first, the question if it fits."""
+
+
+def _oled(names: str, question: str) -> str:
+    return names + question if len(names + question) <= OLED_TITLE else names
+
+
+def _legal(t: Table, step: Step, given: dict[str, Any], most: int | None = None) -> list[Candidate]:
+    """The candidates of ``step`` the rules allow after ``given`` (the first ``most`` of them, when given)."""
+    out: list[Candidate] = []
+    for candidate in step.candidates(t, given):
+        try:
+            step.check(t, given, candidate[1])
+        except RuleError:
+            continue
+        out.append(candidate)
+        if most is not None and len(out) >= most:
+            break
+    return out
+
+
+def _near_first(t: Table, candidates: list[Candidate]) -> list[Candidate]:
+    """Candidates with a place nearest the last entry's place first (in their own order among equals); those
+    without a place keep their order after them."""
+    if not t.state.last_place:
+        return candidates
+    hops = t.board.hops(t.state.last_place)
+    far = len(t.board.spots) + 1
+
+    def distance(place: Place | None) -> int:
+        if isinstance(place, Location):
+            return hops.get(place.key, far)
+        if isinstance(place, Link):
+            return min(hops.get(place.a, far), hops.get(place.b, far))
+        return far + 1
+    return sorted(candidates, key=lambda c: distance(c[2]))
 
 
 def _pages(options: list[Option]) -> list[list[Option]]:
@@ -387,6 +567,18 @@ def _money(sums: Mapping[str, int]) -> str:
 def _slots(t: Table, a: dict[str, Any]) -> list[tuple[str, Any, Any]]:
     return [(f"{i + 1} ${t.board.display_costs[i]} {card_label(t.board, t.rules, s.card)}", i, None)
             for i, s in enumerate(t.state.display)]
+
+
+def _faceups(t: Table, a: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    return [(card_label(t.board, t.rules, c), i, None) for i, c in enumerate(t.state.beside)
+            if c not in (UNNAMED, TO_DEAL, EMPTY)]
+
+
+def _check_faceup(t: Table, a: dict[str, Any], v: Any) -> None:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < len(t.state.beside):
+        raise RuleError(f"no face-up card {v!r} beside the board")
+    if t.state.beside[v] in (UNNAMED, TO_DEAL, EMPTY):
+        raise RuleError(f"face-up place {v + 1} beside the board holds no card the box knows")
 
 
 def _check_slot(t: Table, a: dict[str, Any], v: Any) -> None:
@@ -427,8 +619,12 @@ TURN_ENTRIES: dict[str, Entry] = {e.key: e for e in (
     Entry("card", "Take display card", (
         Step("space", "Which card?", _slots, _check_slot),
         Step("how", "Free or paid?", _hows, _check_how),
-        Step("player", "Who takes it?", lambda t, a: [(p, p, None) for p in t.state.players], _check_player),
+        Step("player", "Who takes it?", lambda t, a: [(p, p, None) for p in players_in_turn(t)], _check_player),
     ), _unused, lambda t: t.board.has_display),
+    Entry("faceup", "Take face-up card", (
+        Step("card", "Which card?", _faceups, _check_faceup),
+        Step("player", "Who takes it?", lambda t, a: [(p, p, None) for p in players_in_turn(t)], _check_player),
+    ), _unused, lambda t: any(c not in (UNNAMED, TO_DEAL, EMPTY) for c in t.state.beside)),
     Entry("draw", "Draw from deck", (
         Step("count", "How many?", lambda t, a: [(str(n), n, None) for n in range(1, 7)], _check_count),
     ), _unused, lambda t: t.state.deck > 0),

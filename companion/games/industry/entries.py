@@ -103,8 +103,16 @@ class Entry:
     available: Callable[[Table], bool] = lambda t: True
 
 
+def players_in_turn(t: Table) -> list[str]:
+    """The players, the one of the last entry first (the player whose turn it is), then the next seats in order:
+    the owner asked for is the first of the list or the next."""
+    players = list(t.state.players)
+    at = players.index(t.state.last_owner) if t.state.last_owner in players else 0
+    return players[at:] + players[:at]
+
+
 def _players(t: Table, a: dict[str, Any]) -> list[Candidate]:
-    return [(p, p, None) for p in t.state.players]
+    return [(p, p, None) for p in players_in_turn(t)]
 
 
 def _check_player(t: Table, a: dict[str, Any], v: Any) -> None:
@@ -178,7 +186,15 @@ def _passes(t: Table, a: dict[str, Any], check: Callable[[Table, dict[str, Any],
 
 
 def _kinds(t: Table, a: dict[str, Any]) -> list[Candidate]:
-    return [(k.name, k.key, None) for k in t.rules.kinds.values()]
+    """The industries, the one last built first (a player builds the same kind in a row more often than not),
+    then those only a free space of the location takes (its port space, its ironworks symbol: what sets the
+    location apart), then the others."""
+    spot = t.board.spots[a["location"]]
+    used = {c.space for c in t.state.at(spot.key)}
+    own = {k for i, sp in enumerate(spot.spaces) if i not in used and len(t.rules.spaces[sp]) == 1
+           for k in t.rules.spaces[sp]}
+    kinds = sorted(t.rules.kinds.values(), key=lambda k: (k.key != t.state.last_kind, k.key not in own))
+    return [(k.name, k.key, None) for k in kinds]
 
 
 def _check_build_kind(t: Table, a: dict[str, Any], v: Any) -> None:

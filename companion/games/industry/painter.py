@@ -19,6 +19,7 @@ import pygame
 
 from companion.games.industry import ledger
 from companion.games.industry.entries import card_label
+from companion.games.industry.state import EMPTY, TO_DEAL, UNNAMED
 from companion.places import Link, Location
 from companion.views.projector import palette, text
 from companion.views.projector.board import MapData
@@ -35,6 +36,8 @@ OWNER_COLOURS: dict[str, palette.Colour] = {
 """Okabe-Ito colours for the player colours of maps/industry.toml (another name is drawn grey)."""
 KIND_LETTERS: dict[str, str] = {"cotton": "C", "coal": "M", "iron": "I", "goods": "G", "port": "P"}
 KEPT_MAX = 2000
+BESIDE = {UNNAMED: "(not named yet)", TO_DEAL: "(to deal)", EMPTY: "(empty)"}
+"""A face-up place beside the board that holds no named card, as the side panel says it."""
 """Pieces kept per screen size before the store starts again (a game shows a few hundred different ones)."""
 
 
@@ -206,6 +209,9 @@ class IndustryPainter(BoardPainter):
                 name = card_label(board, game.rules, slot.card) if slot.card else "(empty)"
                 taken = f" - taken by {slot.taken.split()[0]}" if slot.taken else ""
                 lines.append((f"{i + 1}  ${board.display_costs[i]}  {name}{taken}", False))
+        if state.beside:  # a map without a display: the face-up cards beside the board, by name
+            lines.append(("Face up beside the board", True))
+            lines += [(BESIDE.get(c) or card_label(board, game.rules, c), False) for c in state.beside]
         for key, demand in board.demand.items():
             lines.append((f"{demand.name}: {state.cubes_on(key)} of {len(demand.prices)}", False))
         readings = board.readings()

@@ -64,6 +64,10 @@ class Slot:
     taken: str = ""
 
 
+UNNAMED, TO_DEAL, EMPTY = "?", "", "-"
+"""The face-up places beside the board that hold no named card (see ``IndustryState.beside``)."""
+
+
 @dataclass(frozen=True)
 class IndustryState:
     map: str
@@ -85,6 +89,16 @@ class IndustryState:
     display: tuple[Slot, ...] = ()
     box_deck: tuple[str, ...] = ()
     """The box's own list, for a display dealt by the box."""
+    beside: tuple[str, ...] = ()
+    """A map without a display (Minnesota): the face-up cards beside the board, by card kind; ``UNNAMED`` for one
+    dealt but not yet said (a game begun before the box kept them), ``TO_DEAL`` for a place waiting for its card
+    from the deck, ``EMPTY`` for a place left empty (until the end of the turn, or for good with the deck out)."""
+    last_place: str = ""
+    """The location of the last entry (a link's new end): lists of places start near it."""
+    last_kind: str = ""
+    """The industry last built: offered first."""
+    last_owner: str = ""
+    """The player of the last entry, taken as the player whose turn it is: offered first as owner."""
     pending: str = ""
     """The entry under way (multi-step): its action, with ``args`` so far."""
     args: tuple[tuple[str, Any], ...] = ()

@@ -1,0 +1,107 @@
+"""Counting the presses a table makes through the real session: each pick is the arrows to the option, then OK.
+
+A player takes the shorter way to an option: DOWN or UP, wrapping past an end of the list the way the session
+does (onto the nearest option that ends nothing). Every press is a real :class:`Press` handled by the session;
+the count is what the buttons took, and the option reached is checked after the arrows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.session import Press, Session
+from companion.session.choices import cursor, step_choice
+
+
+@dataclass
+class Presses:
+    """A session and the presses made on it so far."""
+
+    session: Session
+    count: int = 0
+
+    def press(self, button: str) -> None:
+        self.session.handle(Press(button))
+        self.count += 1
+
+    def pick(self, label: str) -> None:
+        """Move the cursor to ``label`` the shorter way and press OK."""
+        s = self.session
+        menu = s.panel.menu
+        assert menu is not None, s.panel
+        assert label in menu.items, (label, menu.items)
+        route = self._route(label)
+        for button in route:
+            self.press(button)
+        menu = s.panel.menu
+        assert menu is not None and menu.items[menu.selected] == label, (label, menu.items, menu.selected)
+        self.press("OK")
+        assert not s.message or s.message == "undone", s.message
+
+    def _route(self, label: str) -> list[str]:
+        """The fewest arrow presses from the cursor to ``label``, as the session moves the cursor (a decision's
+        list through :func:`step_choice`; a plain menu one row a press, wrapping)."""
+        s = self.session
+        menu = s.panel.menu
+        assert menu is not None
+        target = menu.items.index(label)
+        options = s.options() if s.current is not None and not s.menu_open else []
+        if options and [o.label for o in options] == list(menu.items):
+            start = cursor(options, s.request.choice)
+            ways = []
+            for button, step in (("DOWN", 1), ("UP", -1)):
+                at, route = start, []
+                for _ in range(len(options)):
+                    if at == target:
+                        break
+                    at = step_choice(options, at, step)
+                    route.append(button)
+                if at == target:
+                    ways.append(route)
+            return min(ways, key=len)
+        n = len(menu.items)
+        down = (target - menu.selected) % n
+        return ["DOWN"] * down if down <= n - down else ["UP"] * (n - down)
+
+
+def enter(p: Presses, action: str, **args: object) -> None:
+    """Make one entry with the buttons as a player would: at each list the option that leads to ``action`` with
+    ``args`` (a page of names: the page holding the one wanted), until the entry is made. Steps the box fills
+    itself are not pressed."""
+    s = p.session
+    assert s.current is not None
+    game = s.current.game
+    for _ in range(12):
+        state = s.current.state
+        option = _leading(game, state, s.options(), action, args)
+        assert option is not None, (action, args, [o.label for o in s.options()])
+        before = len(s.journal.events(s.current.game_id))
+        p.pick(option.label)
+        assert len(s.journal.events(s.current.game_id)) == before + 1
+        if not s.current.state.pending:  # type: ignore[attr-defined]
+            return
+    raise AssertionError(f"entry {action} {args} not made in 12 picks")
+
+
+def _fields(args: object) -> set[str]:
+    return {k for k in dict(args)} - {"page"}  # type: ignore[call-overload]
+
+
+def _leading(game: object, state: object, options: list, action: str, args: dict) -> object:
+    """The option on the way to ``action`` with ``args``: the one agreeing with them and giving the most; a page
+    option only when its page holds such an option."""
+    best = None
+    for o in options:
+        if o.event.action != action:
+            continue
+        given = {k: v for k, v in o.event.args.items() if k != "page"}
+        if any(k not in args or args[k] != v for k, v in given.items()):
+            continue
+        if "page" in o.event.args:
+            inner = game.choices(game.apply(state, o.event))  # type: ignore[attr-defined]
+            if _leading(game, game.apply(state, o.event), [x for x in inner if "page" not in x.event.args],  # type: ignore[attr-defined]
+                        action, args) is None:
+                continue
+        if best is None or len(given) > len(_fields(best.event.args)):
+            best = o
+    return best

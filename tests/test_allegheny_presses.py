@@ -1,0 +1,96 @@
+"""Allegheny entries with few presses, counted through the real session: a one-link build is at most five presses
+(the railroad she owns first, the end to build from not asked when there is one, the link, then Done building).
+A build goes on from the new end, and a game journaled the older way (the end picked by hand) still replays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from entry_presses import Presses
+
+from companion.dice import Choice
+from companion.inputs import Decide
+from companion.journal import Journal
+from companion.session import Session
+from companion.views import oled
+
+ONE_LINK_TARGET = 5
+"""Issue target: an Allegheny one-link build in at most five presses (the same build took nine before)."""
+
+
+@pytest.fixture
+def journal(tmp_path: Path):
+    with Journal(tmp_path / "j.sqlite") as j:
+        yield j
+
+
+WINNERS = {"co": 1, "bo": 2, "nyc": 3, "bm": 1, "prr": 0}
+"""The initial offering, typed: Player 1 wins the PRR alone (and plays first), the others the rest."""
+
+
+def offered(s: Session) -> None:
+    s.start(game="allegheny", options={"players": 4})
+    assert s.current is not None
+    while (a := s.current.state.auction) is not None:
+        wanted = WINNERS[a.railroad]
+        if (a.bidder == wanted and a.leader != wanted) or a.leader is None:
+            s.handle(Decide(Choice("bid", {"amount": a.high + 1})))
+        else:
+            s.handle(Decide(Choice("pass", {})))
+        assert not s.message, s.message
+    assert {x.railroad: x.seat for x in s.current.state.shares} == WINNERS
+    assert s.current.state.phase == "turn" and s.current.state.current == 0
+
+
+def test_a_one_link_build_takes_at_most_five_presses(journal: Journal) -> None:
+    s = Session(journal)
+    offered(s)
+    p = Presses(s)
+    assert s.panel.menu is not None and s.panel.menu.items[:2] == ("Build: PRR", "Build: C&O")  # hers first
+    p.pick("Build: PRR")
+    assert s.current is not None and s.current.state.build_from == "philadelphia"  # the only end: not asked
+    assert oled.oled_lines(s.panel)[0] == "PRR from Philadelphia"  # the OLED says which end
+    p.pick("To Harrisburg")
+    assert s.current.state.build_from == "harrisburg"  # the next link from the new end
+    assert oled.oled_lines(s.panel)[0] == "PRR from Harrisburg"
+    p.pick("Done building")
+    assert s.current.state.phase == "turn" and s.current.state.current == 1
+    assert p.count <= ONE_LINK_TARGET, p.count
+
+
+def test_the_next_build_of_a_railroad_starts_at_its_newest_end(journal: Journal) -> None:
+    """A build goes on from where the railroad stopped: its next build starts at the end of its newest link,
+    and a link from there is one press."""
+    s = Session(journal)
+    offered(s)
+    for action in (Choice("build_track", {"railroad": "prr"}),
+                   Choice("build", {"link": ["philadelphia", "harrisburg"]}),
+                   Choice("done_building"), *[Choice("other_action")] * 3):
+        s.handle(Decide(action))
+        assert not s.message, s.message
+    p = Presses(s)
+    p.pick("Build: PRR")
+    assert s.current is not None and s.current.state.build_from == "harrisburg"
+    p.pick(s.panel.menu.items[0] if s.panel.menu else "")
+    p.pick("Done building")
+    assert p.count <= ONE_LINK_TARGET, p.count
+    assert [t.link.ends() for t in s.current.state.tracks][-1][0] in ("harrisburg", "altoona", "baltimore")
+
+
+def test_a_build_journaled_with_the_end_picked_by_hand_still_replays(journal: Journal) -> None:
+    """Journals from before keep their "build_from" step: it is still taken, and the game resumes the same."""
+    s = Session(journal)
+    offered(s)
+    for action in (Choice("build_track", {"railroad": "co"}), Choice("build_from", {"location": "richmond"}),
+                   Choice("build", {"railroad": "co", "link": ["richmond", "lynchburg"]}),
+                   Choice("build_from", {"location": "richmond"}),
+                   Choice("build", {"railroad": "co", "link": ["richmond", "baltimore"]}), Choice("done_building")):
+        s.handle(Decide(action))
+        assert not s.message, s.message
+    assert s.current is not None
+    end = s.current.state
+    again = Session(journal)
+    again.start()
+    assert again.current is not None and again.current.state == end
+    assert {t.link.ends() for t in end.tracks} == {("lynchburg", "richmond"), ("baltimore", "richmond")}
