@@ -1,7 +1,7 @@
 """Counting the presses a table makes through the real session: each pick is the arrows to the option, then OK.
 
-A player takes the shorter way to an option: DOWN or UP, wrapping past an end of the list the way the session
-does (onto the nearest option that ends nothing). Every press is a real :class:`Press` handled by the session;
+A player takes the shortest way to an option, as the session moves its cursor (on the board, or down a list
+wrapping past its ends). Every press is a real :class:`Press` handled by the session;
 the count is what the buttons took, and the option reached is checked after the arrows.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.session import Press, Session
-from companion.session.choices import cursor, step_choice
 
 
 @dataclass
@@ -25,7 +24,7 @@ class Presses:
         self.count += 1
 
     def pick(self, label: str) -> None:
-        """Move the cursor to ``label`` the shorter way and press OK."""
+        """Move the cursor to ``label`` the shortest way and press OK."""
         s = self.session
         menu = s.panel.menu
         assert menu is not None, s.panel
@@ -39,26 +38,18 @@ class Presses:
         assert not s.message or s.message == "undone", s.message
 
     def _route(self, label: str) -> list[str]:
-        """The fewest arrow presses from the cursor to ``label``, as the session moves the cursor (a decision's
-        list through :func:`step_choice`; a plain menu one row a press, wrapping)."""
+        """The fewest presses from the cursor to ``label`` before the OK that picks it, as the session moves the
+        cursor: a decision's own way (:meth:`Session.presses_to`: on the board or down its list); a menu of the
+        box's own one row a press, wrapping, the shorter way round."""
         s = self.session
         menu = s.panel.menu
         assert menu is not None
         target = menu.items.index(label)
         options = s.options() if s.current is not None and not s.menu_open else []
         if options and [o.label for o in options] == list(menu.items):
-            start = cursor(options, s.request.choice)
-            ways = []
-            for button, step in (("DOWN", 1), ("UP", -1)):
-                at, route = start, []
-                for _ in range(len(options)):
-                    if at == target:
-                        break
-                    at = step_choice(options, at, step)
-                    route.append(button)
-                if at == target:
-                    ways.append(route)
-            return min(ways, key=len)
+            way = s.presses_to(target)
+            assert way and way[-1] == "OK", way
+            return way[:-1]
         n = len(menu.items)
         down = (target - menu.selected) % n
         return ["DOWN"] * down if down <= n - down else ["UP"] * (n - down)
