@@ -178,8 +178,10 @@ def any_option(end_chance: float = 0.3, avoid: tuple[str, ...] = ("cancel",)) ->
 
 
 def play(session: Session, game: str, options: Mapping[str, Any], *, seed: int, turn_of: TurnOf,
-         choose: Choose | None = None, max_presses: int = 20_000) -> Played:
-    """Play a whole game of ``game`` (until its prompt says done or ``max_presses``) and count its presses."""
+         choose: Choose | None = None, max_presses: int = 20_000,
+         stop: Callable[[Any], bool] | None = None) -> Played:
+    """Play a whole game of ``game`` (until its prompt says done, ``max_presses``, or ``stop`` says so of the state
+    at a decision) and count its presses."""
     rng = random.Random(seed)
     session.new_game(game, dict(options))
     session.refresh()
@@ -221,6 +223,8 @@ def play(session: Session, game: str, options: Mapping[str, Any], *, seed: int, 
             presses += 1
             continue
         choices = session.options()
+        if stop is not None and stop(run.state):
+            break
         if not choices:
             raise RuntimeError(f"{game}: nothing to answer {prompt.short!r} with")
         target = (choose or any_option())(rng, run.game, run.state, choices)
