@@ -54,14 +54,25 @@ def test_the_newest_rows_give_what_reading_every_entry_gave(journal, limit, scan
     assert got[0].boot == "boot-b" and got[0].seq == max(r.seq for r in got if r.boot == "boot-b")  # newest first
 
 
-def test_a_game_whose_rows_do_not_read_is_passed_over(journal, tmp_path) -> None:
+def test_a_game_whose_rows_with_rolls_do_not_read_is_passed_over(journal, tmp_path) -> None:
     newest = journal.games()[0].id
     with sqlite3.connect(tmp_path / "j.sqlite") as db:
-        db.execute("UPDATE entries SET event='{not json' WHERE game_id=? AND idx=(SELECT MAX(idx) - 2 FROM "
-                   "entries WHERE game_id=?)", (newest, newest))
+        (idx,) = db.execute("SELECT MAX(idx) FROM entries WHERE game_id=? AND instr(event, '\"rolls\"')",
+                            (newest,)).fetchone()
+        db.execute("UPDATE entries SET event='{\"rolls\": [' WHERE game_id=? AND idx=?", (newest, idx))
     got = journaled_rolls(journal)
     assert got and {r.boot for r in got} == {"boot-a"}
     assert got == every_entry_read(journal)
+
+
+def test_a_damaged_row_without_rolls_costs_nothing_of_the_others(journal, tmp_path) -> None:
+    newest = journal.games()[0].id
+    before = journaled_rolls(journal)
+    with sqlite3.connect(tmp_path / "j.sqlite") as db:
+        (idx,) = db.execute("SELECT MAX(idx) FROM entries WHERE game_id=? AND NOT instr(event, '\"rolls\"')",
+                            (newest,)).fetchone()
+        db.execute("UPDATE entries SET event='{not json' WHERE game_id=? AND idx=?", (newest, idx))
+    assert journaled_rolls(journal) == before  # that row held none
 
 
 def test_rows_waiting_in_memory_come_first(journal, monkeypatch) -> None:

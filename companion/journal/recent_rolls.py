@@ -6,7 +6,8 @@ again after the restart, and the link must know it is on disk already. Its refer
 in the entry they went into (:mod:`companion.journal.entries`), so the start reads the newest entries of the most
 recently played games. It reads only those: the rows newest first, as many as it may look at, from the index the
 entries table has on (game, idx), instead of every entry of the game parsed in order and the last few kept (912 ms
-at 91,000 events: most of a start). Only the roll references are read out of each row, not its event.
+at 91,000 events: most of a start). Only a row that names roll references is parsed at all (a button's or a
+decision's row is passed over by a look for the key), and only its references are read out of it, not its event.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from companion.journal.entries import _rolls
 
 PRIMED_ROLLS = 256
 """Roll references a start looks for at most: the tower resends at most its outbox (32)."""
+ROLLS_KEY = '"rolls"'
+"""The key an entry's roll references are written under (:meth:`Entry.to_dict`)."""
 PRIMED_SCAN = 4096
 """Journal entries read at most to find them (a long night of button rolls holds none)."""
 
@@ -56,6 +59,8 @@ def _newest_rows(journal: Any, game_id: int, count: int) -> list[str | bytes]:
 
 
 def _refs(payload: str | bytes) -> tuple[RollRef, ...]:
+    if (ROLLS_KEY not in payload) if isinstance(payload, str) else (ROLLS_KEY.encode() not in payload):
+        return ()  # no roll references in this row: nothing to parse
     data = json.loads(payload)
     if not isinstance(data, dict):
         raise ValueError("an entry must be an object")
