@@ -109,6 +109,17 @@ class PressPlanner:
         return {**state, **changed}, (entered[0] if entered else None)
 
     def plan(self, target: Event) -> list[str] | None:
+        """The fewest buttons from the cursor as it is to OK entering ``target`` (None: no way found). The look-ahead
+        must leave the session as it found it: a cursor mutated in place instead of replaced would make the count a
+        fiction, so that is checked (what the views would be given, before and after) and refused loudly."""
+        before = self.session._compose()
+        path = self._search(target)
+        if self.session._compose() != before:
+            raise RuntimeError("the press planner's look-ahead changed what the session shows: its cursor state is "
+                               "no longer replaced by each press (see PressPlanner._try)")
+        return path
+
+    def _search(self, target: Event) -> list[str] | None:
         start: dict[str, Any] = {}
         seen = {_state_key(start)}
         queue: deque[tuple[dict[str, Any], list[str]]] = deque([(start, [])])
