@@ -82,7 +82,7 @@ def allegheny_table(rng: random.Random, game: Any, state: Any, options: list[Any
             return by["pass"]
         return bids[0] if rng.random() < 0.7 else rng.choice(bids[:4])
     if "end_game" in by:
-        if len(state.tracks) >= ALLEGHENY_TRACKS:
+        if len(state.tracks) >= ALLEGHENY_TRACKS:  # (an engine without tracks: the model's fallback, counted)
             return by["end_game"]
         builds = [o for o in options if o.event.action == "build_track"]
         if builds and rng.random() < 0.7:
@@ -191,6 +191,9 @@ def rows_of(played: dict[str, list[Played]]) -> list[Row]:
         if before is not None and turn_most is not None:
             rows.append(Row(AREA, f"{name}: no worse than today, per game", statistics.median(totals), "presses",
                             most=before[1]))
+        if any(p.guessed for p in games):
+            rows.append(Row(AREA, f"{name}: decisions the table model could not read the engine for",
+                            sum(p.guessed for p in games), "decisions", most=0))
         if any(p.unreachable for p in games):
             rows.append(Row(AREA, f"{name}: options the arrows cannot reach", sum(p.unreachable for p in games),
                             "options", most=0))

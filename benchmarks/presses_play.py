@@ -160,6 +160,9 @@ class Played:
     decisions: int = 0
     unreachable: int = 0
     """Targets the planner found no way to (a fault of the menus, never expected)."""
+    guessed: int = 0
+    """Decisions where the game's table could not read the engine (a name it relies on changed) and any legal
+    option was taken instead: the figure is then not the table's own, and the benchmark says so."""
 
     @property
     def total(self) -> int:
@@ -238,7 +241,11 @@ def play(session: Session, game: str, options: Mapping[str, Any], *, seed: int, 
             break
         if not choices:
             raise RuntimeError(f"{game}: nothing to answer {prompt.short!r} with")
-        target = (choose or any_option())(rng, run.game, run.state, choices)
+        try:
+            target = (choose or any_option())(rng, run.game, run.state, choices)
+        except (AttributeError, KeyError, TypeError, ValueError, StopIteration):
+            out.guessed += 1
+            target = any_option()(rng, run.game, run.state, choices)
         path = planner.plan(target.event)
         out.decisions += 1
         if path is None:

@@ -69,3 +69,17 @@ def test_rounds_and_one_link_builds_are_cut_from_the_turns() -> None:
     turns = [Turn(("turn", i % 3), p, S(0), S(n)) for i, (p, n) in enumerate([(5, 1), (7, 2), (3, 0), (4, 1)])]
     assert rounds(3)(turns) == [15]
     assert one_link_builds(turns) == [5, 4]
+
+
+def test_a_table_model_that_cannot_read_the_engine_is_counted_not_silent(session) -> None:
+    script = SCRIPTS["stormfury"]
+
+    table = script.table()
+
+    def blind(rng, game, state, options):
+        return table(rng, game, state, options) if state.turn > 1 else game.no_such_name
+
+    played = play(session, "stormfury", script.options, seed=3, turn_of=script.turn_of, choose=blind)
+    rows = {r.measure: r for r in rows_of({"stormfury": [played]})}
+    assert played.finished and played.guessed > 0
+    assert rows["stormfury: decisions the table model could not read the engine for"].ok is False
