@@ -26,13 +26,21 @@ SEEDS = (1, 2, 3, 4, 5)
 """Games played per game (each its own seed); the per-turn figures pool their turns."""
 
 
+TILES = 72
+"""Carcassonne's tiles: a game in a mode without the bag is ended by its table once as many are on the board."""
+
+
 def carcassonne_table(rng: random.Random, game: Any, state: Any, options: list[Any]) -> Any:
     """A Carcassonne table: the tile drawn is the bag's chance (the meteor and the flood too), laid on any space
-    it fits, its kind and turn as drawn, a follower or none at random; never "final scoring" while tiles are left."""
+    it fits, its kind and turn as drawn, a follower or none at random; never "final scoring" while tiles are left
+    (in a mode that keeps no bag: once ``TILES`` are on the board). A follower said home now and then."""
     def left(key: str) -> int:
         tile = game.catalog.by_key.get(key)
         return game.remaining(state, tile) if tile is not None else 1
 
+    ends_now = [o for o in options if o.event.action == "end"]
+    if ends_now and state.mode != "tiles" and len(state.board) > TILES:  # a mode without the bag: the table stops
+        return ends_now[0]
     bag = max(1, game.bag_left(state))
     kinds = [o for o in options if o.event.action in ("kind", "lay") and "kind" in o.event.args]
     if kinds:
@@ -45,7 +53,10 @@ def carcassonne_table(rng: random.Random, game: Any, state: Any, options: list[A
             tile = next(t for t in game.catalog.types if t.disaster == disaster)
             if rng.random() < game.remaining(state, tile) / bag:
                 return drawn[0]
-    rest = [o for o in options if o.event.action not in ("end", "meteor", "flood")]
+    rest = [o for o in options if o.event.action not in ("end", "meteor", "flood", "home")]
+    home = [o for o in options if o.event.action == "home"]
+    if home and (not rest or rng.random() < 0.05):  # a follower back home (a feature completed), now and then
+        return rng.choice(home)
     return rng.choice(rest) if rest else options[0]
 
 
@@ -132,13 +143,30 @@ SCRIPTS: dict[str, Script] = {
 }
 
 
+def scripts() -> dict[str, Script]:
+    """The scripts, and one more per Carcassonne mode its engine offers beside tile mode (what the table enters
+    differs by mode: spaces only, or only what the disasters need), asked of the engine so a new mode is counted."""
+    from companion.games.registry import load_game
+    from companion.session.choices import setup_questions
+
+    out = dict(SCRIPTS)
+    base = SCRIPTS["carcassonne"]
+    for name, _label, values in setup_questions(load_game("carcassonne")):
+        if name == "board":
+            for mode in values:
+                if mode != base.options.get("board", "tiles"):
+                    out[f"carcassonne, {mode} mode"] = Script("carcassonne", {**base.options, "board": mode},
+                                                              base.turn_of, base.table)
+    return out
+
+
 def play_all(seeds: tuple[int, ...] = SEEDS) -> dict[str, list[Played]]:
     """Every script played once per seed, each game in a journal of its own."""
     from companion.journal import Journal
     from companion.session import Session
 
     out: dict[str, list[Played]] = {}
-    for name, script in SCRIPTS.items():
+    for name, script in scripts().items():
         for seed in seeds:
             with tempfile.TemporaryDirectory(prefix="bench-presses-") as tmp, \
                     Journal(Path(tmp) / "journal.sqlite") as journal:
@@ -152,6 +180,7 @@ def play_all(seeds: tuple[int, ...] = SEEDS) -> dict[str, list[Played]]:
 
 BEFORE: dict[str, tuple[float, float]] = {
     "carcassonne": (13, 1060),
+    "carcassonne, cells mode": (16, 1250),
     "industry": (21, 527),
     "allegheny": (6, 714),
     "kansas": (28.5, 407),
@@ -167,8 +196,9 @@ TARGETS: dict[str, tuple[float | None, float | None]] = {"carcassonne": (7, 550)
 
 def rows_of(played: dict[str, list[Played]]) -> list[Row]:
     rows: list[Row] = []
+    known = scripts()
     for name, games in played.items():
-        script = SCRIPTS[name]
+        script = known[name]
         turns = [t.presses for p in games for t in p.turns if script.ordinary(t)]
         totals = [float(p.total) for p in games]
         before = BEFORE.get(name)
