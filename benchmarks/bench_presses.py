@@ -78,6 +78,31 @@ def industry_table() -> Choose:
     return choose
 
 
+INDUSTRY_BUILDS = ("industry", "link", "ship")
+"""Age of Industry's entries that put something on the board."""
+
+
+def industry_builder() -> Choose:
+    """An Age of Industry table that builds and never takes cards: up to three building entries a turn (a building,
+    a link, a ship), then the end of the turn. It fills the board (every space and link, with enough turns): the
+    press timings' full board, not a game a table plays."""
+    seen = {"turn": -1, "entries": 0}
+
+    def choose(rng: random.Random, game: Any, state: Any, options: list[Any]) -> Any:
+        if state.turn != seen["turn"]:
+            seen["turn"], seen["entries"] = state.turn, 0
+        enders = [o for o in options if ends(o)]
+        rest = [o for o in options if not ends(o) and o.event.action != "cancel"]
+        if enders:
+            builds = [o for o in rest if o.event.action in INDUSTRY_BUILDS]
+            if seen["entries"] >= 3 or not builds:
+                return enders[0]
+            seen["entries"] += 1
+            return rng.choice(builds)
+        return rng.choice(rest or options)
+    return choose
+
+
 ALLEGHENY_TRACKS = 45
 """Links on the board before the Allegheny table calls the game over (the box leaves its end to the table)."""
 

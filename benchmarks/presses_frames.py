@@ -12,6 +12,7 @@ figure is what a table waits for while it points.
 
 from __future__ import annotations
 
+import importlib
 import random
 import tempfile
 import time
@@ -42,12 +43,22 @@ class Board:
     options: dict[str, Any]
     small: Callable[[Any], bool]
     """Where the small board is: the first decision at which this holds of the state."""
+    full: Callable[[Any], bool] | None = None
+    """Where the full board is, when not at the game's end: the first decision at which this holds."""
+    builder: str = ""
+    """A table of ``benchmarks.bench_presses`` that fills the board, for the full board (default: the game's own)."""
 
+
+INDUSTRY_TURNS = 80
+"""Turns of building after which both Age of Industry maps are full (seed 1: every building space and every link,
+68 and 28 on Japan, 47 and 42 on Minnesota)."""
 
 BOARDS = (
     Board("Carcassonne", "carcassonne", {"players": 3}, lambda s: len(s.board) >= 10),
-    Board("Age of Industry, Japan", "industry", {"map": "Japan", "players": 3}, lambda s: s.turn >= 4),
-    Board("Age of Industry, Minnesota", "industry", {"map": "Minnesota", "players": 3}, lambda s: s.turn >= 4),
+    Board("Age of Industry, Japan", "industry", {"map": "Japan", "players": 3}, lambda s: s.turn >= 4,
+          lambda s: s.turn >= INDUSTRY_TURNS, "industry_builder"),
+    Board("Age of Industry, Minnesota", "industry", {"map": "Minnesota", "players": 3}, lambda s: s.turn >= 4,
+          lambda s: s.turn >= INDUSTRY_TURNS, "industry_builder"),
     Board("Allegheny", "allegheny", {"players": 3}, lambda s: s.phase != "offering" and len(s.tracks) >= 3),
     Board("Kansas", "kansas", {"players": 4}, lambda s: s.turn >= 2),
     Board("Stormfury", "stormfury", {"players": 2}, lambda s: s.turn >= 2),
@@ -133,11 +144,13 @@ def frame_rows(area: str, scripts: dict[str, Any], seed: int = 1) -> list[Row]:
             with tempfile.TemporaryDirectory(prefix="bench-press-frames-") as tmp, \
                     Journal(Path(tmp) / "journal.sqlite") as journal:
                 session = Session(journal)
-                stop = board.small if size == "small" else None
+                stop = board.small if size == "small" else board.full
+                table = script.table() if size == "small" or not board.builder else \
+                    getattr(importlib.import_module("benchmarks.bench_presses"), board.builder)()
                 played = play(session, board.game, board.options, seed=seed, turn_of=script.turn_of,
-                              choose=script.table(), stop=stop)
+                              choose=table, stop=stop, max_presses=100_000)
                 if size == "full":
-                    if not played.finished:
+                    if board.full is None and not played.finished:
                         raise RuntimeError(f"{board.name}: the game did not end")
                     back_to_a_choice(session)
                 session.refresh()
