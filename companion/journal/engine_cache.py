@@ -8,8 +8,9 @@ It is kept in the journal's data codec (:mod:`companion.journal.codec`), never p
 the journal, and reading an entry builds only classes of the game's own code, running nothing the file names.
 
 It is never trusted over the files it was built from: each entry names the :func:`package_version` it was built
-under, a SHA-256 over the engine package's source, the shared core and every byte of the game's map files in
-force (the same tag that guards the journal's snapshots), and a checksum of its payload. Another tag (a map
+under, a SHA-256 over the game's rules code (:mod:`companion.journal.version`: what can change the engine) and
+every byte of the game's map files in force (the same tag that guards the journal's snapshots), and a checksum of
+its payload. Another tag (a map
 file corrected by the group, new code), a damaged or unreadable file, a payload that does not read or is
 not an engine for that key: the engine is loaded from its files, as without a cache, and the entry rewritten.
 Writing is best effort (a cache): a folder that refuses writes costs the next start a load from the files,

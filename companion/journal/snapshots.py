@@ -14,8 +14,9 @@ Table ``snapshots(game_id, live, entry_idx, digest, version, checksum, payload)`
   (:class:`HistoryCheck`, one scan for all its snapshots; a read-only journal, which owns nothing, at every
   load), so a history edited by hand, salvaged or imported differently is never summarised by a state that
   no longer follows from it.
-- ``version``: :func:`engine_version`, a hash of the engine package's source, the shared modules it is
-  built on, and the map files in force: new code or corrected data never meet an old state.
+- ``version``: :func:`engine_version`, a hash of the game's rules code (what its engine imports, never its
+  drawing) and the map files in force: new rules or corrected data never meet an old state, and an update that
+  leaves the rules alone keeps it.
 - ``checksum``: SHA-256 over every other column and the payload (:func:`row_checksum`: a damaged page is noticed
   before anything is read, whichever column it hit).
 - ``payload``: the state, the last live event and the live chain (:class:`LiveEvents`), pickled.

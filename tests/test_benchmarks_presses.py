@@ -1,0 +1,85 @@
+"""The presses benchmark's planner: through the real session it finds the fewest presses to any option (the list
+wraps at its ends), pressing them for real enters exactly that option, and looking ahead changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.bench_presses import SCRIPTS, one_link_builds, rounds, rows_of
+from benchmarks.presses_play import MOVES, PressPlanner, Turn, play
+from companion.journal import Journal
+from companion.session import Press, Session
+from companion.session.choices import ends
+
+
+@pytest.fixture
+def session(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as journal:
+        yield Session(journal)
+
+
+def shorter_exists(planner: PressPlanner, target, length: int) -> bool:
+    """Any sequence of fewer than ``length`` buttons entering ``target``, tried one by one (no search's shortcuts)."""
+    def walk(state, depth: int) -> bool:
+        if depth == 0:
+            return False
+        for button in MOVES:
+            after, entered = planner._try(state, button)
+            if entered == target or (entered is None and walk(after, depth - 1)):
+                return True
+        return False
+    return walk({}, length - 1)
+
+
+def test_the_planner_finds_the_fewest_presses_to_each_option_and_they_enter_it(session) -> None:
+    session.start(game="carcassonne", options={"players": 3})
+    options = session.options()
+    start = session.request
+    planner = PressPlanner(session)
+    for option in options:
+        path = planner.plan(option.event)
+        assert path is not None and path[-1] == "OK"
+        assert len(path) > 5 or not shorter_exists(planner, option.event, len(path))  # every shorter way tried
+        assert session.refresh() is False and session.request == start  # only looked
+        if ends(option):
+            continue
+        for button in path:
+            session.handle(Press(button))
+        assert session.current.live[-1].event == option.event  # entered for real: exactly the one aimed at
+        session.undo()
+        session.refresh()
+        assert session.request == start
+
+
+def test_a_whole_stormfury_game_is_counted_turn_by_turn(session) -> None:
+    script = SCRIPTS["stormfury"]
+    played = play(session, "stormfury", script.options, seed=3, turn_of=script.turn_of, choose=script.table())
+    assert played.finished and played.unreachable == 0
+    assert played.total == sum(t.presses for t in played.turns) > 0
+    assert [t.key for t in played.turns] == sorted(t.key for t in played.turns)  # one entry per turn, in order
+    rows = {r.measure: r for r in rows_of({"stormfury": [played]})}
+    assert rows["stormfury: presses per game, median of 1"].value == played.total
+
+
+def test_rounds_and_one_link_builds_are_cut_from_the_turns() -> None:
+    class S:
+        def __init__(self, tracks: int) -> None:
+            self.tracks = tuple(range(tracks))
+
+    turns = [Turn(("turn", i % 3), p, S(0), S(n)) for i, (p, n) in enumerate([(5, 1), (7, 2), (3, 0), (4, 1)])]
+    assert rounds(3)(turns) == [15]
+    assert one_link_builds(turns) == [5, 4]
+
+
+def test_a_table_model_that_cannot_read_the_engine_is_counted_not_silent(session) -> None:
+    script = SCRIPTS["stormfury"]
+
+    table = script.table()
+
+    def blind(rng, game, state, options):
+        return table(rng, game, state, options) if state.turn > 1 else game.no_such_name
+
+    played = play(session, "stormfury", script.options, seed=3, turn_of=script.turn_of, choose=blind)
+    rows = {r.measure: r for r in rows_of({"stormfury": [played]})}
+    assert played.finished and played.guessed > 0
+    assert rows["stormfury: decisions the table model could not read the engine for"].ok is False
