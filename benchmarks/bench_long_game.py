@@ -15,7 +15,7 @@
   ``Session.start`` on a journal on disk.
 - The tower's rolls at every start: the link is primed with the roll references of the latest entries; read from
   the newest rows only (:mod:`companion.journal.recent_rolls`) against every entry of the game parsed
-  (``companion.sim.journaled_rolls``), at 10,000 events and at ``LONG`` (the 10,000 rows copied on: the rows'
+  (``recent_rolls.rolls_from_every_entry``), at 10,000 events and at ``LONG`` (the 10,000 rows copied on: the rows'
   contents are what the reading costs).
 """
 
@@ -236,7 +236,7 @@ def start_rows(folder: Path) -> list[Row]:
 def rolls_rows(folder: Path) -> list[Row]:
     from companion.journal import Journal
     from companion.journal.recent_rolls import journaled_rolls
-    from companion.sim import journaled_rolls as every_entry
+    from companion.journal.recent_rolls import rolls_from_every_entry as every_entry
 
     path = folder / "journal.sqlite"
     rows: list[Row] = []

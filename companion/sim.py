@@ -23,9 +23,9 @@ from typing import Any
 from companion import sources
 from companion.config import Config, GameConfig, ProjectorConfig
 from companion.dice import DiceRolled
-from companion.errors import CompanionError
-from companion.inputs import Hold, Press, Roll, RollRef
+from companion.inputs import Hold, Press, Roll
 from companion.journal import Journal
+from companion.journal.recent_rolls import journaled_rolls
 from companion.session import collector
 from companion.session.core import Session
 from companion.session.loop import REST_TICK, Loop, View
@@ -229,27 +229,3 @@ def _tell(table: Table, text: str) -> None:
     """A passing event ("projector back"): the OLED's message until the next input, shown by the loop's next
     housekeeping (within a second); unlike a notice it may come again. The part logs its own details."""
     table.session.message = text
-
-
-PRIMED_ROLLS = 256
-"""Roll references the tower link is primed with at start: the tower resends at most its outbox (32)."""
-PRIMED_SCAN = 4096
-"""Journal entries read at most to find them (a long night of button rolls holds none)."""
-
-
-def journaled_rolls(journal: Journal, limit: int = PRIMED_ROLLS, scan: int = PRIMED_SCAN) -> list[RollRef]:
-    """The source rolls of the latest journal entries, most recently played games first: the link is primed
-    with them, so a roll journaled just before a stop, whose ACK the tower never heard, is not played again.
-    A game whose entries do not read is passed over (its resume says why)."""
-    found: list[RollRef] = []
-    for record in sorted(journal.games(), key=lambda g: (g.updated, g.id), reverse=True):
-        try:
-            entries = journal.entries(record.id)
-        except CompanionError:
-            continue
-        for entry in reversed(entries):
-            found.extend(entry.rolls)
-            scan -= 1
-            if len(found) >= limit or scan <= 0:
-                return found
-    return found

@@ -15,9 +15,9 @@ from companion.games.registry import load_game
 from companion.inputs import RollRef
 from companion.journal import Journal
 from companion.journal.recent_rolls import journaled_rolls
+from companion.journal.recent_rolls import rolls_from_every_entry as every_entry_read
 from companion.session.choices import options_for
 from companion.session.game_run import GameRun
-from companion.sim import journaled_rolls as every_entry_read
 
 
 def rolled(journal: Journal, key: str, options: dict, count: int, boot: str, seed: int) -> int:
