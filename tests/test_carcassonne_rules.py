@@ -16,13 +16,15 @@ from companion.games.carcassonne.engine import CarcassonneGame
 from companion.games.carcassonne.state import CarcState, Follower, Laid, Tornado
 from companion.places import Cell
 
-G = load()
+G = CarcassonneGame(load().data, fold=False)
+"""The engine asking every step, as it did when older journals were written (they still replay): each rule's
+procedure seen step by step. tests/test_carcassonne_presses.py checks the steps the box takes itself."""
 RED, BLUE, YELLOW = 0, 1, 2
 
 
 def variant(**rules) -> CarcassonneGame:
     """The engine under other readings of the text (what a group's maps/carcassonne.toml may say)."""
-    return CarcassonneGame(replace(G.data, rules=replace(G.rules, **rules)))
+    return CarcassonneGame(replace(G.data, rules=replace(G.rules, **rules)), fold=False)
 
 
 def new(players: int = 2, **options) -> CarcState:

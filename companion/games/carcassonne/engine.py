@@ -9,6 +9,7 @@ needs it. Everything the text leaves open is in maps/carcassonne.toml (:class:`~
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -42,8 +43,11 @@ class CarcassonneGame:
     key = "carcassonne"
     title = "Carcassonne: Natural Disasters"
 
-    def __init__(self, data: Data) -> None:
+    def __init__(self, data: Data, fold: bool = True) -> None:
         self.data = data
+        # fold: take the steps the rules leave one answer to (:meth:`_fold`); False asks every step, as the box
+        # did when journals it still replays were written (their events name those steps: both replay alike).
+        self.fold = fold
         self.catalog = data.catalog
         self.rules = data.rules
 
@@ -125,9 +129,31 @@ class CarcassonneGame:
             raise RuleError("the game is over")
         if not isinstance(event, Choice):
             raise RuleError(f"{self.prompt(state).short}: a decision, not a {type(event).__name__}")
+        said = _said(event)
+        if state.folded and said == state.folded[0]:  # a journal from before the box took this step itself
+            return replace(state, folded=state.folded[1:])
         handler = getattr(self, f"_on_{state.phase}")
-        new: CarcState = handler(state, event)
-        return new
+        new: CarcState = handler(replace(state, folded=()) if state.folded else state, event)
+        return self._fold(new)
+
+    FOLDED_PHASES = ("rotation", "deploy", "tornado", "tornado_land")
+    """Steps the box takes itself when the rules leave them one answer: the only turn that fits, no follower when
+    none can be deployed, the tornado's only path, the only feature to land on, the flood's spread."""
+
+    def _fold(self, state: CarcState) -> CarcState:
+        """Take every step the rules leave only one answer to; each is remembered in ``folded`` (see there)."""
+        folded: list[str] = []
+        while self.fold and state.phase in self.FOLDED_PHASES:
+            options = list(getattr(self, f"_choices_{state.phase}")(state))
+            if len(options) != 1:
+                break
+            event = options[0].event
+            folded.append(_said(event))
+            said = state.recent
+            state = getattr(self, f"_on_{state.phase}")(state, event)
+            if state.recent[:len(said)] != said:  # what led to the step stays in the recap with it
+                state = replace(state, recent=(*said, *state.recent))
+        return replace(state, folded=(*state.folded, *folded)) if folded else state
 
     # -- laying ---------------------------------------------------------------------------------
     def blocked(self, state: CarcState) -> frozenset[Cell]:
@@ -170,8 +196,32 @@ class CarcassonneGame:
                 out.append((tile, turns))
         return out
 
+    def unlayable(self, state: CarcState, fit: set[str] | None = None) -> list[TileType]:
+        """The kinds left in the bag that fit on no open space however turned (``fit``: the keys known to fit)."""
+        if fit is None:
+            fit = {tile.key for cell in self.open_cells(state) for tile, _ in self.layable(state, cell)}
+        return [tile for tile in self.catalog.types if tile.disaster not in ("meteor", "flood")
+                and self.in_play(state, tile) and self.remaining(state, tile) > 0 and tile.key not in fit]
+
+    def _discard(self, state: CarcState, kind: Any) -> CarcState:
+        """"If the drawn tile cannot be placed anywhere, it is discarded and the player draws another" (base
+        rules): it leaves the bag, the same player draws again."""
+        if state.mode != "tiles":
+            raise RuleError("a discarded tile is said only when the box follows the tiles")
+        tile = self._kind(state, kind)
+        for cell in self.open_cells(state):
+            if any(not self.fits(state, cell, tile, q) for q in tile.rotations()):
+                raise RuleError(f"{tile.name} fits on {long_name(cell)}: it is laid, not discarded")
+        state = replace(state, drawn=_count(state.drawn, tile.key),
+                        recent=(f"{self.who(state.current)}: {tile.name} fits nowhere, discarded",))
+        if self.bag_left(state) == 0:
+            return self._to_final(state, "The last tile was discarded")
+        return state
+
     def _on_cell(self, state: CarcState, event: Choice) -> CarcState:
         a = event.args
+        if event.action == "discard":
+            return self._discard(state, a.get("kind"))
         if event.action == "cell":
             cell = cell_of(a)
             self.check_cell(state, cell)
@@ -676,7 +726,7 @@ class CarcassonneGame:
             return Prompt("Game over. " + (state.final[-1] if state.final else ""), "Game over", done=True)
         if p == "cell":
             return Prompt(f"{who}'s turn: point at the space for the tile drawn, or say the meteor or the flood "
-                          f"was drawn", f"{who}: lay a tile", actions=("cell", "meteor", "flood", "end"))
+                          f"was drawn", f"{who}: lay a tile", actions=("cell", "meteor", "flood", "discard", "end"))
         if p == "kind":
             assert state.pending_cell is not None
             return Prompt(f"{who}: which tile goes on {long_name(state.pending_cell)}?", f"{who}: which tile?",
@@ -753,9 +803,13 @@ class CarcassonneGame:
 
     def _choices_cell(self, state: CarcState) -> Sequence[Option]:
         out = []
+        fit: set[str] = set()
         for cell in self.open_cells(state):
-            if state.mode == "tiles" and not self.layable(state, cell):
-                continue
+            if state.mode == "tiles":
+                kinds = self.layable(state, cell)
+                if not kinds:
+                    continue
+                fit.update(tile.key for tile, _ in kinds)
             out.append(Option.of(short_name(cell), Choice("cell", {"x": cell.x, "y": cell.y}), text=long_name(cell)))
         meteor = next(t for t in self.catalog.types if t.disaster == "meteor")
         flood = next(t for t in self.catalog.types if t.disaster == "flood")
@@ -763,6 +817,10 @@ class CarcassonneGame:
             out.append(Option("Drew the meteor", Choice("meteor", {})))
         if state.mode == "cells" or self.remaining(state, flood) > 0:
             out.append(Option("Drew the flood", Choice("flood", {})))
+        if state.mode == "tiles":  # a tile that fits nowhere is discarded (base rules): the bag still empties
+            out += [Option(f"Discard {tile.name}", Choice("discard", {"kind": tile.key}),
+                           text=f"{tile.name} fits nowhere: discard it and draw again")
+                    for tile in self.unlayable(state, fit)]
         if state.mode == "cells":
             out += [Option.of(f"{self.who(f.player)} home: {short_name(f.cell)}"[:20],
                               Choice("home", {"x": f.cell.x, "y": f.cell.y, "player": f.player}))
@@ -781,7 +839,8 @@ class CarcassonneGame:
                 out.append(Option(f"{kind.capitalize()} tile", Choice("kind", {"kind": tile.key}), cell))
             return out
         out = []
-        for tile, turns in self.layable(state, cell):
+        layable = sorted(self.layable(state, cell), key=lambda kt: -self.remaining(state, kt[0]))
+        for tile, turns in layable:  # the likely tile first: the kind with most left in the bag
             left = f"{self.remaining(state, tile)} left"
             if len(turns) == 1:
                 event = Choice("lay", {**where, "kind": tile.key, "quarters": turns[0]})
@@ -866,6 +925,11 @@ class CarcassonneGame:
 
     def _choices_over(self, state: CarcState) -> Sequence[Option]:
         return []
+
+
+def _said(event: Choice) -> str:
+    """A decision as canonical JSON (a journal's tuple and list read alike)."""
+    return json.dumps([event.action, event.args], sort_keys=True, default=list)
 
 
 _EDGE = {"C": "city", "R": "road", "F": "field", "W": "river", "X": "nothing"}

@@ -27,6 +27,8 @@ class Follower:
     player: int
     cell: Cell
     segment: int = -1
+    feature: str = ""
+    """The light mode: the kind of feature the table said it stands on ("city", "road", "field", "cloister")."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,8 @@ class Flood:
 class CarcState:
     players: int
     mode: str
-    """"tiles": kinds are entered and the box follows features; "cells": only the spaces."""
+    """"tiles": kinds are entered and the box follows features; "cells": only the spaces; "light": only what the
+    disasters need (followers and where they stand, the disaster tiles)."""
     river: bool
     board: tuple[tuple[Cell, Laid], ...]
     followers: tuple[Follower, ...] = ()
@@ -89,6 +92,9 @@ class CarcState:
     quake_asked: tuple[Cell, ...] = ()
     final: tuple[str, ...] = ()
     recent: tuple[str, ...] = ()
+    folded: tuple[str, ...] = ()
+    """The decisions the box took itself after the last event, the rules leaving each only one answer (as
+    canonical JSON): a journal written before they were folded in names them again, and they are taken as said."""
 
     @cached_property
     def tiles(self) -> dict[Cell, Laid]:
