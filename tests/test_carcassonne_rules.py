@@ -488,7 +488,7 @@ def test_dice_are_not_a_decision():
 def test_players_and_options_are_checked():
     with pytest.raises(RuleError, match=r"2\.\.6 players"):
         G.new_game({"players": 7})
-    with pytest.raises(RuleError, match=r"board: expected tiles or cells"):
+    with pytest.raises(RuleError, match=r"board: expected tiles, cells or light"):
         G.new_game({"players": 2, "board": "hexes"})
 
 

@@ -7,7 +7,7 @@ from functools import cached_property
 
 from companion.places import Cell, SquareBoard
 
-PHASES = ("cell", "kind", "rotation", "tornado", "tornado_pick", "tornado_land", "deploy", "meteor_aim",
+PHASES = ("cell", "place", "kind", "rotation", "tornado", "tornado_pick", "tornado_land", "deploy", "meteor_aim",
           "meteor_move", "flood_aim", "flood_spread", "quake_ask", "final", "over")
 
 
@@ -82,6 +82,8 @@ class CarcState:
     phase: str = "cell"
     pending_cell: Cell | None = None
     pending_kind: str = ""
+    pending_feature: str = ""
+    """The light mode: the feature of the follower whose tile is being pointed at."""
     last: Cell | None = None
     """The space laid this turn: where its player may deploy."""
     tornado: Tornado | None = None
