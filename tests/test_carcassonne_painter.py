@@ -175,3 +175,24 @@ def test_the_snapshot_command_seeds_the_game_and_points_at_a_cell(tmp_path, size
     assert main(["snapshot", "carcassonne", "--cursor", "north", "--out", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--cursor" in err
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_light_mode_draws_the_followers_it_knows_and_the_tornados_way(game, size):
+    """The light mode knows a few tiles: a follower's, the tornado's and those it crossed; each drawn where the
+    table said, the follower in its colour, the earthquake's zone from its tile."""
+    state = game.new_game({"players": 3, "board": "light"})
+    for event in (Choice("follower", {"feature": "city"}), Choice("place", {"x": 3, "y": 0}),
+                  Choice("disaster", {"kind": "earthquake"}), Choice("place", {"x": 0, "y": 2}), Choice("pass"),
+                  Choice("disaster", {"kind": "tornado_field"}), Choice("place", {"x": 1, "y": 0}),
+                  Choice("tornado", {"path": [[2, 0], [3, 0]]})):
+        state = game.apply(state, event)
+    assert state.tornado is not None and state.tornado.inside == 0 and Cell(2, 0) in state.tiles
+    state = game.apply(state, Choice("stuck"))
+    state = game.apply(state, Choice("land", {"segment": -1, "feature": "road"}))
+    surface, painter, layout = draw(game, state, size)
+    where = painter.follower_point(layout, state, state.followers[0])
+    assert where == layout.centre(Cell(3, 0))
+    assert share_of(surface, where, layout.unit * 0.27, carc.player_colour("Red", 0)) > 0.4
+    assert pixel(surface, layout.probe(Cell(2, 1))) == palette.BACKGROUND  # a space it was never told of
+    assert game.quake_zone(state) and "Earthquake" in dict(painter.disaster_lines(state))
