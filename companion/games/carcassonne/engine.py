@@ -325,11 +325,11 @@ class CarcassonneGame:
             new = replace(new, recent=(*new.recent, "The earthquake's zone is drawn"))
         return replace(new, phase="deploy")
 
-
     # -- the light mode: only what the disasters need ----------------------------------------------
     def light_spaces(self, state: CarcState, known: bool = False) -> list[Cell]:
-        """The light mode's spaces to point at: around the tiles it knows (:data:`LIGHT_MARGIN` out), nearest the latest
-        first; ``known``: the known tiles too (the meteor and the flood land on laid tiles)."""
+        """The light mode's spaces to point at: around the tiles it knows (:data:`LIGHT_MARGIN` out), those next to a
+        known tile first (a tile is laid next to one), then nearest the latest; ``known``: the known tiles too (the
+        meteor and the flood land on laid tiles)."""
         xs = [c.x for c, _ in state.board]
         ys = [c.y for c, _ in state.board]
         blocked = self.blocked(state)
@@ -337,7 +337,8 @@ class CarcassonneGame:
         m = LIGHT_MARGIN
         cells = [Cell(x, y) for x in range(min(xs) - m, max(xs) + m + 1) for y in range(min(ys) - m, max(ys) + m + 1)]
         cells = [c for c in cells if c not in blocked and (known or c not in state.tiles)]
-        return sorted(cells, key=lambda c: (c.manhattan(latest), c.y, c.x))
+        tiles = [c for c, _ in state.board]
+        return sorted(cells, key=lambda c: (min(c.manhattan(t) for t in tiles), c.manhattan(latest), c.y, c.x))
 
     def _known(self, state: CarcState, *cells: Cell) -> CarcState:
         """The light mode learns that tiles lie on ``cells`` (where the tornado crossed, the meteor landed)."""
@@ -968,16 +969,16 @@ class CarcassonneGame:
                     continue
                 fit.update(tile.key for tile, _ in kinds)
             out.append(Option.of(short_name(cell), Choice("cell", {"x": cell.x, "y": cell.y}), text=long_name(cell)))
+        if state.mode == "tiles":  # a tile that fits nowhere is discarded (base rules): the bag still empties
+            out += [Option(f"Discard {tile.name}", Choice("discard", {"kind": tile.key}),
+                           text=f"{tile.name} fits nowhere: discard it and draw again")
+                    for tile in self.unlayable(state, fit)]
         meteor = next(t for t in self.catalog.types if t.disaster == "meteor")
         flood = next(t for t in self.catalog.types if t.disaster == "flood")
         if state.mode == "cells" or self.remaining(state, meteor) > 0:
             out.append(Option("Drew the meteor", Choice("meteor", {})))
         if state.mode == "cells" or self.remaining(state, flood) > 0:
             out.append(Option("Drew the flood", Choice("flood", {})))
-        if state.mode == "tiles":  # a tile that fits nowhere is discarded (base rules): the bag still empties
-            out += [Option(f"Discard {tile.name}", Choice("discard", {"kind": tile.key}),
-                           text=f"{tile.name} fits nowhere: discard it and draw again")
-                    for tile in self.unlayable(state, fit)]
         if state.mode == "cells":
             out += [Option.of(f"{self.who(f.player)} home: {short_name(f.cell)}"[:20],
                               Choice("home", {"x": f.cell.x, "y": f.cell.y, "player": f.player}))
