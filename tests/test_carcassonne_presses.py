@@ -44,24 +44,17 @@ class Table:
     turn: int = 1
 
     def pick(self, wanted: Callable[[Choice], bool]) -> Option:
-        """Move the OLED's cursor to the first option whose event is ``wanted`` (the shorter way round) and
-        press OK, counting every press."""
+        """Move the cursor to the first option whose event is ``wanted`` the shortest way the session offers
+        (:meth:`Session.presses_to`) and press OK, counting every press."""
         s = self.session
         options = s.options()
         at = next((i for i, o in enumerate(options) if wanted(o.event)), None)
         assert at is not None, (s.panel.prompt.short, [o.label for o in options])
-        menu = s.panel.menu
-        assert menu is not None
-        n = len(options)
-        down, up = (at - menu.selected) % n, (menu.selected - at) % n
-        button, steps = ("DOWN", down) if down <= up else ("UP", up)
-        for _ in range(steps):
+        route = s.presses_to(at)  # as the buttons move now: on the board, or down the list
+        for button in route:
             self.press(button)
-        while s.panel.menu is not None and s.panel.menu.selected != at:  # a list that would not wrap
-            self.press("DOWN")
-        self.press("OK")
         if options[at].event.action in ("cell", "place", "aim") or options[at].label.endswith(" of the start"):
-            self.spaces[self.turn] = self.spaces.get(self.turn, 0) + steps + 1
+            self.spaces[self.turn] = self.spaces.get(self.turn, 0) + len(route)
         if s.panel.menu is not None and s.panel.menu.title.endswith("?") and options[at].event.action == "end":
             self.press("OK")  # ending the game asks to confirm
         return options[at]

@@ -20,7 +20,9 @@ leaves the list. OK on a spot with one option picks it at once.
 Where the cursor starts: at the place where the last thing happened (the last event's place, or the place of the
 option the table picked for it; an event that names none, a dice roll, keeps the place before), or the eligible
 place nearest to it, never on an option that ends a turn, a phase or the game; with no such place, where the list
-starts (:func:`~companion.session.choices.first_choice`).
+starts (:func:`~companion.session.choices.first_choice`). An engine lists its likely answer first: when that is a
+step with no place (Carcassonne's light mode: "Next player"), the cursor starts on it, wherever the last thing
+happened.
 
 Everything here is computed once per state, with the options (:func:`offer`); a press only looks up positions
 already known and remembers the answer, and asks the engine nothing.
@@ -129,6 +131,8 @@ class BoardCursor:
         """Where the cursor starts: on ``near`` when an option there ends nothing, else on the nearest place with
         such an option, else where a list starts."""
         fallback = first_choice(self.options)
+        if self.options[fallback].place is None and not ends(self.options[fallback]):
+            return fallback  # the engine put a step that is no place first: its likely answer ("Next player")
         at = position(near, board) if near is not None else None
         if at is None:
             return fallback
