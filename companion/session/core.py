@@ -501,7 +501,9 @@ class Session:
             return
         prompt = self.run.prompt()
         if button == "BACK":
-            if self.request.busy():
+            if self.request.listing:  # out of a place's short list: the cursor stays on that place
+                self.request = self.request.with_(listing=False)
+            elif self.request.busy():
                 self.request = OpenRequest()
                 self.message = "cleared"
             else:
@@ -682,7 +684,12 @@ class Session:
         if notice and notice not in self.notices:
             self.notices.append(notice)
         options = self.options() if self._menu is None else []
-        return compose(self.run, self.request, menu=self._menu.view() if self._menu else None, options=options,
+        listed: tuple[int, ...] = ()
+        if options and self.request.listing and (moves := self._offered()[1]) is not None:
+            listed = moves.here(cursor(options, self.request.choice))
+        menu = self._menu
+        return compose(self.run, self.request, menu=menu.view() if menu else None, options=options, listed=listed,
+                       menu_place=menu.place() if menu else None,
                        wanted=self.wanted(), tower=self.tower,
                        sources=tuple((source_name(n), s) for n, s in self.sources.items() if n != "tower"),
                        message=self._footer(), notices=tuple(self.notices), overlay=self.overlay)
