@@ -464,6 +464,19 @@ class Session:
             raise CompanionError("no game on the table: choose one from the menu")
         return self.run
 
+    def shown_options(self) -> list[Option]:
+        """The options the OLED lists now, what the arrows step through: the decision's, or while a place's short
+        list is open (:attr:`OpenRequest.listing`), that place's only."""
+        options = self.options() if self._menu is None else []
+        listed = self._here(options)
+        return [options[i] for i in listed] if listed else options
+
+    def _here(self, options: Sequence[Option]) -> tuple[int, ...]:
+        """The options of the place whose short list is open (indexes into ``options``), else none."""
+        if options and self.request.listing and (moves := self._offered()[1]) is not None:
+            return moves.here(cursor(options, self.request.choice))
+        return ()
+
     def options(self) -> list[Option]:
         """The choices open now (a decision prompt), each with its label, event and place if any.
 
@@ -684,11 +697,9 @@ class Session:
         if notice and notice not in self.notices:
             self.notices.append(notice)
         options = self.options() if self._menu is None else []
-        listed: tuple[int, ...] = ()
-        if options and self.request.listing and (moves := self._offered()[1]) is not None:
-            listed = moves.here(cursor(options, self.request.choice))
         menu = self._menu
-        return compose(self.run, self.request, menu=menu.view() if menu else None, options=options, listed=listed,
+        return compose(self.run, self.request, menu=menu.view() if menu else None, options=options,
+                       listed=self._here(options),
                        menu_place=menu.place() if menu else None,
                        wanted=self.wanted(), tower=self.tower,
                        sources=tuple((source_name(n), s) for n, s in self.sources.items() if n != "tower"),
