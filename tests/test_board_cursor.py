@@ -115,11 +115,13 @@ def check_names(s: Session, option: Option) -> None:
     assert run is not None
     if isinstance(place, Hex) and run.game.key == "kansas":
         assert run.game.board.name_of(place) in label
-    if isinstance(place, Hex) and run.game.key == "stormfury" and not re.search(r"evacuate|^Done:", label):
-        # a city, a space of one, a road by its cities (an evacuation is from the player's own city, "Done: X next"
-        # rings the next player's: their labels say what, not where)
+    if isinstance(place, Hex) and run.game.key == "stormfury":
+        # a city, a space of one, a road by its cities; an evacuation names the player's own city, "Done: X next"
+        # the next player's: the city whose population centre is rung
         cities = run.game.board.cities
         assert any(name in label for name in [c.name for c in cities] + [p.name for c in cities for p in c.spaces])
+        if re.search(r"evacuate|^Done:", label):
+            assert next(c.name for c in cities if c.population_centre == place) in label
     board = board_of(s)
     if isinstance(place, Cell) and board is not None:
         assert board.name_of(place).removesuffix(" of the start") in label.replace("start tile", "the start tile")
