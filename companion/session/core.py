@@ -7,7 +7,10 @@ event by event. It is composed of small parts, each with one job:
   replace the last roll, undo), committed before anything is shown;
 - :class:`~companion.session.request.OpenRequest`: what the table is half-way through answering
   (dice so far, a typed die, an armed re-roll, a deal by dice, the option cursor), one value;
-- :class:`~companion.session.menus.MenuState`: the OLED's modal menus;
+- :class:`~companion.session.menus.MenuState`: the OLED's modal menus, the box's own built by
+  :class:`~companion.session.box_menus.BoxMenus`;
+- :func:`~companion.session.presses.dice_press` and :func:`~companion.session.presses.choice_press`: what a press
+  does to a request for dice or a decision;
 - :func:`~companion.session.panel_build.build_panel`: the panel, a pure function of the above.
 
 Buttons in play: ROLL answers the prompt with OS randomness (dice or a shuffle); UP/DOWN type a die
@@ -28,7 +31,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from companion.dice import FACES, DiceRolled, DiceSource, Die, Event, Prompt, in_request_order, match_dice
+from companion.dice import DiceRolled, DiceSource, Die, Event, Prompt, in_request_order, match_dice
 from companion.errors import CompanionError
 from companion.games import game_keys as registered_keys
 from companion.games import load_game
@@ -54,10 +57,11 @@ from companion.journal import GameRecord, Journal
 from companion.journal.engine_cache import cache_folder, load_engine
 from companion.session.board_cursor import BoardCursor, offer, route
 from companion.session.box_menus import HELP, BoxMenus
-from companion.session.choices import Offered, cursor, ends, options_for, setup_questions, step_choice
+from companion.session.choices import Offered, cursor, ends, options_for, setup_questions
 from companion.session.game_run import GameRun, state_digest, stored_board
 from companion.session.menus import MenuState
 from companion.session.panel_build import asks_shuffle, deal_for, deals_by_dice
+from companion.session.presses import choice_press, dice_press
 from companion.session.request import OpenRequest
 from companion.session.screens import Frame, compose
 from companion.views.panel import TOWER_STATES, Panel
@@ -529,63 +533,24 @@ class Session:
         if asks_shuffle(prompt) and button == "ROLL" and not self.request.reroll:
             self._accept(self._dice.shuffle(prompt.shuffle))  # the whole shuffle at once, a deal by dice dropped
         elif self.wanted():
-            self._dice_press(button)
+            dice_press(self, button)
         elif prompt.actions:
-            self._choice_press(button)
+            choice_press(self, button)
 
-    def _dice_press(self, button: str) -> None:
-        wanted = self.wanted()
-        kind = wanted[0]
-        if button == "ROLL":
-            self._on_roll(self._dice.roll(wanted))
-        elif button in ("UP", "DOWN"):
-            faces = FACES[kind]
-            step = 1 if button == "UP" else -1
-            entry = self.request.entry
-            current = entry if entry is not None else (0 if step == 1 else 1)
-            entry = (current - 1 + step) % faces + 1
-            self.request = self.request.with_(entry=entry)
-            self.message = f"typed {kind.upper()}={entry}: OK enters"
-        elif button == "OK":
-            if self.request.entry is None:
-                self.message = "UP/DOWN to type a die, ROLL to roll"
-                return
-            value = self.request.entry
-            self.request = self.request.with_(entry=None)
-            self._on_roll(DiceRolled((Die(kind, value),), "typed"))
+    def decision(self) -> tuple[Offered, BoardCursor | None]:
+        """The options open now and their board cursor (None: a list), worked out once per state."""
+        return self._offered()
 
-    def _choice_press(self, button: str) -> None:
-        """A press on a decision: on the board (:mod:`companion.session.board_cursor`) the arrows go to the nearest
-        place that way and OK on a place with several options opens their short list; a list is stepped one by
-        one. OK picks; ending the game asks first."""
-        options, moves = self._offered()
-        if not options:
-            raise CompanionError("no choice is possible here")
-        request = self.request
-        at = cursor(options, request.choice)
-        if button in ("UP", "LEFT", "DOWN", "RIGHT"):
-            step = -1 if button in ("UP", "LEFT") else 1
-            if moves is None:
-                self.request = request.with_(choice=step_choice(options, request.choice, step))
-            elif request.listing:
-                here = moves.here(at)
-                self.request = request.with_(choice=here[(here.index(at) + step) % len(here)])
-            elif (moved := moves.move(at, button, request.lane)) is not None:
-                self.request = request.with_(choice=moved[0], lane=moved[1])
-            else:
-                self.message = f"no place further {button.lower()}"
-        elif button == "OK":
-            if moves is not None and not request.listing and len(here := moves.here(at)) > 1:
-                self.request = request.with_(choice=at, listing=True)
-                self.message = f"{len(here)} here: arrows, OK"
-                return
-            picked = options[at]
-            if ends(picked) and self._ends_game(picked):
-                self._confirm(f"{picked.label}?", partial(self._accept, picked.event))
-                return
-            self._accept(picked.event)
-        elif button == "ROLL":
-            self.message = "a decision: pick with the arrows and OK"
+    def take_dice(self, rolled: DiceRolled) -> None:
+        """Dice for the open request, rolled by the box (ROLL) or typed (UP/DOWN, OK)."""
+        self._on_roll(rolled)
+
+    def pick(self, option: Option) -> None:
+        """The option the table picked: journaled at once, or asked first when it ends the game."""
+        if ends(option) and self._ends_game(option):
+            self._confirm(f"{option.label}?", partial(self._accept, option.event))
+            return
+        self._accept(option.event)
 
     def presses_to(self, option: int) -> list[str]:
         """The fewest presses that bring the cursor to ``option`` of :meth:`options` and pick it (the last is OK),
