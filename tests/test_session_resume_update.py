@@ -4,6 +4,7 @@ the second start begins from that stored state instead of replaying again. Throu
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 from pathlib import Path
 
@@ -19,6 +20,14 @@ from companion.session.core import Session
 from companion.session.game_run import GameRun
 
 OPTIONS = {"players": 4}
+
+
+@pytest.fixture(autouse=True)
+def unfrozen():
+    """A resume from a stored state moves what the process holds out of the collector's reach (``gc.freeze``, see
+    :func:`companion.journal.snapshots.unpack`): given back after each test, so no later test meets it."""
+    yield
+    gc.unfreeze()
 
 
 def stored(path: Path, game_id: int) -> list[tuple[int, str]]:
