@@ -24,7 +24,7 @@ from companion.journal import Journal
 from companion.places import Board, Cell, Link, Location, Place, place_from_args, position
 from companion.session import Press, Roll, Session
 from companion.session.board_cursor import ARROWS, BoardCursor, route
-from companion.session.choices import ends
+from companion.session.choices import cursor, ends
 from companion.session.request import OpenRequest
 
 GAMES = {
@@ -56,6 +56,21 @@ def on_board(s: Session) -> BoardCursor | None:
 def selected(s: Session) -> int:
     assert s.panel.menu is not None
     return s.panel.menu.selected
+
+
+def on_cursor(s: Session) -> int:
+    """The option under the cursor as the OLED shows it, as its index in the session's options: inside a place's
+    short list the OLED lists that place's options only (checked here), so its line is counted in that list."""
+    menu = s.panel.menu
+    assert menu is not None
+    if not s.request.listing:
+        return menu.selected
+    options = s.options()
+    moves = on_board(s)
+    assert moves is not None
+    here = moves.here(cursor(options, s.request.choice))
+    assert menu.items == tuple(options[i].label for i in here)
+    return here[menu.selected]
 
 
 def press(s: Session, *buttons: str) -> None:
@@ -100,11 +115,13 @@ def check_names(s: Session, option: Option) -> None:
     assert run is not None
     if isinstance(place, Hex) and run.game.key == "kansas":
         assert run.game.board.name_of(place) in label
-    if isinstance(place, Hex) and run.game.key == "stormfury" and not re.search(r"evacuate|^Done:", label):
-        # a city, a space of one, a road by its cities (an evacuation is from the player's own city, "Done: X next"
-        # rings the next player's: their labels say what, not where)
+    if isinstance(place, Hex) and run.game.key == "stormfury":
+        # a city, a space of one, a road by its cities; an evacuation names the player's own city, "Done: X next"
+        # the next player's: the city whose population centre is rung
         cities = run.game.board.cities
         assert any(name in label for name in [c.name for c in cities] + [p.name for c in cities for p in c.spaces])
+        if re.search(r"evacuate|^Done:", label):
+            assert next(c.name for c in cities if c.population_centre == place) in label
     board = board_of(s)
     if isinstance(place, Cell) and board is not None:
         assert board.name_of(place).removesuffix(" of the start") in label.replace("start tile", "the start tile")
@@ -122,7 +139,7 @@ def test_every_option_is_reached_by_the_arrows_and_the_projector_rings_what_the_
         for target in range(len(options)):
             *moves, last = s.presses_to(target)
             press(s, *moves)
-            assert last == "OK" and selected(s) == target
+            assert last == "OK" and on_cursor(s) == target
             assert s.frame.cursor == options[target].place  # the projector's ring on the OLED's option
             check_names(s, options[target])
         if seen == 3:
@@ -202,7 +219,8 @@ def test_several_options_at_one_place_open_their_short_list(journal):
     for _ in decisions(s, random.Random(4)):
         moves = on_board(s)
         assert moves is not None
-        shared = next((spot for spot in moves.spots if len(spot.options) > 1), None)
+        start = s.options().start
+        shared = next((spot for spot in moves.spots if len(spot.options) > 1 and start not in spot.options), None)
         if shared is not None:
             break
     else:
@@ -212,17 +230,27 @@ def test_several_options_at_one_place_open_their_short_list(journal):
     assert walk[-2:] == ["OK", "OK"]  # the way there, OK to open its list, OK to pick
     press(s, *walk[:-2])
     assert selected(s) == shared.home and not s.request.listing
+    assert len(s.panel.menu.items) == len(options)  # on the board: the OLED lists every option
     before = len(s.current.live)
     press(s, "OK")  # a place with several options: their short list, nothing taken yet
     assert s.request.listing and len(s.current.live) == before
     assert s.panel.message == f"{len(shared.options)} here: arrows, OK"
+    labels = tuple(options[i].label for i in shared.options)
+    assert s.panel.menu.items == labels  # the OLED shows the short list only, the cursor on the place's first
+    assert labels[selected(s)] == options[shared.home].label
     visited = []
     for _ in shared.options:
         press(s, "DOWN")
-        visited.append(selected(s))
-    assert sorted(visited) == sorted(shared.options)  # round the place's options, and only those
-    press(s, "BACK")  # out of the list: nothing taken, the cursor where it starts
-    assert not s.request.listing and len(s.current.live) == before and selected(s) == options.start
+        assert s.panel.menu.items == labels and s.frame.cursor == shared.place
+        visited.append(labels[selected(s)])
+    assert sorted(visited) == sorted(labels)  # round the place's options, and only those
+    press(s, "DOWN")  # off the place's first option, then out of the list: the cursor stays on that option
+    kept = shared.options[selected(s)]
+    press(s, "BACK")
+    assert not s.request.listing and len(s.current.live) == before
+    assert len(s.panel.menu.items) == len(options) and selected(s) == kept != options.start
+    assert s.frame.cursor == shared.place != options[options.start].place
+    assert s.presses_to(kept) == ["OK", "OK"]  # the route knows BACK left the cursor there
     last = shared.options[-1]
     press(s, *s.presses_to(last))
     assert s.current.live[-1].event == options[last].event

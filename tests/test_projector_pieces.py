@@ -98,7 +98,10 @@ class Table:
     def act(self, s: Session, overlay: bool = True) -> None:
         wanted = self.aim()
         menu = s.panel.menu
-        targets = [i for i, item in enumerate(menu.items) if any(w in item for w in wanted)] if menu else []
+        # a decision's options by their index among all of them (the OLED lists one place's only while its short
+        # list is open), a menu of the box's own by its items
+        names = [o.label for o in s.options()] if menu is not None and not s.menu_open else menu.items if menu else ()
+        targets = [i for i, item in enumerate(names) if any(w in item for w in wanted)]
         if menu is not None and targets and (self.walking or self.rng.random() < self.share):
             presses = s.presses_to(targets[0])  # the shortest way, on the board or round the list
             self.walking = len(presses) > 1

@@ -611,6 +611,11 @@ class Journal:
         """:meth:`SnapshotStore.check_snapshots`: the check of the game's history starts now."""
         self.snapshots.check_snapshots(game_id)
 
+    def replayed(self, game_id: int, live: int, version: str, state: Any, last: Any, chain: str,
+                 types: Types) -> None:
+        """:meth:`SnapshotStore.replayed`: a state a whole replay reached, stored with the next snapshots."""
+        self.snapshots.replayed(game_id, live, version, state, last, chain, types)
+
     def store_later(self) -> bool:
         """:meth:`SnapshotStore.store_later`: the snapshots kept for after the roll, stored now."""
         return self.snapshots.store_later()

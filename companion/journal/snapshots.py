@@ -239,6 +239,22 @@ class SnapshotStore:
             checksum = row_checksum(game_id, live, idx + 1, digest.hexdigest(), version, data)
             pending.snapshots.append((game_id, live, idx + 1, digest.hexdigest(), version, checksum, data))
 
+    def replayed(self, game_id: int, live: int, version: str, state: Any, last: Any, chain: str,
+                 types: Types) -> None:
+        """A game's whole history replayed from its first event (no stored state held: its rules changed since, or
+        it was imported): the state it reached, after every row so far, kept for :meth:`store_later` like the
+        snapshots of the rolls, so only this first load after the change pays for the replay."""
+        if self._host.readonly or live <= 0:
+            return
+        digest = self._history_digest(game_id)
+        if digest is None:
+            return
+        row = self._host.db.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM entries WHERE game_id=?",
+                                    (game_id,)).fetchone()
+        rows = max([int(row[0]), *(idx + 1 for gid, idx, *_ in self._host.pending.rows if gid == game_id)])
+        self._later = [x for x in self._later if x[0] != game_id or x[1] != live]
+        self._later.append((game_id, live, rows, digest.hexdigest(), version, state, last, chain, types))
+
     @property
     def waiting(self) -> bool:
         """Snapshots kept for :meth:`store_later`."""

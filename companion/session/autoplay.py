@@ -130,7 +130,7 @@ class AutoPlayer:
         panel = self.session.panel
         if (wanted or prompt.shuffle) and (panel.prompt is None or not (panel.prompt.short or panel.prompt.text)):
             raise RuntimeError(f"the box wants {list(wanted) or 'a shuffle'} but shows no prompt: {panel!r}")
-        options = self.session.options() if not wanted and not prompt.shuffle else []
+        options = self.session.shown_options() if not wanted and not prompt.shuffle else []
         if options and (panel.menu is None or panel.menu.items != tuple(o.label for o in options)):
             raise RuntimeError(f"the box waits for a decision but its menu is not the options: {panel.menu!r}")
 

@@ -14,8 +14,9 @@ and on zigzags along a row of hexes; then to the spot listed first.
 
 Several options at one spot (Kansas: "Free: X" and "$1: X"; "P1 delivers X", "P2 delivers X"): the arrows move
 between spots, arriving on the first option there that ends nothing, and OK on such a spot opens the short list of
-its options (:attr:`OpenRequest.listing`): the arrows then step through those options only, OK picks one, BACK
-leaves the list. OK on a spot with one option picks it at once.
+its options (:attr:`OpenRequest.listing`): the OLED then shows those options only and the arrows step through
+them, OK picks one, BACK leaves the list with the cursor still on that place. OK on a spot with one option picks
+it at once.
 
 Where the cursor starts: at the place where the last thing happened (the last event's place, or the place of the
 option the table picked for it; an event that names none, a dice roll, keeps the place before), or the eligible
@@ -224,11 +225,11 @@ def _presses(options: Offered, moves: BoardCursor | None, node: _Node) -> list[t
     at, lane, listing = node
     if moves is None:
         return [(arrow, (step_choice(options, at, step), None, False)) for arrow, step in (("UP", -1), ("DOWN", 1))]
-    if listing:  # within the place's options, or BACK: out of the list, the cursor where it starts
+    if listing:  # within the place's options, or BACK: out of the list, the cursor still on that place
         here = moves.here(at)
         steps = [(arrow, (here[(here.index(at) + step) % len(here)], lane, True)) for arrow, step in (("UP", -1),
                                                                                                      ("DOWN", 1))]
-        return [*steps, ("BACK", (options.start, None, False))]
+        return [*steps, ("BACK", (at, lane, False))]
     out: list[tuple[str, _Node]] = []
     for arrow in ARROWS:
         moved = moves.move(at, arrow, lane)

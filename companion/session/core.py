@@ -7,7 +7,10 @@ event by event. It is composed of small parts, each with one job:
   replace the last roll, undo), committed before anything is shown;
 - :class:`~companion.session.request.OpenRequest`: what the table is half-way through answering
   (dice so far, a typed die, an armed re-roll, a deal by dice, the option cursor), one value;
-- :class:`~companion.session.menus.MenuState`: the OLED's modal menus;
+- :class:`~companion.session.menus.MenuState`: the OLED's modal menus, the box's own built by
+  :class:`~companion.session.box_menus.BoxMenus`;
+- :func:`~companion.session.presses.dice_press` and :func:`~companion.session.presses.choice_press`: what a press
+  does to a request for dice or a decision;
 - :func:`~companion.session.panel_build.build_panel`: the panel, a pure function of the above.
 
 Buttons in play: ROLL answers the prompt with OS randomness (dice or a shuffle); UP/DOWN type a die
@@ -28,7 +31,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from companion.dice import FACES, DiceRolled, DiceSource, Die, Event, Prompt, in_request_order, match_dice
+from companion.dice import DiceRolled, DiceSource, Die, Event, Prompt, in_request_order, match_dice
 from companion.errors import CompanionError
 from companion.games import game_keys as registered_keys
 from companion.games import load_game
@@ -52,45 +55,20 @@ from companion.inputs import (
 )
 from companion.journal import GameRecord, Journal
 from companion.journal.engine_cache import cache_folder, load_engine
-from companion.read_confirm import cursor_of
 from companion.session.board_cursor import BoardCursor, offer, route
-from companion.session.choices import Offered, asked, cursor, ends, options_for, setup_questions, step_choice
+from companion.session.box_menus import HELP, BoxMenus
+from companion.session.choices import Offered, cursor, ends, options_for, setup_questions
 from companion.session.game_run import GameRun, state_digest, stored_board
-from companion.session.mend import MendFlow
 from companion.session.menus import MenuState
 from companion.session.panel_build import asks_shuffle, deal_for, deals_by_dice
+from companion.session.presses import choice_press, dice_press
 from companion.session.request import OpenRequest
 from companion.session.screens import Frame, compose
-from companion.session.seats import SEATS_OPTION, names_seats, offered
 from companion.views.panel import TOWER_STATES, Panel
 
-__all__ = ["Frame", "Session", "state_digest"]
+__all__ = ["HELP", "Frame", "Session", "state_digest"]
 
 log = logging.getLogger(__name__)
-
-
-HELP: tuple[str, ...] = (
-    "ROLL: roll the dice asked",
-    "ROLL: shuffle a deck",
-    "ROLL held: re-roll last",
-    "UP/DOWN: type a die",
-    "OK: enter the typed die",
-    "Arrows: board or list",
-    "OK: pick the option",
-    "BACK: clear, or menu",
-    "BACK held: undo last",
-    "RIGHT held: risk map",
-    "Keys: Space or R = ROLL",
-    "Keys: Enter = OK",
-    "Keys: Esc = BACK",
-    "Keys: O = risk map",
-    "Keys: T = throw dice",
-    "Pad: A OK, B BACK",
-    "Pad: X ROLL, Y risk map",
-    "Pad: LB undo, RB re-roll",
-)
-"""The help screen: every button of the box, the simulated table's keys and a gamepad's buttons (as
-hardware/keys.py, companion/session/window.py and companion/session/gamepad.py map them)."""
 
 
 def game_name(key: str, game_id: int | None = None) -> str:
@@ -142,6 +120,8 @@ class Session:
         self.overlay = False
         self.stopped = False
         self._menu: MenuState | None = None
+        self.menus = BoxMenus(self)
+        """The box's own menus (main menu, setup, seats, help, confirmations, a part's questions, mend)."""
         self.extras: list[tuple[str, Callable[[], None]]] = []
         """Entries the parts add to the main menu ("Pair dice"): each starts its work off the loop and answers
         later with an input (an ``Ask``); the session only says it started."""
@@ -334,7 +314,7 @@ class Session:
         elif isinstance(event, Say):
             self.message = event.text
         elif isinstance(event, Ask):
-            self._ask(event)
+            self.menus.ask(event)
         elif isinstance(event, Quit):
             self.stopped = True
 
@@ -488,6 +468,19 @@ class Session:
             raise CompanionError("no game on the table: choose one from the menu")
         return self.run
 
+    def shown_options(self) -> list[Option]:
+        """The options the OLED lists now, what the arrows step through: the decision's, or while a place's short
+        list is open (:attr:`OpenRequest.listing`), that place's only."""
+        options = self.options() if self._menu is None else []
+        listed = self._here(options)
+        return [options[i] for i in listed] if listed else options
+
+    def _here(self, options: Sequence[Option]) -> tuple[int, ...]:
+        """The options of the place whose short list is open (indexes into ``options``), else none."""
+        if options and self.request.listing and (moves := self._offered()[1]) is not None:
+            return moves.here(cursor(options, self.request.choice))
+        return ()
+
     def options(self) -> list[Option]:
         """The choices open now (a decision prompt), each with its label, event and place if any.
 
@@ -525,7 +518,9 @@ class Session:
             return
         prompt = self.run.prompt()
         if button == "BACK":
-            if self.request.busy():
+            if self.request.listing:  # out of a place's short list: the cursor stays on that place
+                self.request = self.request.with_(listing=False)
+            elif self.request.busy():
                 self.request = OpenRequest()
                 self.message = "cleared"
             else:
@@ -538,63 +533,24 @@ class Session:
         if asks_shuffle(prompt) and button == "ROLL" and not self.request.reroll:
             self._accept(self._dice.shuffle(prompt.shuffle))  # the whole shuffle at once, a deal by dice dropped
         elif self.wanted():
-            self._dice_press(button)
+            dice_press(self, button)
         elif prompt.actions:
-            self._choice_press(button)
+            choice_press(self, button)
 
-    def _dice_press(self, button: str) -> None:
-        wanted = self.wanted()
-        kind = wanted[0]
-        if button == "ROLL":
-            self._on_roll(self._dice.roll(wanted))
-        elif button in ("UP", "DOWN"):
-            faces = FACES[kind]
-            step = 1 if button == "UP" else -1
-            entry = self.request.entry
-            current = entry if entry is not None else (0 if step == 1 else 1)
-            entry = (current - 1 + step) % faces + 1
-            self.request = self.request.with_(entry=entry)
-            self.message = f"typed {kind.upper()}={entry}: OK enters"
-        elif button == "OK":
-            if self.request.entry is None:
-                self.message = "UP/DOWN to type a die, ROLL to roll"
-                return
-            value = self.request.entry
-            self.request = self.request.with_(entry=None)
-            self._on_roll(DiceRolled((Die(kind, value),), "typed"))
+    def decision(self) -> tuple[Offered, BoardCursor | None]:
+        """The options open now and their board cursor (None: a list), worked out once per state."""
+        return self._offered()
 
-    def _choice_press(self, button: str) -> None:
-        """A press on a decision: on the board (:mod:`companion.session.board_cursor`) the arrows go to the nearest
-        place that way and OK on a place with several options opens their short list; a list is stepped one by
-        one. OK picks; ending the game asks first."""
-        options, moves = self._offered()
-        if not options:
-            raise CompanionError("no choice is possible here")
-        request = self.request
-        at = cursor(options, request.choice)
-        if button in ("UP", "LEFT", "DOWN", "RIGHT"):
-            step = -1 if button in ("UP", "LEFT") else 1
-            if moves is None:
-                self.request = request.with_(choice=step_choice(options, request.choice, step))
-            elif request.listing:
-                here = moves.here(at)
-                self.request = request.with_(choice=here[(here.index(at) + step) % len(here)])
-            elif (moved := moves.move(at, button, request.lane)) is not None:
-                self.request = request.with_(choice=moved[0], lane=moved[1])
-            else:
-                self.message = f"no place further {button.lower()}"
-        elif button == "OK":
-            if moves is not None and not request.listing and len(here := moves.here(at)) > 1:
-                self.request = request.with_(choice=at, listing=True)
-                self.message = f"{len(here)} here: arrows, OK"
-                return
-            picked = options[at]
-            if ends(picked) and self._ends_game(picked):
-                self._confirm(f"{picked.label}?", partial(self._accept, picked.event))
-                return
-            self._accept(picked.event)
-        elif button == "ROLL":
-            self.message = "a decision: pick with the arrows and OK"
+    def take_dice(self, rolled: DiceRolled) -> None:
+        """Dice for the open request, rolled by the box (ROLL) or typed (UP/DOWN, OK)."""
+        self._on_roll(rolled)
+
+    def pick(self, option: Option) -> None:
+        """The option the table picked: journaled at once, or asked first when it ends the game."""
+        if ends(option) and self._ends_game(option):
+            self._confirm(f"{option.label}?", partial(self._accept, option.event))
+            return
+        self._accept(option.event)
 
     def presses_to(self, option: int) -> list[str]:
         """The fewest presses that bring the cursor to ``option`` of :meth:`options` and pick it (the last is OK),
@@ -637,144 +593,34 @@ class Session:
         kinds = " + ".join(d.kind.upper() for d in last.dice)
         self.message = f"re-roll {kinds}: the next roll replaces the last"
 
-    # -- menus -------------------------------------------------------------------------------------
+    # -- the box's own menus (built in companion.session.box_menus) ---------------------------------
 
-    def _ask(self, ask: Ask) -> None:
-        """A part's questions as a menu, rebuilt after each answer; the game below is untouched."""
-        model = ask.model
-        labels = list(model.options())
+    def show_menu(self, menu: MenuState | None, fresh: bool = False) -> None:
+        """Put ``menu`` on the OLED (None: back to the game); ``fresh`` starts the open request afresh too."""
+        self._menu = menu
+        if fresh:
+            self.request = OpenRequest()
 
-        def answer(index: int) -> None:
-            outcome = model.pick(index)
-            if outcome == "save":
-                self._close_menu()
-                self.message = ask.done(model)
-            elif outcome == "leave":
-                self._close_menu()
-            else:
-                self._ask(ask)
+    def menu_games(self) -> Sequence[str]:
+        return self._keys if self._keys is not None else registered_keys()
 
-        def back() -> None:
-            if model.back():
-                self._ask(ask)
-            else:
-                self._close_menu()
+    def open_games(self) -> list[GameRecord]:
+        return [g for g in self.journal.games() if not g.finished]
 
-        self._menu = MenuState(model.title(), labels or ["(nothing to choose)"],
-                               [partial(answer, i) for i in range(len(labels))] or [back], back=back,
-                               selected=cursor_of(model))
-        if model.message:
-            self.message = model.message
+    def engine(self, key: str) -> Game[Any]:
+        return self._loader(key, self.maps)
 
-    def _extra(self, label: str, action: Callable[[], None]) -> None:
-        self._close_menu()
-        action()
-        self.message = f"{label}: working..."
+    def take_waiting(self) -> None:
+        self._take_waiting()
 
-    def _close_menu(self) -> None:
-        """Back to the game on the table, or to the main menu when there is none."""
-        self._menu = None
-        if self.run is None:
-            self._main_menu()
-
-    def _confirm(self, title: str, yes: Callable[[], None]) -> None:
-        def do_yes() -> None:
-            self._menu = None
-            try:
-                yes()
-            finally:
-                self._take_waiting()
-
-        def do_no() -> None:
-            self._menu = None
-            self._take_waiting()
-
-        self._menu = MenuState(title, ["OK: yes", "BACK: no"], [do_yes, do_no], back=do_no, holds_rolls=True)
+    def throw(self, kinds: tuple[str, ...]) -> DiceRolled:
+        return self._dice.roll(kinds)
 
     def _main_menu(self) -> None:
-        labels: list[str] = []
-        actions: list[Callable[[], None]] = []
-        run = self.run
+        self.menus.main()
 
-        def close() -> None:
-            self._menu = None
-
-        def offer(label: str, action: Callable[[], None]) -> None:
-            labels.append(label)
-            actions.append(action)
-
-        if run is not None and not run.prompt().done:
-            offer("Continue", close)
-        for key in self._keys if self._keys is not None else registered_keys():
-            offer(f"New: {key.capitalize()}", partial(self._setup_menu, key, {}))
-        for record in [g for g in self.journal.games() if not g.finished]:  # every open game, newest first
-            if run is not None and record.id == run.game_id:
-                continue
-            offer(f"Resume #{record.id} {record.game}", partial(self.resume, record))
-        if run is not None and run.live:
-            offer("Undo last", lambda: self._confirm("Undo last?", self.undo))
-            offer("Mend an entry", self._mend)
-        for label, action in self.extras:
-            offer(label, partial(self._extra, label, action))
-        offer("Help: buttons, keys", self._help)
-        self._menu = MenuState("Menu", labels, actions, back=close if run is not None else None)
-
-    def _mend(self) -> None:
-        """The past entries to mend, newest first (:mod:`companion.session.mend`)."""
-        def show(menu: MenuState | None) -> None:
-            self._menu, self.request = menu, OpenRequest()
-
-        def say(text: str) -> None:
-            self.message = text
-
-        MendFlow(self._require_game(), show, say, self._main_menu, self._dice.roll).entries()
-
-    def _help(self) -> None:
-        """Every button and key, one per line (:data:`HELP`); OK or BACK goes back to the menu."""
-        self._menu = MenuState("Buttons and keys", list(HELP), [self._main_menu] * len(HELP), back=self._main_menu)
-
-    def _setup_menu(self, key: str, chosen: dict[str, Any], seats_asked: bool = False) -> None:
-        engine = self._loader(key, self.maps)
-        for name, label, values in setup_questions(engine):
-            if name not in chosen and asked(engine, name, chosen):
-                offered = list(values)
-                preferred = self.preferred.get(name)
-
-                self._menu = MenuState(
-                    f"{engine.key.capitalize()}: {label}", [str(v) for v in offered],
-                    [partial(self._setup_menu, key, {**chosen, name: v}, seats_asked) for v in offered],
-                    back=self._main_menu,
-                    selected=offered.index(preferred) if preferred in offered else 0)
-                return
-        if names_seats(engine) and not seats_asked and SEATS_OPTION not in chosen and \
-                self._ask_seats(key, engine, chosen):
-            return
-        try:
-            self.new_game(key, chosen)
-        except CompanionError:
-            self._main_menu()  # the answers are kept by no one: the menu again, the footer says why
-            raise
-
-    def _ask_seats(self, key: str, engine: Game[Any], chosen: dict[str, Any]) -> bool:
-        """Name the seats? Numbers (the engine's "Player 1"), or a name for each seat from a short list: the
-        names go with the game's options into the journal. False when there is no seat count to name."""
-        count = chosen.get("players", self.preferred.get("players"))
-        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 9:
-            return False
-
-        def seat(names: tuple[str, ...]) -> None:
-            if len(names) == count:
-                self._setup_menu(key, {**chosen, SEATS_OPTION: list(names)})
-                return
-            free = offered(names)
-            self._menu = MenuState(f"Seat {len(names) + 1} of {count}: name", free,
-                                   [partial(seat, (*names, name)) for name in free], back=self._main_menu)
-
-        title = f"{engine.key.capitalize()}: seat names"
-        self._menu = MenuState(title, ["Numbers (Player 1..)", "Name each seat"],
-                               [partial(self._setup_menu, key, chosen, True), partial(seat, ())],
-                               back=self._main_menu)
-        return True
+    def _confirm(self, title: str, yes: Callable[[], None]) -> None:
+        self.menus.confirm(title, yes)
 
     # -- what the views get ------------------------------------------------------------------------
 
@@ -816,7 +662,10 @@ class Session:
         if notice and notice not in self.notices:
             self.notices.append(notice)
         options = self.options() if self._menu is None else []
-        return compose(self.run, self.request, menu=self._menu.view() if self._menu else None, options=options,
+        menu = self._menu
+        return compose(self.run, self.request, menu=menu.view() if menu else None, options=options,
+                       listed=self._here(options),
+                       menu_place=menu.place() if menu else None,
                        wanted=self.wanted(), tower=self.tower,
                        sources=tuple((source_name(n), s) for n, s in self.sources.items() if n != "tower"),
                        message=self._footer(), notices=tuple(self.notices), overlay=self.overlay)

@@ -263,7 +263,12 @@ class GameRun:
         events = events if count is None else events[:count]
         state = replay(self.game, self.options, [x.event for x in events])
         self._remember(len(events), state)
-        return LiveEvents(events), state
+        live = LiveEvents(events)
+        if count is None and len(events) >= SNAPSHOT_EVERY and not self.journal.readonly:
+            # A long game no stored state held for (its rules changed since, an imported game): the state this replay
+            # reached is stored on the journal's snapshot path, so the next start does not replay it all again.
+            self.journal.replayed(self.game_id, len(events), self.version, state, events[-1], live.chain, self.types)
+        return live, state
 
     def _remember(self, count: int, state: Any) -> None:
         self._states.pop(count, None)

@@ -26,6 +26,7 @@ from typing import Any
 from companion.dice import FACES, Choice, DiceRolled, Die, Event, Shuffled, event_to_dict, match_dice
 from companion.errors import CompanionError
 from companion.games.base import Game, Option
+from companion.places import Place, place_from_args
 from companion.read_confirm import say_dice
 from companion.session.choices import options_for
 from companion.session.game_run import GameRun, Mended, MendRefused
@@ -58,19 +59,26 @@ def offered(game: Game[Any], state: Any) -> list[Option]:
 def describe(game: Game[Any], state: Any, event: Event) -> str:
     """An entry in the table's words: the label of the option it was (``state`` is the state before it), the
     dice as the OLED says them, else the engine's recap of what it did. Never an action code or its args."""
+    return described(game, state, event)[0]
+
+
+def described(game: Game[Any], state: Any, event: Event) -> tuple[str, Place | None]:
+    """An entry in the table's words (:func:`describe`) and the place it concerns (that of the option it was, else
+    the one its details name; None for a roll): the projector rings it while the entry is under the cursor."""
     if isinstance(event, DiceRolled):
-        return f"Roll {say_dice(event.dice)}"
+        return f"Roll {say_dice(event.dice)}", None
     if isinstance(event, Shuffled):
-        return "Cards shuffled"
+        return "Cards shuffled", None
+    named = place_from_args(event.args) if isinstance(event, Choice) else None
     for option in offered(game, state):
         if same_event(option.event, event):
-            return option.label
+            return option.label, option.place if option.place is not None else named
     try:
         lines = game.recap(game.apply(state, event))
     except CompanionError:
         lines = ()
     prompt = game.prompt(state)
-    return lines[-1] if lines else (prompt.short or prompt.text)
+    return (lines[-1] if lines else (prompt.short or prompt.text)), named
 
 
 def changes(game: Game[Any], mended: Mended) -> list[str]:
@@ -178,12 +186,16 @@ class MendFlow:
         events = self.run.events_from(low)[:high - low + 1]
         state = self.run.state_at(low)
         found: list[tuple[int, str, Any]] = []
+        places: list[Place | None] = []
         for index, item in enumerate(events, start=low):
             if not isinstance(item.event, Shuffled):
-                found.append((index, describe(self.game, state, item.event), state))
+                text, place = described(self.game, state, item.event)
+                found.append((index, text, state))
+                places.append(place)
             if index < high:
                 state = self.game.apply(state, item.event)
         found.reverse()
+        places.reverse()
         labels = [f"{index + 1}. {text}" for index, text, _ in found]
         actions: list[Callable[[], None]] = [partial(self.pick, index, before, high)
                                               for index, _, before in found]
@@ -192,7 +204,7 @@ class MendFlow:
             actions.append(partial(self.entries, low - 1))
         if not labels:
             labels, actions = ["(only shuffles here)"], [self._back]
-        self._show(MenuState("Mend which entry?", labels, actions, back=self._back))
+        self._show(MenuState("Mend which entry?", labels, actions, back=self._back, places=places))
 
     def pick(self, index: int, before: Any, page: int | None = None) -> None:
         """What was legal before entry ``index``: the engine's options, or the dice of a roll to type again (BACK:
@@ -215,7 +227,7 @@ class MendFlow:
         labels = [(MARK if i == at else "") + o.label for i, o in enumerate(options)]
         self._show(MenuState(f"Entry {index + 1}: instead", labels,
                              [partial(self.apply, index, o.event) for o in options],
-                             back=back, selected=at or 0))
+                             back=back, selected=at or 0, places=[o.place for o in options]))
 
     # -- the mend ---------------------------------------------------------------------------------------
 

@@ -100,9 +100,10 @@ def shown_dice(run: GameRun, request: OpenRequest) -> tuple[tuple[Die, ...], tup
 
 def build_panel(run: GameRun | None, request: OpenRequest, *, menu: Menu | None, options: Sequence[Option],
                 wanted: tuple[str, ...], tower: str, sources: tuple[tuple[str, str], ...], message: str,
-                notices: tuple[str, ...]) -> Panel:
+                notices: tuple[str, ...], listed: Sequence[int] = ()) -> Panel:
     """The panel for this moment. ``menu`` is an open menu (it hides the prompt); without one, a decision's
-    options become the menu, the cursor on ``request.choice``."""
+    options become the menu, the cursor on ``request.choice``; while a place's short list is open, only its
+    options (``listed``, indexes into ``options``), so the OLED shows what the arrows step through."""
     if run is None:
         return Panel(tower=tower, sources=sources, message=message, menu=menu, notices=notices)
     prompt = shown_prompt(run, request, wanted)
@@ -111,8 +112,11 @@ def build_panel(run: GameRun | None, request: OpenRequest, *, menu: Menu | None,
     if menu is None and not request.reroll and prompt.actions and options:
         recap = run.game.recap(run.state)
         happened = recap[0] if recap and request.choice is None else ""
-        shown_menu = Menu(prompt.short or prompt.text, tuple(o.label for o in options),
-                          cursor(options, request.choice))
+        at = cursor(options, request.choice)
+        if at in listed:
+            shown_menu = Menu(prompt.short or prompt.text, tuple(options[i].label for i in listed), listed.index(at))
+        else:
+            shown_menu = Menu(prompt.short or prompt.text, tuple(o.label for o in options), at)
     dice, rerolled = shown_dice(run, request)
     engine_prompt = run.prompt()
     return Panel(

@@ -62,12 +62,15 @@ class Frame:
 
 def compose(run: GameRun | None, request: OpenRequest, *, menu: Menu | None, options: Sequence[Option],
             wanted: tuple[str, ...], tower: str, sources: tuple[tuple[str, str], ...], message: str,
-            notices: tuple[str, ...], overlay: bool) -> tuple[Panel, Frame]:
-    """The panel and frame for this moment: ``menu`` an open menu (it hides the prompt), else a decision's
-    ``options`` are the menu, and the projector's cursor is on the option ``request.choice`` points at."""
+            notices: tuple[str, ...], overlay: bool, listed: Sequence[int] = (),
+            menu_place: Place | None = None) -> tuple[Panel, Frame]:
+    """The panel and frame for this moment: ``menu`` an open menu (it hides the prompt; the projector rings
+    ``menu_place``, the place of its item under the cursor), else a decision's ``options`` are the menu (only those
+    ``listed`` while a place's short list is open), and the projector's cursor is on the option ``request.choice``
+    points at."""
     panel = build_panel(run, request, menu=menu, options=options, wanted=wanted, tower=tower, sources=sources,
-                        message=message, notices=notices)
-    place = options[cursor(options, request.choice)].place if options else None
+                        message=message, notices=notices, listed=listed)
+    place = options[cursor(options, request.choice)].place if options else menu_place
     if run is None:
         return panel, Frame(panel, None, None, place, overlay)
     seats = seat_names(run.options)

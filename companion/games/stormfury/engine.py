@@ -402,7 +402,8 @@ class StormfuryGame:
             after = state.players[state.current + 1]
             nxt = b.role(after.role)
             home = next((c.population_centre for c in b.cities if c.id == after.city), None)
-            ends.append(Option(f"Done: {nxt.short} next", Choice("end_turn", {}), home,
+            ends.append(Option(f"Done: {nxt.short} next in {self._city(after.city)}" if home is not None
+                               else f"Done: {nxt.short} next", Choice("end_turn", {}), home,
                                f"{turn.name} is done: the {nxt.name}'s turn"))
         ends.append(Option("End player phase", Choice("end_player_phase", {})))
         cities = {c.id: c for c in b.cities}
@@ -432,8 +433,8 @@ class StormfuryGame:
                                         Choice("dam", {"player": player.role, "road": road.id, "city": near}),
                                         road.middle, f"{who}: dam the road {road.name} in {cities[near].name}"))
             if here is not None and state.people(player.city) > 0:
-                out.append(Option(f"{who}: evacuate 1", Choice("evacuate", {"player": player.role, "count": 1}),
-                            here.population_centre))
+                out.append(Option(f"{who}: evacuate 1 from {here.name}",
+                                  Choice("evacuate", {"player": player.role, "count": 1}), here.population_centre))
         return out + ends
 
     def summary(self, state: StormState) -> dict[str, Any]:
