@@ -32,7 +32,11 @@ MOVES = ("UP", "DOWN", "LEFT", "RIGHT", "OK")
 """The buttons a decision is answered with: four arrows and OK."""
 
 SEARCH_LIMIT = 4000
-"""Cursor states the planner looks at before giving up on a target (a list of 26 spaces needs 27)."""
+"""Cursor states the planner looks at before giving up on a target (a list of 26 spaces needs 27), at least
+:data:`STATES_PER_OPTION` per option offered."""
+STATES_PER_OPTION = 8
+"""A board of thousands of spaces (Carcassonne's light mode: any space the box never saw) has as many cursor
+states and a few lanes kept through each: a far space is found, not given up on."""
 
 
 class _Entered(CompanionError):
@@ -123,7 +127,8 @@ class PressPlanner:
         start: dict[str, Any] = {}
         seen = {_state_key(start)}
         queue: deque[tuple[dict[str, Any], list[str]]] = deque([(start, [])])
-        while queue and len(seen) < SEARCH_LIMIT:
+        limit = max(SEARCH_LIMIT, STATES_PER_OPTION * len(self.session.options()))
+        while queue and len(seen) < limit:
             state, path = queue.popleft()
             for button in MOVES:
                 self.looked += 1
