@@ -1,0 +1,113 @@
+"""Views draw, the session decides, for the graph boards: the Age of Industry and Age of Rail Allegheny painters
+draw from the state, the printed map and the frame's plain data (the rules' answers the game's spec declares,
+worked out by the session once per state), never from the rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pytest
+
+from companion.commands.snapshot import frame_for, seeded_state
+from companion.dice import Choice
+from companion.games import load_game
+from companion.games.industry.painter import IndustryPainter
+from companion.places import Link
+from companion.session.drawn import drawn_of, painter_of
+from companion.views.drawn import NOTHING
+from companion.views.projector import Layout
+from companion.views.projector.renderer import ProjectorRenderer, side_inner
+
+SIZE = (1280, 720)
+
+
+class MapsOnly:
+    """What a painter may read of its game besides the frame: the printed map(s) and the title. Any other
+    attribute (a rule: ``ledger_json``, ``last_round``, ``board_for``, ``railroad_rows``, ``recap``...) is an
+    AttributeError."""
+
+    def __init__(self, game: Any) -> None:
+        for name in ("board", "boards"):  # Allegheny prints one map; Age of Industry two, the state names its own
+            if name in vars(game):
+                setattr(self, name, getattr(game, name))
+        self.title = game.title
+        self.key = game.key
+
+
+def picture(painter: Any, state: Any) -> bytes:
+    """The painter's marks and side panel for ``state``, as pixels."""
+    layout = Layout.for_board(painter.map_data(state).shaped(), *SIZE)
+    surface = pygame.Surface(SIZE)
+    painter.paint_state(surface, layout, state)
+    painter.paint_side(surface, layout, side_inner(layout, False), state)
+    return pygame.image.tobytes(surface, "RGB")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fonts():
+    pygame.font.init()
+
+
+def japan_built(game: Any) -> Any:
+    """Japan, three players: two ports with a live lane between them, two rail links, a card taken."""
+    state = game.new_game({"map": "Japan", "players": 3})
+    for action, args in [*(("deal", {"card": c}) for c in ("coal", "cotton", "port", "ship", "iron", "goods")),
+                         ("industry", {"location": "kobe", "kind": "port", "owner": "Blue"}),
+                         ("industry", {"location": "takamatsu", "kind": "port", "owner": "Green"}),
+                         ("ship", {"space": "harima", "owner": "Green", "tech": 2}),
+                         ("link", {"from": "osaka", "to": "kobe", "owner": "Red"}),
+                         ("link", {"from": "okayama", "to": "hiroshima", "owner": "Red"}),
+                         ("card", {"space": 1, "how": "paid", "player": "Blue"})]:
+        state = game.apply(state, Choice(action, args))
+    return state
+
+
+@pytest.mark.parametrize("key, painter_class, seed, events, options", [
+    ("industry", IndustryPainter, 5, 170, {}),  # Japan, the display and links built
+    ("industry", IndustryPainter, 4, 60, {"map": "Minnesota"}),  # the markets, the Chicago area, face-up cards
+])
+def test_a_painter_draws_from_the_frames_data_alone(key, painter_class, seed, events, options):
+    game = load_game(key, None)
+    state = seeded_state(game, seed, events, options)
+    frame = frame_for(game, state)
+    blind = painter_class(MapsOnly(game))  # no rule to call: only the maps, the state and the frame's data
+    blind.use(frame.drawn)
+    assert picture(blind, state) == picture(painter_of(game, state), state)
+    # and the data is what makes the picture: handed nothing, the rules' figures are gone
+    bare = painter_class(MapsOnly(game))
+    bare.use(NOTHING)
+    assert picture(bare, state) != picture(blind, state)
+
+
+def test_the_industry_data_are_the_ledgers_figures_and_the_cards_names():
+    game = load_game("industry", None)
+    state = japan_built(game)
+    drawn = drawn_of(game, state)
+    assert drawn.get("links") == ((Link("osaka", "kobe"), "Red", 4), (Link("okayama", "hiroshima"), "Red", 3))
+    assert drawn.get("totals") == (("Red", 7), ("Blue", 0), ("Green", 0))
+    assert [(link.a, link.b) for link in drawn.get("lanes")] == [("kobe", "takamatsu")]
+    assert drawn.get("display")[1] == "Cotton mill" and drawn.get("last_round") is False
+    painter = IndustryPainter(MapsOnly(game))
+    painter.use(drawn)
+    lines = [line for line, _ in painter.side_lines(state)]
+    assert "Red: $7" in lines and "2  $2  Cotton mill - taken by Blue" in lines
+
+
+def test_the_session_works_the_industry_data_out_once_per_state(monkeypatch):
+    from companion.games.industry import ledger
+
+    game = load_game("industry", None)
+    state = japan_built(game)
+    later = game.apply(state, Choice("link", {"from": "kyoto", "to": "osaka", "owner": "Blue"}))
+    frames = [frame_for(game, state) for _ in range(3)] + [frame_for(game, later)]  # the engine's words first
+    asked: list[Any] = []
+    real = ledger.live_lanes
+    monkeypatch.setattr(ledger, "live_lanes", lambda *a: asked.append(a[-1]) or real(*a))
+    renderer = ProjectorRenderer(SIZE)
+    for frame in frames[:3]:  # the same state in three frames (the status strip changing): worked out once
+        renderer.render(frame)
+    assert asked == [state]
+    renderer.render(frames[3])
+    assert asked == [state, later]
+    assert renderer.board_for(game, later).painter.drawn is frames[3].drawn
