@@ -12,6 +12,7 @@ import pytest
 from companion.commands.snapshot import frame_for, seeded_state
 from companion.dice import Choice
 from companion.games import load_game
+from companion.games.allegheny.painter import Painter as AlleghenyPainter
 from companion.games.industry.painter import IndustryPainter
 from companion.places import Link
 from companion.session.drawn import drawn_of, painter_of
@@ -66,6 +67,8 @@ def japan_built(game: Any) -> Any:
 @pytest.mark.parametrize("key, painter_class, seed, events, options", [
     ("industry", IndustryPainter, 5, 170, {}),  # Japan, the display and links built
     ("industry", IndustryPainter, 4, 60, {"map": "Minnesota"}),  # the markets, the Chicago area, face-up cards
+    ("allegheny", AlleghenyPainter, 1, 20, {"players": 4}),  # an auction under way
+    ("allegheny", AlleghenyPainter, 12, 136, {"players": 4}),  # track laid, railroads running, the P&LE
 ])
 def test_a_painter_draws_from_the_frames_data_alone(key, painter_class, seed, events, options):
     game = load_game(key, None)
@@ -111,3 +114,28 @@ def test_the_session_works_the_industry_data_out_once_per_state(monkeypatch):
     renderer.render(frames[3])
     assert asked == [state, later]
     assert renderer.board_for(game, later).painter.drawn is frames[3].drawn
+
+
+def test_the_allegheny_data_are_the_networks_figures_and_the_engines_words():
+    game = load_game("allegheny", None)
+    state = seeded_state(game, 12, 136, {"players": 4})
+    drawn = drawn_of(game, state)
+    assert drawn is drawn_of(game, state)  # the same state asked again: not worked out again
+    owned = [row for row in drawn.get("rows") if row["owner"]]
+    assert owned and all(isinstance(row["value"], int) and isinstance(row["income"], int) for row in owned)
+    assert set(drawn.get("open")) == {rr.key for rr in game.board.railroads if state.owner(rr.key) is not None}
+    assert drawn.get("auto") in game.board.rules.automatic and drawn.get("automatic_line").startswith("next")
+    assert drawn.get("happened") == tuple(state.recent)
+    painter = AlleghenyPainter(MapsOnly(game))
+    painter.use(drawn)
+    assert painter.automatic_target(state) == drawn.get("auto")
+    painter.use(NOTHING)
+    assert painter.automatic_target(state) == ""  # handed nothing, the painter has no rule to ask
+
+
+def test_the_allegheny_auction_says_the_seats_from_the_printed_data():
+    game = load_game("allegheny", None)
+    state = game.apply(game.new_game({"players": 3}), Choice("bid", {"amount": 4}))
+    state = game.apply(state, Choice("pass"))
+    lines = AlleghenyPainter(MapsOnly(game)).auction_lines(state)  # the state's facts: no rule asked
+    assert lines[2:4] == ["High bid: $4 by Player 1", "Bidding now: Player 3"] and "Passed: Player 2" in lines
