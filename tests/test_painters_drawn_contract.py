@@ -30,6 +30,8 @@ def lint(at: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("painter, rule", [
+    ("kansas/painter.py", "from companion.games.kansas import risk"),
+    ("stormfury/painter.py", "from companion.games.stormfury.storm import walk"),
     ("industry/painter.py", "from companion.games.industry import ledger"),
     ("industry/painter.py", "from companion.games.industry.entries import card_label"),
     ("allegheny/painter.py", "from companion.games.allegheny import network"),
