@@ -125,7 +125,6 @@ def test_the_allegheny_data_are_the_networks_figures_and_the_engines_words():
     assert owned and all(isinstance(row["value"], int) and isinstance(row["income"], int) for row in owned)
     assert set(drawn.get("open")) == {rr.key for rr in game.board.railroads if state.owner(rr.key) is not None}
     assert drawn.get("auto") in game.board.rules.automatic and drawn.get("automatic_line").startswith("next")
-    assert drawn.get("happened") == tuple(state.recent)
     painter = AlleghenyPainter(MapsOnly(game))
     painter.use(drawn)
     assert painter.automatic_target(state) == drawn.get("auto")

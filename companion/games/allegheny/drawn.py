@@ -1,6 +1,6 @@
 """What the Allegheny painter draws from the rules, worked out once per state on the session's side.
 
-The painter draws the state's track, development levels and auction itself (they are the state's facts) over
+The painter draws the state's track, development levels, auction and recap itself (they are the state's facts) over
 the printed map; what it cannot read off the state is the rules' answer, given here as plain data
 (:class:`companion.views.drawn.Drawn`'s extras):
 
@@ -9,7 +9,6 @@ the printed map; what it cannot read off the state is the rules' answer, given h
 - ``open``: the railroads running now (their stock sold), by key;
 - ``rows``: per railroad, in the data's order, its name, base, owner and price, value and income (the engine's
   own rows: value and income are the network's figures);
-- ``happened``: what just happened, in the engine's words;
 - ``readings``: the open questions as the maps data answers them, in words.
 """
 
@@ -30,6 +29,5 @@ def drawn(game: AlleghenyGame, state: AlleghenyState) -> dict[str, Any]:
         "automatic_line": game.automatic_line(state),
         "open": tuple(rr.key for rr in board.railroads if net.is_open(board, state, rr.key)),
         "rows": tuple(game.railroad_rows(state)),
-        "happened": tuple(game.recap(state)),
         "readings": tuple(board.rules.readings(board.name)),
     }

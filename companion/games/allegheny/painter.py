@@ -345,7 +345,7 @@ class Painter(BoardPainter):
         # What just happened, in names (a bid won and its price, bonuses paid, automatic growth), in a fixed
         # height so that the lines under it do not move (and repaint) when a turn says more or less.
         col.text("Just happened", (rect.x, y), head, palette.TEXT, bold=True)
-        for i, line in enumerate(self.drawn.get("happened", ())[:4]):
+        for i, line in enumerate(state.recent[:4]):  # the state's own record, in the engine's words
             col.text(line, (rect.x, y + head + 2 + i * (body + 3)), body, palette.TEXT, max_width=rect.w)
         y += head + 2 + 4 * (body + 3) + 6
         lines = self.auction_lines(state)
