@@ -22,7 +22,10 @@ SIZES = [(1280, 720), (1920, 1080)]
 
 @pytest.fixture(scope="module")
 def game():
-    return load()
+    """Every step asked (as an older journal replays): a forced tornado move is drawn before it is made."""
+    from companion.games.carcassonne.engine import CarcassonneGame
+
+    return CarcassonneGame(load().data, fold=False)
 
 
 def lay(game, state: CarcState, cell: Cell, kind: str) -> CarcState:
@@ -164,11 +167,32 @@ def test_initials_tell_every_colour_apart():
 @pytest.mark.parametrize("size", ["1280x720", "1920x1080"])
 def test_the_snapshot_command_seeds_the_game_and_points_at_a_cell(tmp_path, size, capsys):
     out = tmp_path / "c.png"
-    assert main(["snapshot", "carcassonne", "--seed", "2", "--events", "12", "--option", "players=3",
+    assert main(["snapshot", "carcassonne", "--seed", "1", "--events", "20", "--option", "players=3",
                  "--cursor", "0,-1", "--size", size, "--out", str(out)]) == 0
-    assert "tornado 8 of 12 left" in capsys.readouterr().out
+    assert "tornado 6 of 12 left, Yellow inside" in capsys.readouterr().out
     picture = pygame.image.load(str(out))
     assert picture.get_size() == tuple(int(v) for v in size.split("x"))
     assert main(["snapshot", "carcassonne", "--cursor", "north", "--out", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--cursor" in err
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_light_mode_draws_the_followers_it_knows_and_the_tornados_way(game, size):
+    """The light mode knows a few tiles: a follower's, the tornado's and those it crossed; each drawn where the
+    table said, the follower in its colour, the earthquake's zone from its tile."""
+    state = game.new_game({"players": 3, "board": "light"})
+    for event in (Choice("follower", {"feature": "city"}), Choice("place", {"x": 3, "y": 0}),
+                  Choice("disaster", {"kind": "earthquake"}), Choice("place", {"x": 0, "y": 2}), Choice("pass"),
+                  Choice("disaster", {"kind": "tornado_field"}), Choice("place", {"x": 1, "y": 0}),
+                  Choice("tornado", {"path": [[2, 0], [3, 0]]})):
+        state = game.apply(state, event)
+    assert state.tornado is not None and state.tornado.inside == 0 and Cell(2, 0) in state.tiles
+    state = game.apply(state, Choice("stuck"))
+    state = game.apply(state, Choice("land", {"segment": -1, "feature": "road"}))
+    surface, painter, layout = draw(game, state, size)
+    where = painter.follower_point(layout, state, state.followers[0])
+    assert where == layout.centre(Cell(3, 0))
+    assert share_of(surface, where, layout.unit * 0.27, carc.player_colour("Red", 0)) > 0.4
+    assert pixel(surface, layout.probe(Cell(2, 1))) == palette.BACKGROUND  # a space it was never told of
+    assert game.quake_zone(state) and "Earthquake" in dict(painter.disaster_lines(state))

@@ -16,13 +16,15 @@ from companion.games.carcassonne.engine import CarcassonneGame
 from companion.games.carcassonne.state import CarcState, Follower, Laid, Tornado
 from companion.places import Cell
 
-G = load()
+G = CarcassonneGame(load().data, fold=False)
+"""The engine asking every step, as it did when older journals were written (they still replay): each rule's
+procedure seen step by step. tests/test_carcassonne_presses.py checks the steps the box takes itself."""
 RED, BLUE, YELLOW = 0, 1, 2
 
 
 def variant(**rules) -> CarcassonneGame:
     """The engine under other readings of the text (what a group's maps/carcassonne.toml may say)."""
-    return CarcassonneGame(replace(G.data, rules=replace(G.rules, **rules)))
+    return CarcassonneGame(replace(G.data, rules=replace(G.rules, **rules)), fold=False)
 
 
 def new(players: int = 2, **options) -> CarcState:
@@ -486,7 +488,7 @@ def test_dice_are_not_a_decision():
 def test_players_and_options_are_checked():
     with pytest.raises(RuleError, match=r"2\.\.6 players"):
         G.new_game({"players": 7})
-    with pytest.raises(RuleError, match=r"board: expected tiles or cells"):
+    with pytest.raises(RuleError, match=r"board: expected tiles, cells or light"):
         G.new_game({"players": 2, "board": "hexes"})
 
 

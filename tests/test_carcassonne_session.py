@@ -46,17 +46,20 @@ def test_a_game_with_all_four_disasters_through_the_session(tmp_path):
 
         # the tornado: Blue's tile, 12 spaces clockwise from Blue
         decide(s, "lay", x=2, y=0, kind="tornado_road", quarters=1)
-        assert s.panel.prompt.short == "Blue: move the tornado 2 (12 of 12 left)"
-        assert s.panel.menu.items == ("west, west",)
-        s.handle(Press("OK"))                                             # over Red's follower
+        # Blue's only move (west, west) is not asked: it goes over Red's follower
+        assert "Blue moves the tornado to the start tile" in s.current.state.recent
         assert "Red inside" in s.panel.status
+        assert s.panel.prompt.short == "Yellow: move the tornado 2 (10 of 12 left)"
         decide(s, "tornado", path=[[0, 1], [-1, 1]])                      # Yellow: onto Yellow's own: a swap
         assert s.current.state.tornado.inside == 2
         s.handle(Decide(Choice("tornado", {"path": [[0, 1], [0, 2], [0, 3]]})))  # bad input: 3 spaces
         assert s.panel.message == "the tornado moves 2 spaces a move, not 3"
         assert s.panel.prompt.short == "Red: move the tornado 2 (8 of 12 left)"
-        for _ in range(4):
+        oks = 0
+        while s.current.state.phase == "tornado" and oks < 4:  # the first path offered; an only one is not asked
             pick(s, s.panel.menu.items[0])
+            oks += 1
+        assert oks < 4
         assert s.panel.prompt.short == "Yellow: place follower" and s.current.state.tornado.at == Cell(2, 0)
         pick(s, "Yellow: road EW")                                        # on the tornado tile's road
         assert s.panel.menu.items == ("No follower", "Blue: farmer ESW", "Blue: farmer NEW")

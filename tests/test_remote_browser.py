@@ -104,14 +104,18 @@ def test_carcassonne_turn_by_tapping_the_board(tmp_path, browser):
         cell = box.table.session.current.live[-1].event
         assert cell.action == "cell" and label  # the cell tapped is the one journaled
         browser.find_element(By.CSS_SELECTOR, "#options button[data-option='0']").click()  # the tile
-        until(browser, lambda: "deploy?" in text(browser, "request"))
+        until(browser, lambda: "deploy?" in text(browser, "request") or "turn the tile" in text(browser, "request"))
+        if "turn the tile" in text(browser, "request"):  # the kind most left in the bag may fit two ways
+            settled(browser, box)
+            browser.find_element(By.CSS_SELECTOR, "#options button[data-option='0']").click()
+            until(browser, lambda: "deploy?" in text(browser, "request"))
         settled(browser, box)
         no = next(b for b in browser.find_elements(By.CSS_SELECTOR, "#options button") if b.text == "No follower")
         no.click()
         until(browser, lambda: "Blue: lay a tile" in text(browser, "request"))
         settled(browser, box)
         actions = [e.action for e in box.journaled()]
-        assert actions[-3:][0] == "cell" and actions[-1] == "pass"
+        assert "cell" in actions[-4:-2] and actions[-1] == "pass"
     finally:
         box.close()
 

@@ -4,11 +4,15 @@ A turn: the player points at a space and says which tile it is and how it is tur
 one ``lay`` choice), or says the meteor or the flood was drawn; a tornado tile then sends the tornado round the
 table; the player may deploy a follower; completed features score. The earthquake waits for final scoring.
 A group that does not enter kinds marks spaces only (mode "cells"), and the box asks what it needs when it
-needs it. Everything the text leaves open is in maps/carcassonne.toml (:class:`~.data.Rules`).
+needs it; in the light mode ("light") the table enters only what the disasters need: followers (whose, where, on
+what), the disaster tiles, the tornado's way, and an ordinary turn is "Next player". Steps the rules leave one
+answer to are taken by the engine itself (:meth:`CarcassonneGame._fold`).
+Everything the text leaves open is in maps/carcassonne.toml (:class:`~.data.Rules`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -25,7 +29,13 @@ from companion.games.carcassonne.tiles import OPPOSITE, SIDES, TileType
 from companion.places import Cell, SquareBoard
 
 START = Cell(0, 0)
-MODES = ("tiles", "cells")
+LIGHT_REACH = 80
+"""The light mode knows only some tiles: a space is any within this many of the start (the bag holds 78)."""
+LIGHT_MARGIN = 3
+"""The light mode lists the spaces up to this many beyond the tiles it knows (any other can be typed)."""
+MODES = ("tiles", "cells", "light")
+FEATURES = {"city": "city", "road": "road", "field": "farmer", "cloister": "monk"}
+"""The light mode: the features a follower may stand on, as the table names them."""
 TURN_NAMES = ("upright", "quarter right", "half turn", "quarter left")
 
 
@@ -42,8 +52,11 @@ class CarcassonneGame:
     key = "carcassonne"
     title = "Carcassonne: Natural Disasters"
 
-    def __init__(self, data: Data) -> None:
+    def __init__(self, data: Data, fold: bool = True) -> None:
         self.data = data
+        # fold: take the steps the rules leave one answer to (:meth:`_fold`); False asks every step, as the box
+        # did when journals it still replays were written (their events name those steps: both replay alike).
+        self.fold = fold
         self.catalog = data.catalog
         self.rules = data.rules
 
@@ -108,7 +121,7 @@ class CarcassonneGame:
             raise RuleError(f"players: Carcassonne is for 2..{top} players, got {n!r}")
         mode = options.get("board", "tiles")
         if mode not in MODES:
-            raise RuleError(f"board: expected tiles or cells, got {mode!r}")
+            raise RuleError(f"board: expected tiles, cells or light, got {mode!r}")
         river = options.get("river", "no")
         if river not in ("yes", "no", True, False):
             raise RuleError(f"river: expected yes or no, got {river!r}")
@@ -125,9 +138,31 @@ class CarcassonneGame:
             raise RuleError("the game is over")
         if not isinstance(event, Choice):
             raise RuleError(f"{self.prompt(state).short}: a decision, not a {type(event).__name__}")
+        said = _said(event)
+        if state.folded and said == state.folded[0]:  # a journal from before the box took this step itself
+            return replace(state, folded=state.folded[1:])
         handler = getattr(self, f"_on_{state.phase}")
-        new: CarcState = handler(state, event)
-        return new
+        new: CarcState = handler(replace(state, folded=()) if state.folded else state, event)
+        return self._fold(new)
+
+    FOLDED_PHASES = ("rotation", "deploy", "tornado", "tornado_land")
+    """Steps the box takes itself when the rules leave them one answer: the only turn that fits, no follower when
+    none can be deployed, the tornado's only path, the only feature to land on, the flood's spread."""
+
+    def _fold(self, state: CarcState) -> CarcState:
+        """Take every step the rules leave only one answer to; each is remembered in ``folded`` (see there)."""
+        folded: list[str] = []
+        while self.fold and state.phase in self.FOLDED_PHASES:
+            options = list(getattr(self, f"_choices_{state.phase}")(state))
+            if len(options) != 1:
+                break
+            event = options[0].event
+            folded.append(_said(event))
+            said = state.recent
+            state = getattr(self, f"_on_{state.phase}")(state, event)
+            if state.recent[:len(said)] != said:  # what led to the step stays in the recap with it
+                state = replace(state, recent=(*said, *state.recent))
+        return replace(state, folded=(*state.folded, *folded)) if folded else state
 
     # -- laying ---------------------------------------------------------------------------------
     def blocked(self, state: CarcState) -> frozenset[Cell]:
@@ -140,7 +175,9 @@ class CarcassonneGame:
     def check_cell(self, state: CarcState, cell: Cell) -> None:
         if cell in state.tiles:
             raise RuleError(f"{long_name(cell)} already holds a tile")
-        if not any(n in state.tiles for n in cell.neighbours()):
+        if state.mode == "light" and max(abs(cell.x), abs(cell.y)) > LIGHT_REACH:
+            raise RuleError(f"{long_name(cell)} is further than any tile can be")
+        if state.mode != "light" and not any(n in state.tiles for n in cell.neighbours()):
             raise RuleError(f"{long_name(cell)} is not next to a laid tile")
         if cell in self.blocked(state):
             raise RuleError(f"{long_name(cell)} lies under the flood")
@@ -170,8 +207,34 @@ class CarcassonneGame:
                 out.append((tile, turns))
         return out
 
+    def unlayable(self, state: CarcState, fit: set[str] | None = None) -> list[TileType]:
+        """The kinds left in the bag that fit on no open space however turned (``fit``: the keys known to fit)."""
+        if fit is None:
+            fit = {tile.key for cell in self.open_cells(state) for tile, _ in self.layable(state, cell)}
+        return [tile for tile in self.catalog.types if tile.disaster not in ("meteor", "flood")
+                and self.in_play(state, tile) and self.remaining(state, tile) > 0 and tile.key not in fit]
+
+    def _discard(self, state: CarcState, kind: Any) -> CarcState:
+        """"If the drawn tile cannot be placed anywhere, it is discarded and the player draws another" (base
+        rules): it leaves the bag, the same player draws again."""
+        if state.mode != "tiles":
+            raise RuleError("a discarded tile is said only when the box follows the tiles")
+        tile = self._kind(state, kind)
+        for cell in self.open_cells(state):
+            if any(not self.fits(state, cell, tile, q) for q in tile.rotations()):
+                raise RuleError(f"{tile.name} fits on {long_name(cell)}: it is laid, not discarded")
+        state = replace(state, drawn=_count(state.drawn, tile.key),
+                        recent=(f"{self.who(state.current)}: {tile.name} fits nowhere, discarded",))
+        if self.bag_left(state) == 0:
+            return self._to_final(state, "The last tile was discarded")
+        return state
+
     def _on_cell(self, state: CarcState, event: Choice) -> CarcState:
         a = event.args
+        if state.mode == "light" and event.action in ("next", "follower", "disaster"):
+            return self._light_turn(state, event)
+        if event.action == "discard":
+            return self._discard(state, a.get("kind"))
         if event.action == "cell":
             cell = cell_of(a)
             self.check_cell(state, cell)
@@ -184,7 +247,7 @@ class CarcassonneGame:
             return self._drew_meteor(state)
         if event.action == "flood":
             return self._drew_flood(state)
-        if event.action == "home" and state.mode == "cells":
+        if event.action == "home" and state.mode != "tiles":
             return self._home(state, a)
         if event.action == "end":
             return self._to_final(state, "The table ends the game")
@@ -262,11 +325,110 @@ class CarcassonneGame:
             new = replace(new, recent=(*new.recent, "The earthquake's zone is drawn"))
         return replace(new, phase="deploy")
 
+    # -- the light mode: only what the disasters need ----------------------------------------------
+    def light_spaces(self, state: CarcState, known: bool = False) -> list[Cell]:
+        """The light mode's spaces to point at: around the tiles it knows (:data:`LIGHT_MARGIN` out), those next to a
+        known tile first (a tile is laid next to one), then nearest the latest; ``known``: the known tiles too (the
+        meteor and the flood land on laid tiles)."""
+        xs = [c.x for c, _ in state.board]
+        ys = [c.y for c, _ in state.board]
+        blocked = self.blocked(state)
+        latest = state.board[-1][0]
+        m = LIGHT_MARGIN
+        cells = [Cell(x, y) for x in range(min(xs) - m, max(xs) + m + 1) for y in range(min(ys) - m, max(ys) + m + 1)]
+        cells = [c for c in cells if c not in blocked and (known or c not in state.tiles)]
+        tiles = [c for c, _ in state.board]
+        return sorted(cells, key=lambda c: (min(c.manhattan(t) for t in tiles), c.manhattan(latest), c.y, c.x))
+
+    def _known(self, state: CarcState, *cells: Cell) -> CarcState:
+        """The light mode learns that tiles lie on ``cells`` (where the tornado crossed, the meteor landed)."""
+        new = tuple((c, Laid("")) for c in dict.fromkeys(cells) if c not in state.tiles)
+        return replace(state, board=(*state.board, *new)) if new else state
+
+    def _light_turn(self, state: CarcState, event: Choice) -> CarcState:
+        """A turn in the light mode: nothing the disasters need ("next"), a follower deployed (its feature, then
+        its space), or a tornado or the earthquake laid (its space)."""
+        who = self.who(state.current)
+        if event.action == "next":
+            return self._end_turn(replace(state, recent=(f"{who}: a tile, no follower",)))
+        if event.action == "follower":
+            feature = self._feature(state, event.args)
+            if state.supply[state.current] <= 0:
+                raise RuleError(f"{who} has no follower left in supply")
+            return replace(state, phase="place", pending_kind="", pending_feature=feature, recent=())
+        key = event.args.get("kind")
+        tile = self.catalog.get(key) if isinstance(key, str) else None
+        if tile is None or tile.disaster not in ("tornado", "earthquake"):
+            raise RuleError(f"a tornado or the earthquake tile, got {event.args.get('kind')!r}")
+        return replace(state, phase="place", pending_kind=tile.key, pending_feature="", recent=())
+
+    def _on_place(self, state: CarcState, event: Choice) -> CarcState:
+        if event.action != "place":
+            raise RuleError(f"{self.who(state.current)}: point at the tile's space (place), not {event.action!r}")
+        cell = cell_of(event.args)
+        if state.pending_kind:
+            return self._lay(replace(state, pending_feature=""), cell, state.pending_kind, 0)
+        self.check_cell(state, cell)
+        seat = state.current
+        put = Follower(seat, cell, -1, state.pending_feature)
+        supply = tuple(n - 1 if i == seat else n for i, n in enumerate(state.supply))
+        state = replace(state, board=(*state.board, (cell, Laid(""))), followers=(*state.followers, put),
+                        supply=supply, pending_feature="", last=cell,
+                        recent=(f"{self.who(seat)}: {self.follower_name(state, put)} on {long_name(cell)}",))
+        return self._end_turn(state)
+
+    def _quake_followers(self, state: CarcState) -> list[Follower]:
+        zone = self.quake_zone(state)
+        return [f for f in state.followers if f.feature == "city" and f.cell in zone]
+
+    def light_quake(self, state: CarcState) -> list[str]:
+        """The light mode's earthquake at the end: its zone and the followers it knows on cities there."""
+        at = self.quake_cell(state)
+        if at is None:
+            return ["No earthquake tile on the board"]
+        lines = [f"Earthquake zone: {long_name(at)} and the 12 spaces around"]
+        lines += [f"{self.who(f.player)}'s city follower on {long_name(f.cell)} is in it"
+                  for f in self._quake_followers(state)]
+        lines.append("An unfinished city there scores nothing, a finished one gives farmers nothing")
+        return lines
+
+    def _choices_cell_light(self, state: CarcState) -> list[Option]:
+        who = self.who(state.current)
+        out = [Option("Next player", Choice("next", {}), text=f"{who}'s tile: no follower, no disaster")]
+        if state.supply[state.current] > 0:
+            out += [Option(f"Follower: {word}", Choice("follower", {"feature": key}),
+                           text=f"{who} deploys a follower on a {word if key != 'field' else 'field'}")
+                    for key, word in FEATURES.items()]
+        laid = {kind: sum(state.drawn_of(t.key) for t in self.catalog.types if t.disaster == kind)
+                for kind in ("tornado", "earthquake", "meteor", "flood")}
+        total = {kind: sum(t.count for t in self.catalog.types if t.disaster == kind) for kind in laid}
+        for kind in ("tornado", "earthquake"):
+            if laid[kind] < total[kind]:
+                tile = next(t for t in self.catalog.types if t.disaster == kind)
+                out.append(Option(f"{kind.capitalize()} tile", Choice("disaster", {"kind": tile.key})))
+        for kind in ("meteor", "flood"):
+            if laid[kind] < total[kind]:
+                out.append(Option(f"Drew the {kind}", Choice(kind, {})))
+        seats = [(state.current + i) % state.players for i in range(state.players)]  # the current player's first
+        out += [Option.of(f"{self.who(f.player)} home: {short_name(f.cell)}",
+                          Choice("home", {"x": f.cell.x, "y": f.cell.y, "player": f.player}))
+                for seat in seats for f in state.followers if f.player == seat]
+        out.append(Option("End: final scoring", Choice("end", {})))
+        return out
+
+    def _choices_place(self, state: CarcState) -> Sequence[Option]:
+        return [Option.of(short_name(c), Choice("place", {"x": c.x, "y": c.y}), text=long_name(c))
+                for c in self.light_spaces(state)]
+
+    def _light_features(self, seat: int, action: str, args: Mapping[str, Any], where: Cell) -> list[Option]:
+        return [Option(f"{self.who(seat)}: {word}", Choice(action, {**args, "segment": -1, "feature": key}), where)
+                for key, word in FEATURES.items()]
+
     # -- following the followers ----------------------------------------------------------------
     def deploy_spots(self, state: CarcState, cell: Cell) -> list[int]:
         """Segments of the tile on ``cell`` a follower may stand on: its feature has none yet (-1: the tile)."""
         laid = state.tiles[cell]
-        if not laid.kind or state.mode == "cells":
+        if not laid.kind or state.mode != "tiles":
             return [-1]
         placed = Placed(self._tile(laid), laid.quarters)
         an = self.analysis(state)
@@ -287,10 +449,25 @@ class CarcassonneGame:
         segment = event.args.get("segment", -1)
         if segment not in self.deploy_spots(state, cell):
             raise RuleError(f"{self.feature_name(state, cell, segment)} is taken or not on this tile")
+        feature = self._feature(state, event.args)
         supply = tuple(n - 1 if i == who else n for i, n in enumerate(state.supply))
-        new = replace(state, followers=(*state.followers, Follower(who, cell, segment)), supply=supply,
-                      recent=(*state.recent, f"{self.who(who)}: {self.feature_name(state, cell, segment)}"))
+        put = Follower(who, cell, segment, feature)
+        new = replace(state, followers=(*state.followers, put), supply=supply,
+                      recent=(*state.recent, f"{self.who(who)}: {self.follower_name(state, put)}"))
         return self._end_turn(new)
+
+    def _feature(self, state: CarcState, args: Mapping[str, Any]) -> str:
+        """The light mode: the feature the table says a follower stands on (required there, unused elsewhere)."""
+        if state.mode != "light":
+            return ""
+        feature = args.get("feature")
+        if feature not in FEATURES:
+            raise RuleError(f"which feature does the follower stand on (city, road, field, cloister), got {feature!r}")
+        return str(feature)
+
+    def follower_name(self, state: CarcState, f: Follower) -> str:
+        """"city NW", "farmer ESW", "the tile"; the light mode: "city", "farmer", "monk"."""
+        return FEATURES[f.feature] if f.feature else self.feature_name(state, f.cell, f.segment)
 
     def feature_name(self, state: CarcState, cell: Cell, segment: Any) -> str:
         laid = state.tiles.get(cell)
@@ -310,7 +487,7 @@ class CarcassonneGame:
 
     def _score_completed(self, state: CarcState) -> CarcState:
         """Completed features with followers score; their followers go home (base rules)."""
-        if state.mode == "cells":
+        if state.mode != "tiles":
             return state
         an = self.analysis(state)
         followers, supply, scores = list(state.followers), list(state.supply), list(state.scores)
@@ -348,7 +525,7 @@ class CarcassonneGame:
 
     # -- the tornado ----------------------------------------------------------------------------
     def tornado_moves(self, state: CarcState, t: Tornado) -> list[tuple[Cell, ...]]:
-        laid = frozenset(state.tiles)
+        laid = frozenset(state.tiles) if state.mode != "light" else _reach(t.at, self.rules.tornado_step)
         paths = twister.moves(t, laid, self.rules.tornado_step, self.rules.tornado_visited,
                               self.rules.tornado_over_empty)
         if self.rules.tornado_turns:
@@ -361,6 +538,9 @@ class CarcassonneGame:
             t = replace(t, mover=(t.mover + 1) % state.players)
         if t.left > 0 and self.tornado_moves(state, t):
             return replace(state, tornado=t, phase="tornado")
+        return self._tornado_stops(state, t)
+
+    def _tornado_stops(self, state: CarcState, t: Tornado) -> CarcState:
         why = "it has moved all its spaces" if t.left == 0 else "it cannot move on"
         state = replace(state, tornado=t, recent=(*state.recent, f"The tornado stops: {why}"))
         if t.inside is None:
@@ -379,7 +559,7 @@ class CarcassonneGame:
             return []
         if laid.kind and self._disaster(laid) in ("meteor", "flood"):  # no follower stands on either, any mode
             return []
-        if not laid.kind or state.mode == "cells":
+        if not laid.kind or state.mode != "tiles":
             return [-1]
         an = self.analysis(state)
         return [i for i in self.deploy_spots(state, t.at) if not an.at(t.at, i).complete]
@@ -389,12 +569,17 @@ class CarcassonneGame:
         assert t is not None
         if event.action == "deploy":
             raise RuleError("a follower goes on a tornado tile only after the tornado has moved")
+        if event.action == "stuck" and state.mode == "light":  # the table sees the board: it can move no further
+            return self._tornado_stops(replace(state, recent=(f"{self.who(t.mover)}: the tornado cannot move on",)),
+                                       t)
         if event.action != "tornado":
             raise RuleError(f"{self.who(t.mover)}: move the tornado {self.rules.tornado_step}, not {event.action!r}")
         raw = event.args.get("path")
         if not isinstance(raw, list | tuple) or not all(isinstance(p, list | tuple) and len(p) == 2 for p in raw):
             raise RuleError("a tornado move is a path of spaces")
         path = tuple(cell_of({"x": p[0], "y": p[1]}) for p in raw)
+        if state.mode == "light":  # the tornado crosses tiles only: those it crosses are on the board
+            state = self._known(state, *path)
         legal = self.tornado_moves(state, t)
         if path not in legal:
             raise RuleError(twister.why_not(t, path, frozenset(state.tiles), self.rules.tornado_step,
@@ -443,7 +628,7 @@ class CarcassonneGame:
         t = state.tornado
         assert t is not None and t.inside is not None
         seat = t.inside
-        if event.action == "pass" and state.mode == "cells":
+        if event.action == "pass" and state.mode != "tiles":
             return replace(state, phase="deploy", supply=_plus(state.supply, seat), tornado=replace(t, inside=None),
                            recent=(f"{self.who(seat)}'s follower returns to supply",))
         if event.action != "land":
@@ -451,18 +636,20 @@ class CarcassonneGame:
         segment = event.args.get("segment", -1)
         if segment not in self.land_spots(state, t):
             raise RuleError(f"{self.feature_name(state, t.at, segment)} is taken, completed or not on the tile")
-        return replace(state, phase="deploy", followers=(*state.followers, Follower(seat, t.at, segment)),
-                       tornado=replace(t, inside=None),
-                       recent=(f"{self.who(seat)}'s follower lands: {self.feature_name(state, t.at, segment)}",))
+        put = Follower(seat, t.at, segment, self._feature(state, event.args))
+        return replace(state, phase="deploy", followers=(*state.followers, put), tornado=replace(t, inside=None),
+                       recent=(f"{self.who(seat)}'s follower lands: {self.follower_name(state, put)}",))
 
     # -- the meteor -----------------------------------------------------------------------------
     def meteor_target(self, state: CarcState, cell: Cell) -> str:
         """Why the meteor cannot land on ``cell`` ("" when it can)."""
         laid = state.tiles.get(cell)
-        if laid is None:
+        if laid is None and state.mode != "light":
             return f"{long_name(cell)} holds no tile"
         if cell == START:
             return "the meteor may not land on the start tile"
+        if laid is None:
+            return ""
         if laid.kind and self._tile(laid).spring:
             return "the meteor may not land on a spring"
         if laid.kind and self._disaster(laid) in ("meteor", "flood"):
@@ -531,7 +718,7 @@ class CarcassonneGame:
         meteor = next(t for t in self.catalog.types if t.disaster == "meteor")
         landed = f"The meteor lands on {long_name(cell)}"  # the most telling line first
         state = self._replace_tile(replace(state, recent=(landed,)), cell, meteor, self.rules.meteor_followers)
-        if state.mode == "cells":
+        if state.mode != "tiles":
             state = replace(state, recent=(*state.recent, "Score what it completes that has a follower"))
         return self._end_turn(state)
 
@@ -542,6 +729,7 @@ class CarcassonneGame:
         if fate == "supply":
             for f in gone:
                 supply = _plus(supply, f.player)
+        state = self._known(state, cell)
         board = tuple((c, Laid(tile.key) if c == cell else t) for c, t in state.board)
         lines = tuple(f"{self.who(f.player)}'s follower {'goes home' if fate == 'supply' else 'is lost'}"
                       for f in gone)
@@ -550,6 +738,8 @@ class CarcassonneGame:
 
     # -- the flood ------------------------------------------------------------------------------
     def flood_targets(self, state: CarcState) -> list[Cell]:
+        if state.mode == "light":
+            return [c for c in self.light_spaces(state, known=True) if c != START]
         if state.mode == "cells":
             return sorted(c for c, t in state.board if c != START and not t.kind)
         return sorted(c for c, t in state.board if t.kind and self._tile(t).river)
@@ -593,6 +783,8 @@ class CarcassonneGame:
     # -- the end --------------------------------------------------------------------------------
     def _to_final(self, state: CarcState, why: str) -> CarcState:
         state = replace(state, phase="final", recent=(why, "The earthquake strikes before final scoring"))
+        if state.mode == "light":
+            return replace(state, recent=(*state.recent, *self.light_quake(state)))
         if state.mode == "cells" and self._quake_questions(state):
             return replace(state, phase="quake_ask")
         return state
@@ -617,6 +809,9 @@ class CarcassonneGame:
     def _on_final(self, state: CarcState, event: Choice) -> CarcState:
         if event.action != "score":
             raise RuleError("final scoring: the earthquake, then the score (score)")
+        if state.mode == "light":
+            lines = [*self.light_quake(state), "The table scores the game as usual"]
+            return replace(state, phase="over", final=tuple(lines), recent=tuple(lines))
         if state.mode == "cells":
             lines = ["Earthquake tokens: cities on " + (", ".join(long_name(c) for c in state.quake_hits) or "none"),
                      "Unfinished ones score nothing; finished ones give farmers nothing"]
@@ -663,6 +858,9 @@ class CarcassonneGame:
 
     def quake_report(self, state: CarcState) -> list[str]:
         """The cities the earthquake will hit, as the box sees them now (tiles mode)."""
+        if state.mode == "light":
+            return [f"{self.who(f.player)}'s city follower on {long_name(f.cell)}"
+                    for f in self._quake_followers(state)]
         if state.mode == "cells":
             return [long_name(c) for c in state.quake_hits]
         an = self.analysis(state)
@@ -674,9 +872,17 @@ class CarcassonneGame:
         t, m = state.tornado, state.meteor
         if p == "over":
             return Prompt("Game over. " + (state.final[-1] if state.final else ""), "Game over", done=True)
+        if p == "cell" and state.mode == "light":
+            return Prompt(f"{who}'s turn: a tile with a follower, a tornado or the earthquake, the meteor or the "
+                          f"flood; or nothing the disasters need (next player)", f"{who}: lay a tile",
+                          actions=("next", "follower", "disaster", "meteor", "flood", "home", "end"))
+        if p == "place":
+            what = "tile with the follower" if not state.pending_kind else \
+                f"{self.catalog.by_key[state.pending_kind].disaster} tile"
+            return Prompt(f"{who}: point at the {what}", f"{who}: where is it?", actions=("place",))
         if p == "cell":
             return Prompt(f"{who}'s turn: point at the space for the tile drawn, or say the meteor or the flood "
-                          f"was drawn", f"{who}: lay a tile", actions=("cell", "meteor", "flood", "end"))
+                          f"was drawn", f"{who}: lay a tile", actions=("cell", "meteor", "flood", "discard", "end"))
         if p == "kind":
             assert state.pending_cell is not None
             return Prompt(f"{who}: which tile goes on {long_name(state.pending_cell)}?", f"{who}: which tile?",
@@ -752,11 +958,21 @@ class CarcassonneGame:
         return list(getattr(self, f"_choices_{state.phase}")(state))
 
     def _choices_cell(self, state: CarcState) -> Sequence[Option]:
+        if state.mode == "light":
+            return self._choices_cell_light(state)
         out = []
+        fit: set[str] = set()
         for cell in self.open_cells(state):
-            if state.mode == "tiles" and not self.layable(state, cell):
-                continue
+            if state.mode == "tiles":
+                kinds = self.layable(state, cell)
+                if not kinds:
+                    continue
+                fit.update(tile.key for tile, _ in kinds)
             out.append(Option.of(short_name(cell), Choice("cell", {"x": cell.x, "y": cell.y}), text=long_name(cell)))
+        if state.mode == "tiles":  # a tile that fits nowhere is discarded (base rules): the bag still empties
+            out += [Option(f"Discard {tile.name}", Choice("discard", {"kind": tile.key}),
+                           text=f"{tile.name} fits nowhere: discard it and draw again")
+                    for tile in self.unlayable(state, fit)]
         meteor = next(t for t in self.catalog.types if t.disaster == "meteor")
         flood = next(t for t in self.catalog.types if t.disaster == "flood")
         if state.mode == "cells" or self.remaining(state, meteor) > 0:
@@ -781,7 +997,8 @@ class CarcassonneGame:
                 out.append(Option(f"{kind.capitalize()} tile", Choice("kind", {"kind": tile.key}), cell))
             return out
         out = []
-        for tile, turns in self.layable(state, cell):
+        layable = sorted(self.layable(state, cell), key=lambda kt: -self.remaining(state, kt[0]))
+        for tile, turns in layable:  # the likely tile first: the kind with most left in the bag
             left = f"{self.remaining(state, tile)} left"
             if len(turns) == 1:
                 event = Choice("lay", {**where, "kind": tile.key, "quarters": turns[0]})
@@ -805,22 +1022,27 @@ class CarcassonneGame:
             label = ", ".join(_direction(a, b) for a, b in zip((t.at, *path), path, strict=False))
             out.append(Option(label, Choice("tornado", {"path": [[c.x, c.y] for c in path]}), path[-1],
                               f"to {long_name(path[-1])}"))
+        if state.mode == "light":  # the box does not see the board's edge: the table says it is reached
+            out.append(Option("Cannot move on", Choice("stuck", {}), t.at))
         return out
 
     def _choices_tornado_pick(self, state: CarcState) -> Sequence[Option]:
         t = state.tornado
         assert t is not None
         cell = t.pending[0]
-        return [Option(f"{self.who(f.player)} {self.feature_name(state, cell, f.segment)}",
+        return [Option(f"{self.who(f.player)} {self.follower_name(state, f)}",
                        Choice("pick", {"player": f.player, "segment": f.segment}), cell)
                 for f in state.followers_at(cell)]
 
     def _choices_tornado_land(self, state: CarcState) -> Sequence[Option]:
         t = state.tornado
         assert t is not None and t.inside is not None
-        out = [Option(f"{self.who(t.inside)}: {self.feature_name(state, t.at, s)}",
-                      Choice("land", {"segment": s}), t.at) for s in self.land_spots(state, t)]
-        if state.mode == "cells":
+        if state.mode == "light" and self.land_spots(state, t):
+            out = self._light_features(t.inside, "land", {}, t.at)
+        else:
+            out = [Option(f"{self.who(t.inside)}: {self.feature_name(state, t.at, s)}",
+                          Choice("land", {"segment": s}), t.at) for s in self.land_spots(state, t)]
+        if state.mode != "tiles":
             out.append(Option("Back to supply", Choice("pass", {}), t.at))
         return out
 
@@ -829,15 +1051,19 @@ class CarcassonneGame:
         assert cell is not None
         who = self.who(state.current)
         out = [Option("No follower", Choice("pass", {}), cell)]
-        if state.supply[state.current] > 0:
+        if state.supply[state.current] > 0 and state.mode == "light" and self._disaster(state.tiles[cell]) not in (
+                "meteor", "flood"):
+            out += self._light_features(state.current, "deploy", {"x": cell.x, "y": cell.y}, cell)
+        elif state.supply[state.current] > 0:
             out += [Option(f"{who}: {self.feature_name(state, cell, s)}",
                            Choice("deploy", {"x": cell.x, "y": cell.y, "segment": s}), cell)
                     for s in self.deploy_spots(state, cell)]
         return out
 
     def _choices_meteor_aim(self, state: CarcState) -> Sequence[Option]:
+        cells = self.light_spaces(state, known=True) if state.mode == "light" else [c for c, _ in sorted(state.board)]
         return [Option.of(short_name(c), Choice("aim", {"x": c.x, "y": c.y}), text=long_name(c))
-                for c, _ in sorted(state.board) if not self.meteor_target(state, c)]
+                for c in cells if not self.meteor_target(state, c)]
 
     def _choices_meteor_move(self, state: CarcState) -> Sequence[Option]:
         m = state.meteor
@@ -866,6 +1092,17 @@ class CarcassonneGame:
 
     def _choices_over(self, state: CarcState) -> Sequence[Option]:
         return []
+
+
+def _reach(at: Cell, step: int) -> frozenset[Cell]:
+    """Every space within ``step`` of ``at``: the light mode's tornado may cross any (the table sees the tiles)."""
+    return frozenset(Cell(at.x + dx, at.y + dy) for dx in range(-step, step + 1) for dy in range(-step, step + 1)
+                     if abs(dx) + abs(dy) <= step)
+
+
+def _said(event: Choice) -> str:
+    """A decision as canonical JSON (a journal's tuple and list read alike)."""
+    return json.dumps([event.action, event.args], sort_keys=True, default=list)
 
 
 _EDGE = {"C": "city", "R": "road", "F": "field", "W": "river", "X": "nothing"}

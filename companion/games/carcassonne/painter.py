@@ -314,14 +314,14 @@ class Painter(BoardPainter):
         """Each city the earthquake hits, as its parts (cell, segment); spaces only: the cells said to."""
         if self.game.quake_cell(state) is None:
             return []
-        if state.mode == "cells":
+        if state.mode != "tiles":
             return [{(c, -1)} for c in state.quake_hits]
         an = an or self.analysis(state)
         return [an.features[fid].parts for fid in cities_hit(an, self.game.quake_zone(state))]
 
     def meteor_ends(self, state: CarcState, an: Analysis | None = None) -> list[tuple[Cell, str]]:
         """(cell, side) where a city or road ends at a meteor: the side of the tile facing it."""
-        if state.mode == "cells":
+        if state.mode != "tiles":
             return []
         meteors = {c for c, t in state.board if t.kind and (self.tile(t) or _NONE).disaster == "meteor"}
         out = []

@@ -7,7 +7,7 @@ from functools import cached_property
 
 from companion.places import Cell, SquareBoard
 
-PHASES = ("cell", "kind", "rotation", "tornado", "tornado_pick", "tornado_land", "deploy", "meteor_aim",
+PHASES = ("cell", "place", "kind", "rotation", "tornado", "tornado_pick", "tornado_land", "deploy", "meteor_aim",
           "meteor_move", "flood_aim", "flood_spread", "quake_ask", "final", "over")
 
 
@@ -27,6 +27,8 @@ class Follower:
     player: int
     cell: Cell
     segment: int = -1
+    feature: str = ""
+    """The light mode: the kind of feature the table said it stands on ("city", "road", "field", "cloister")."""
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,8 @@ class Flood:
 class CarcState:
     players: int
     mode: str
-    """"tiles": kinds are entered and the box follows features; "cells": only the spaces."""
+    """"tiles": kinds are entered and the box follows features; "cells": only the spaces; "light": only what the
+    disasters need (followers and where they stand, the disaster tiles)."""
     river: bool
     board: tuple[tuple[Cell, Laid], ...]
     followers: tuple[Follower, ...] = ()
@@ -79,6 +82,8 @@ class CarcState:
     phase: str = "cell"
     pending_cell: Cell | None = None
     pending_kind: str = ""
+    pending_feature: str = ""
+    """The light mode: the feature of the follower whose tile is being pointed at."""
     last: Cell | None = None
     """The space laid this turn: where its player may deploy."""
     tornado: Tornado | None = None
@@ -89,6 +94,9 @@ class CarcState:
     quake_asked: tuple[Cell, ...] = ()
     final: tuple[str, ...] = ()
     recent: tuple[str, ...] = ()
+    folded: tuple[str, ...] = ()
+    """The decisions the box took itself after the last event, the rules leaving each only one answer (as
+    canonical JSON): a journal written before they were folded in names them again, and they are taken as said."""
 
     @cached_property
     def tiles(self) -> dict[Cell, Laid]:
