@@ -36,6 +36,8 @@ def lint(at: Path) -> subprocess.CompletedProcess[str]:
     ("industry/painter.py", "from companion.games.industry.entries import card_label"),
     ("allegheny/painter.py", "from companion.games.allegheny import network"),
     ("allegheny/painter.py", "from companion.games.allegheny.engine import AlleghenyGame"),
+    ("carcassonne/painter.py", "from companion.games.carcassonne.features import around"),
+    ("carcassonne/painter.py", "from companion.games.carcassonne.scoring import cities_hit"),
 ])
 def test_a_painter_importing_a_rule_module_again_breaks_the_contract(tmp_path, painter, rule):
     copy_sources(tmp_path)
