@@ -1,6 +1,6 @@
-"""Views draw, the session decides, for the graph boards: the Age of Industry and Age of Rail Allegheny painters
-draw from the state, the printed map and the frame's plain data (the rules' answers the game's spec declares,
-worked out by the session once per state), never from the rules."""
+"""Views draw, the session decides, for the graph and square boards: the Age of Industry, Age of Rail Allegheny and
+Carcassonne painters draw from the state, the printed map and the frame's plain data (the rules' answers the
+game's spec declares, worked out by the session once per state), never from the rules."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from companion.commands.snapshot import frame_for, seeded_state
 from companion.dice import Choice
 from companion.games import load_game
 from companion.games.allegheny.painter import Painter as AlleghenyPainter
+from companion.games.carcassonne.painter import Painter as CarcassonnePainter
 from companion.games.industry.painter import IndustryPainter
 from companion.places import Link
 from companion.session.drawn import drawn_of, painter_of
@@ -24,12 +25,14 @@ SIZE = (1280, 720)
 
 
 class MapsOnly:
-    """What a painter may read of its game besides the frame: the printed map(s) and the title. Any other
-    attribute (a rule: ``ledger_json``, ``last_round``, ``board_for``, ``railroad_rows``, ``recap``...) is an
+    """What a painter may read of its game besides the frame: the printed map(s) (Carcassonne: the tile
+    catalogue and the rules' figures, the seats' colours) and the title. Any other attribute (a rule:
+    ``ledger_json``, ``last_round``, ``board_for``, ``railroad_rows``, ``analysis``, ``quake_zone``...) is an
     AttributeError."""
 
     def __init__(self, game: Any) -> None:
-        for name in ("board", "boards"):  # Allegheny prints one map; Age of Industry two, the state names its own
+        printed = ("catalog", "rules") if game.key == "carcassonne" else ("board", "boards")
+        for name in printed:  # Allegheny prints one map; Age of Industry two, the state names its own
             if name in vars(game):
                 setattr(self, name, getattr(game, name))
         self.title = game.title
@@ -69,6 +72,10 @@ def japan_built(game: Any) -> Any:
     ("industry", IndustryPainter, 4, 60, {"map": "Minnesota"}),  # the markets, the Chicago area, face-up cards
     ("allegheny", AlleghenyPainter, 1, 20, {"players": 4}),  # an auction under way
     ("allegheny", AlleghenyPainter, 12, 136, {"players": 4}),  # track laid, railroads running, the P&LE
+    ("carcassonne", CarcassonnePainter, 1, 106, {"players": 3, "river": "yes"}),  # the tornado's targets
+    ("carcassonne", CarcassonnePainter, 1, 262, {"players": 3, "river": "yes"}),  # the cities the quake hits
+    ("carcassonne", CarcassonnePainter, 2, 59, {"players": 3, "river": "yes"}),  # the meteor's landing tiles
+    ("carcassonne", CarcassonnePainter, 3, 100, {"players": 3, "river": "yes"}),  # the flood's ring
 ])
 def test_a_painter_draws_from_the_frames_data_alone(key, painter_class, seed, events, options):
     game = load_game(key, None)
@@ -138,3 +145,18 @@ def test_the_allegheny_auction_says_the_seats_from_the_printed_data():
     state = game.apply(state, Choice("pass"))
     lines = AlleghenyPainter(MapsOnly(game)).auction_lines(state)  # the state's facts: no rule asked
     assert lines[2:4] == ["High bid: $4 by Player 1", "Bidding now: Player 3"] and "Passed: Player 2" in lines
+
+
+def test_the_carcassonne_data_are_the_rules_answers_once_per_state():
+    game = load_game("carcassonne", None)
+    state = seeded_state(game, 1, 262, {"players": 3, "river": "yes"})
+    drawn = drawn_of(game, state)
+    assert drawn is drawn_of(game, state)  # the same state asked again: not worked out again
+    assert drawn.get("quake_cell") == game.quake_cell(state) is not None
+    assert drawn.get("quake_zone") == game.quake_zone(state) and drawn.get("quake_hits")
+    painter = CarcassonnePainter(MapsOnly(game))
+    painter.use(drawn)
+    words = dict(painter.disaster_lines(state))["Earthquake"]
+    assert f"it hits {len(drawn.get('quake_hits'))} cit" in words[0] and words[-1] == game.rules.readings()[2]
+    painter.use(NOTHING)
+    assert "Earthquake" not in dict(painter.disaster_lines(state))  # handed nothing, no rule to ask
