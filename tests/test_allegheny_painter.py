@@ -36,7 +36,7 @@ def offered(game):
 
 def draw(game, state, size):
     surface = render_frame(frame_for(game, state), size)
-    painter = painter_of(game)
+    painter = painter_of(game, state)  # handed the rules' answers for this state, as the renderer does
     return surface, painter, Layout.for_board(painter.map_data(state).shaped(), *size)
 
 

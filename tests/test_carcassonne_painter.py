@@ -47,7 +47,7 @@ def deploy(game, state: CarcState, kind: str | None) -> CarcState:
 
 def draw(game, state, size):
     surface = render_frame(frame_for(game, state), size)
-    painter = painter_of(game)
+    painter = painter_of(game, state)  # handed the rules' answers for this state, as the renderer does
     layout = Layout.for_board(painter.map_data(state).shaped(), *size)
     return surface, painter, layout
 

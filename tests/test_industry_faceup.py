@@ -47,7 +47,7 @@ def refused(s: Session, action: str, reason: str, **args: object) -> None:
 
 def side_lines(s: Session) -> list[str]:
     assert s.current is not None
-    painter = painter_of(s.current.game)
+    painter = painter_of(s.current.game, s.current.state)  # handed the rules' answers for this state
     assert isinstance(painter, IndustryPainter)
     return [line for line, _ in painter.side_lines(s.current.state)]
 

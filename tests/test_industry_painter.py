@@ -36,7 +36,7 @@ def japan_built():
 
 def test_a_built_link_is_drawn_in_its_owners_colour_and_the_side_panel_holds_the_ledger():
     state = japan_built()
-    painter = painter_of(GAME)
+    painter = painter_of(GAME, state)  # handed the rules' answers for this state, as the renderer does
     assert type(painter).__name__ == "IndustryPainter"
     surface = render_frame(Frame(Panel(game=GAME.title), GAME, state), SIZE)
     layout = Layout.for_board(GAME.board_for(state), *SIZE)

@@ -56,7 +56,7 @@ def test_the_readings_are_on_the_side_panels():
                                 ("allegheny", {"players": 3}, "No double track into and out of Pittsburgh")):
         game = load_game(key)
         state = game.new_game(options)
-        painter = painter_of(game)
+        painter = painter_of(game, state)  # handed the rules' answers for this state, as the renderer does
         board = game.board_for(state) if hasattr(game, "board_for") else None
         layout = Layout.for_board(board, 1920, 1080)
         keys = " ".join(str(p.key) for p in painter.side_pieces(layout, layout.side, state))

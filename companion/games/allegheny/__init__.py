@@ -18,6 +18,7 @@ SPEC = GameSpec(
     key="allegheny",
     title="Age of Rail: Allegheny",
     engine="companion.games.allegheny:load",
+    drawn="companion.games.allegheny.drawn:drawn",
     painter="companion.games.allegheny.painter:Painter",
     order=30,
 )

@@ -10,9 +10,13 @@ their bonus. Under each location its development: one pip per level of capacity,
 The next automatic metro development is ringed (dashed, yellow, "auto"), each railroad's base ringed in
 its colour, and Pittsburgh carries the P&LE's tag (dashed until it opens).
 
-The side panel reads the engine's own rows (``railroad_rows``, ``automatic_line``): the auction under
-way (stock, high bid and whose, whose bid, who passed), then each railroad's owner, price, value and
-income, then the key.
+The side panel: what just happened, the auction under way (stock, high bid and whose, whose bid, who
+passed), then each railroad's owner, price, value and income, the automatic line, the readings and the key.
+
+What only the rules can say (which railroads run, the automatic target, each railroad's value and income,
+the engine's words) is worked out once per state by the session (:mod:`companion.games.allegheny.drawn`) and
+handed over as plain data in a :class:`~companion.views.drawn.Drawn`: the painter imports no rule module and
+asks the engine nothing; it reads the printed map and the state's own facts.
 """
 
 from __future__ import annotations
@@ -24,9 +28,9 @@ from typing import Any
 
 import pygame
 
-from companion.games.allegheny import network as net
 from companion.games.allegheny.state import AlleghenyState
 from companion.places import Location
+from companion.views.drawn import NOTHING, Drawn
 from companion.views.projector import palette, text
 from companion.views.projector.board import MapData, Spot
 from companion.views.projector.key import SAMPLE_WIDTH, KeyEntry, paint_entries
@@ -91,6 +95,13 @@ class Painter(BoardPainter):
         self._styles: dict[str, LineStyle] = {}
         self._kept: tuple[tuple[int, int], dict[Any, Piece]] | None = None
         """(screen size, pieces by what they show): see :meth:`_kept_pieces`."""
+        self.drawn: Drawn = NOTHING
+        """The rules' answers for the state drawn next (:meth:`use`)."""
+
+    def use(self, drawn: Drawn) -> None:
+        """Draw the next states with ``drawn``, the session's answers for them (the renderer hands it over with
+        every new state, before asking for its pieces)."""
+        self.drawn = drawn
 
     @property
     def board(self) -> Any:
@@ -151,7 +162,8 @@ class Painter(BoardPainter):
         return [(x + (i - (spot.levels - 1) / 2) * gap, y0) for i in range(spot.levels)]
 
     def automatic_target(self, state: AlleghenyState) -> str:
-        return net.automatic_target(self.board, state)
+        """Where the next automatic metro development goes ("" when none), as the session worked it out."""
+        return str(self.drawn.get("auto", ""))
 
     # -- the map --------------------------------------------------------------------------------------------
     def paint_state(self, surface: Any, layout: Layout, state: Any, overlay: bool = False) -> None:
@@ -183,8 +195,9 @@ class Painter(BoardPainter):
                 mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
                 name, colour = self.board.by_key[rr].name, self.style(rr).colour
                 piece(("tag", name, mid, colour, label, False), partial(self._tag_piece, mid, name, colour, label))
+        running = self.drawn.get("open", ())
         for rr in self.board.railroads:
-            if net.is_open(self.board, state, rr.key) and rr.key != self.board.rules.ple:
+            if rr.key in running and rr.key != self.board.rules.ple:
                 piece(("base", rr.key), partial(self._base_piece, layout, rr.key))
         r = self.board.rules
         name = self.board.by_key[r.ple].name
@@ -304,16 +317,16 @@ class Painter(BoardPainter):
         a = state.auction
         if a is None:
             return []
-        g, rules = self.game, self.board.rules
+        rules = self.board.rules
         rr = self.board.by_key[a.railroad]
         head = (f"Initial offering {state.offered + 1} of {len(rules.offering)}" if state.phase == "offering"
                 else f"The {rr.name} opens")
         lines = [head, f"Stock: {rr.label}, base {self.board.name(rr.base)}",
-                 f"High bid: ${a.high} by {g.seat(a.leader)}" if a.leader is not None
+                 f"High bid: ${a.high} by {rules.seating[a.leader]}" if a.leader is not None
                  else f"No bid yet (at least ${rules.minimum})",
-                 f"Bidding now: {g.seat(a.bidder)}"]
+                 f"Bidding now: {rules.seating[a.bidder]}"]
         if a.passed:
-            lines.append("Passed: " + ", ".join(g.seat(s) for s in sorted(a.passed)))
+            lines.append("Passed: " + ", ".join(rules.seating[s] for s in sorted(a.passed)))
         return lines
 
     def paint_side(self, surface: Any, layout: Layout, rect: Rect, state: Any) -> None:
@@ -332,7 +345,7 @@ class Painter(BoardPainter):
         # What just happened, in names (a bid won and its price, bonuses paid, automatic growth), in a fixed
         # height so that the lines under it do not move (and repaint) when a turn says more or less.
         col.text("Just happened", (rect.x, y), head, palette.TEXT, bold=True)
-        for i, line in enumerate(self.game.recap(state)[:4]):
+        for i, line in enumerate(state.recent[:4]):  # the state's own record, in the engine's words
             col.text(line, (rect.x, y + head + 2 + i * (body + 3)), body, palette.TEXT, max_width=rect.w)
         y += head + 2 + 4 * (body + 3) + 6
         lines = self.auction_lines(state)
@@ -345,9 +358,9 @@ class Painter(BoardPainter):
                 y += body + 3
             y += 6
         y = self._railroad_rows(col, layout, Rect(rect.x, y, rect.w, rect.h), state)
-        col.text(_first_up(self.game.automatic_line(state)), (rect.x, y + 4), body, AUTO, max_width=rect.w)
+        col.text(_first_up(self.drawn.get("automatic_line", "")), (rect.x, y + 4), body, AUTO, max_width=rect.w)
         y += body + 12
-        for reading in self.board.rules.readings(self.board.name):  # the readings in force, in words
+        for reading in self.drawn.get("readings", ()):  # the readings in force, in words
             col.text(reading, (rect.x, y), body, palette.TEXT_DIM, max_width=rect.w)
             y += body + 3
         y += 6
@@ -362,7 +375,8 @@ class Painter(BoardPainter):
         col.text("Railroads: owner, value, income", (rect.x, y), head, palette.TEXT, bold=True, max_width=rect.w)
         y += head + 4
         sample = 2 * body
-        for rr, row in zip(self.board.railroads, self.game.railroad_rows(state), strict=True):
+        rows = self.drawn.get("rows") or tuple({"railroad": rr.label, "owner": ""} for rr in self.board.railroads)
+        for rr, row in zip(self.board.railroads, rows, strict=True):
             style = self.style(rr.key)
             ends = ((rect.x, y + body / 2), (rect.x + sample, y + body / 2))
             col.put(("sample", style, ends), around(ends, 9 / 2 + 2),

@@ -19,6 +19,7 @@ SPEC = GameSpec(
     key="carcassonne",
     title="Carcassonne: Natural Disasters",
     engine="companion.games.carcassonne:load",
+    drawn="companion.games.carcassonne.drawn:drawn",
     painter="companion.games.carcassonne.painter:Painter",
     order=30,
 )

@@ -6,7 +6,10 @@ disagree with the features the engine joins: cities as tan areas reaching their 
 blue badge), roads as light lines, rivers as blue lines, fields green, a cloister a small white house.
 A disaster tile carries a lettered corner badge (T tornado, E earthquake, M meteor, F flood).
 
-What each disaster adds is read from the engine's own queries, so the map shows what the rules say:
+What each disaster adds is the rules' answer, worked out once per state by the session
+(:mod:`companion.games.carcassonne.drawn`) and handed over as plain data in a
+:class:`~companion.views.drawn.Drawn` (the painter imports no rule module and asks the engine nothing), so the
+map shows what the rules say:
 the tornado's path, where it is (a funnel with the spaces left) and the ends of its legal moves (sky
 blue rings); the earthquake's zone (tinted, with a dashed edge) and the cities it hits (outlined in
 vermillion); the flood's 3x3 area (dashed until it spreads, then tinted with waves); the meteor's
@@ -24,11 +27,10 @@ from typing import Any, cast
 
 import pygame
 
-from companion.games.carcassonne.features import Analysis, around, neighbour
-from companion.games.carcassonne.scoring import cities_hit
 from companion.games.carcassonne.state import CarcState, Follower, Laid
-from companion.games.carcassonne.tiles import HALVES, SIDES, Segment, TileType
+from companion.games.carcassonne.tiles import HALVES, SIDES, STEP, Segment, TileType
 from companion.places import Board, Cell, SquareBoard
+from companion.views.drawn import NOTHING, Drawn
 from companion.views.projector import palette, text
 from companion.views.projector.board import MapData
 from companion.views.projector.key import KeyEntry, key_height, paint_entries
@@ -263,13 +265,27 @@ def _zone_edges(layout: Layout, zone: frozenset[Cell], scale: float = 1.0) -> li
     for cell in zone:
         x, y = layout.centre(cell)
         for side in SIDES:
-            if neighbour(cell, side) not in zone:
+            if Cell(cell.x + STEP[side][0], cell.y + STEP[side][1]) not in zone:
                 out.append(_corners((x, y), layout.unit * scale, side))
     return out
 
 
 class Painter(BoardPainter):
     """The Carcassonne painter: tiles, followers and the disasters on the shared square grid."""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self.drawn: Drawn = NOTHING
+        """The rules' answers for the state drawn next (:meth:`use`)."""
+
+    def use(self, drawn: Drawn) -> None:
+        """Draw the next states with ``drawn``, the session's answers for them (the renderer hands it over with
+        every new state, before asking for its pieces)."""
+        self.drawn = drawn
+
+    def who(self, seat: int) -> str:
+        """A seat's colour name, as the maps data gives the seats."""
+        return str(self.game.rules.colours[seat])
 
     # -- the board ------------------------------------------------------------------------------------------
     def map_data(self, state: Any = None) -> MapData:
@@ -280,59 +296,25 @@ class Painter(BoardPainter):
         return MapData({c: "tile" for c, _ in state.board}, (), (), self.game.title, board=board,
                        symbols=Symbols(fills={"tile": palette.GRID}))
 
-    def analysis(self, state: CarcState) -> Analysis:
-        """The engine's features of ``state``, kept while the board and the flood's cover stay the same: a
-        frame asks for them several times (marks, the panel, the key), and most new states lay no tile."""
-        key = (state.board, self.game.covered(state))
-        kept: tuple[Any, Analysis] | None = getattr(self, "_analysis", None)
-        if kept is None or kept[0] != key:
-            kept = (key, self.game.analysis(state))
-            self._analysis = kept
-        return kept[1]
-
     def tile(self, laid: Laid) -> TileType | None:
         return self.game.catalog.by_key.get(laid.kind) if laid.kind else None
 
     # -- what is drawn where (also what the tests ask) ---------------------------------------------------
     def tornado_targets(self, state: CarcState) -> list[Cell]:
         """Where the tornado's legal moves end (the mover's options), while it waits to be moved."""
-        t = state.tornado
-        if t is None or state.phase != "tornado":
-            return []
-        return sorted({path[-1] for path in self.game.tornado_moves(state, t)})
+        return list(self.drawn.get("tornado_targets", ()))
 
     def meteor_targets(self, state: CarcState) -> list[Cell]:
         """Tiles the meteor may be put on now: any allowed tile while aimed, side-by-side ones while moved."""
-        m = state.meteor
-        if state.phase == "meteor_aim":
-            return sorted(c for c in state.tiles if not self.game.meteor_target(state, c))
-        if state.phase == "meteor_move" and m is not None:
-            return list(self.game.meteor_moves(state, m))
-        return []
+        return list(self.drawn.get("meteor_targets", ()))
 
-    def quake_hits(self, state: CarcState, an: Analysis | None = None) -> list[set[tuple[Cell, int]]]:
+    def quake_hits(self, state: CarcState) -> list[tuple[tuple[Cell, int], ...]]:
         """Each city the earthquake hits, as its parts (cell, segment); spaces only: the cells said to."""
-        if self.game.quake_cell(state) is None:
-            return []
-        if state.mode != "tiles":
-            return [{(c, -1)} for c in state.quake_hits]
-        an = an or self.analysis(state)
-        return [an.features[fid].parts for fid in cities_hit(an, self.game.quake_zone(state))]
+        return list(self.drawn.get("quake_hits", ()))
 
-    def meteor_ends(self, state: CarcState, an: Analysis | None = None) -> list[tuple[Cell, str]]:
+    def meteor_ends(self, state: CarcState) -> list[tuple[Cell, str]]:
         """(cell, side) where a city or road ends at a meteor: the side of the tile facing it."""
-        if state.mode != "tiles":
-            return []
-        meteors = {c for c, t in state.board if t.kind and (self.tile(t) or _NONE).disaster == "meteor"}
-        out = []
-        for cell, laid in state.board:
-            tile = self.tile(laid)
-            if tile is None or cell in meteors:
-                continue
-            for s in tile.turned(laid.quarters):
-                if s.kind in ("city", "road"):
-                    out += [(cell, side) for side in SIDES if side in s.sides and neighbour(cell, side) in meteors]
-        return out
+        return list(self.drawn.get("meteor_ends", ()))
 
     def tornado_segments(self, layout: Layout, state: CarcState) -> list[tuple[Point, Point]]:
         """The tornado's path as one segment a space, each move nudged its own way so a move back over
@@ -382,15 +364,14 @@ class Painter(BoardPainter):
                                     around_points([(centre[0] - r, centre[1] - r), (centre[0] + r, centre[1] + r)],
                                                   pad),
                                     partial(draw_tile, centre=centre, r=r, tile=tile, quarters=laid.quarters)))
-        an = self.analysis(state) if state.mode == "tiles" else None
-        pieces += self._quake_pieces(layout, state, an, geo)
+        pieces += self._quake_pieces(layout, state, geo)
         f = state.flood
         if f is not None:
-            area = frozenset(around(f.cell)) | {f.cell}
+            area = frozenset(self.drawn.get("flood_around", ())) | {f.cell}
             corners = [p for cell in area for p in layout.outline(cell)]
             pieces.append(Piece(("flood", f.cell, f.spread, geo), around_points(corners, layout.unit * 0.1 + 6),
                                 lambda s: self._paint_flood(s, layout, state)))
-        for cell, side in self.meteor_ends(state, an):
+        for cell, side in self.meteor_ends(state):
             a, b, w = self._end_bar_line(layout, cell, side)
             pieces.append(Piece(("meteor end", a, b, w), around_points([a, b], (w + 4) / 2 + 2),
                                 partial(self._end_bar, layout=layout, cell=cell, side=side)))
@@ -399,15 +380,15 @@ class Painter(BoardPainter):
         pieces += self._follower_pieces(layout, state)
         return _numbered(pieces)
 
-    def _quake_pieces(self, layout: Layout, state: CarcState, an: Analysis | None, geo: Any) -> list[Piece]:
-        zone = self.game.quake_zone(state)
+    def _quake_pieces(self, layout: Layout, state: CarcState, geo: Any) -> list[Piece]:
+        zone = self.drawn.get("quake_zone", frozenset())
         if not zone:
             return []
-        hits = self.quake_hits(state, an)
+        hits = self.quake_hits(state)
         shown = tuple(tuple(sorted((c, s, state.tiles.get(c)) for c, s in parts)) for parts in hits)
         points = [p for cell in zone | {c for parts in hits for c, _ in parts} for p in layout.outline(cell)]
         return [Piece(("quake", zone, shown, geo), around_points(points, layout.unit * 0.35 + 8),
-                      lambda s: self._paint_quake(s, layout, state, an))]
+                      lambda s: self._paint_quake(s, layout, state))]
 
     def _meteor_pieces(self, layout: Layout, state: CarcState, geo: Any) -> list[Piece]:
         width = max(3, round(layout.unit * 0.1))
@@ -442,7 +423,7 @@ class Painter(BoardPainter):
         return pieces
 
     def _follower_pieces(self, layout: Layout, state: CarcState) -> list[Piece]:
-        names = [self.game.who(i) for i in range(state.players)]
+        names = [self.who(i) for i in range(state.players)]
         marks = initials(names)
         size = max(text.minimum(layout.height), round(layout.unit * 0.36))  # legible however large the board
         seen: dict[Cell, int] = {}
@@ -461,8 +442,8 @@ class Painter(BoardPainter):
                                         size=size, width=max(2, round(layout.unit * 0.05)))))
         return pieces
 
-    def _paint_quake(self, surface: Any, layout: Layout, state: CarcState, an: Analysis | None) -> None:
-        zone = self.game.quake_zone(state)
+    def _paint_quake(self, surface: Any, layout: Layout, state: CarcState) -> None:
+        zone = self.drawn.get("quake_zone", frozenset())
         if not zone:
             return
         self._hatch(surface, layout, zone, QUAKE)
@@ -471,7 +452,7 @@ class Painter(BoardPainter):
             draw_line(surface, a, b, QUAKE, width, (3, 2))
         width = max(2, round(layout.unit * 0.06))
         r = layout.unit * TILE_INSET
-        for parts in self.quake_hits(state, an):
+        for parts in self.quake_hits(state):
             for cell, seg in parts:
                 centre = layout.centre(cell)
                 laid = state.tiles.get(cell)
@@ -536,11 +517,12 @@ class Painter(BoardPainter):
         f = state.flood
         if f is None:
             return
-        area = frozenset(around(f.cell)) | {f.cell}
+        ring = list(self.drawn.get("flood_around", ()))
+        area = frozenset(ring) | {f.cell}
         width = max(3, round(layout.unit * 0.08))
         if f.spread:
-            self._tint(surface, layout, around(f.cell), FLOOD, 90)
-            for cell in around(f.cell):
+            self._tint(surface, layout, ring, FLOOD, 90)
+            for cell in ring:
                 _waves(surface, layout.centre(cell), layout.unit * 0.5, FLOOD, rows=2)
             for a, b in _zone_edges(layout, area):
                 draw_line(surface, a, b, FLOOD, width)
@@ -618,7 +600,7 @@ class Painter(BoardPainter):
 
     def _player_pieces(self, pieces: list[Piece], layout: Layout, rect: Rect, state: CarcState) -> int:
         head, body = text.px(text.BODY, layout.height), text.px(LINE, layout.height)
-        names = [self.game.who(i) for i in range(state.players)]
+        names = [self.who(i) for i in range(state.players)]
         marks = initials(names)
         y = rect.y
         pieces.append(_text_piece("Players: points, followers left", (rect.x, y), head, palette.TEXT, True, rect.w))
@@ -641,7 +623,7 @@ class Painter(BoardPainter):
     def _happened_pieces(self, pieces: list[Piece], layout: Layout, rect: Rect, state: CarcState) -> int:
         """What just happened, in names (a tile laid, a follower placed or sent home, the meteor's landing,
         the flood's spread, the points scored): the engine's recap under "Just happened"."""
-        lines = self.game.recap(state)
+        lines = state.recent[-5:]  # the state's own record of the last turn, as the engine's recap gives it
         head, body = text.px(text.BODY, layout.height), text.px(LINE, layout.height)
         y = rect.y
         pieces.append(_text_piece("Just happened", (rect.x, y), head, palette.TEXT, True, rect.w))
@@ -654,29 +636,30 @@ class Painter(BoardPainter):
 
     def disaster_lines(self, state: CarcState) -> list[tuple[str, list[str]]]:
         """Each disaster in force, first the one under way: (heading, lines), the readings from the maps data."""
-        g, rules = self.game, self.game.rules
-        readings = rules.readings()
+        g, rules = self, self.game.rules
+        readings = self.drawn.get("readings", ("",) * 6)
+        prompt = str(self.drawn.get("prompt", ""))
         out: list[tuple[str, list[str]]] = []
         t, m, f = state.tornado, state.meteor, state.flood
         if t is not None and state.phase.startswith("tornado"):
             lines = [f"{g.who(t.mover)} moves it {rules.tornado_step} spaces" if state.phase == "tornado"
-                     else g.prompt(state).short,
+                     else prompt,
                      f"{t.left} of {rules.tornado_spaces} spaces left",
                      f"Inside: {g.who(t.inside)}'s follower" if t.inside is not None else "Inside: nobody"]
             out.append(("Tornado", [*lines, readings[0], readings[4]]))
         if m is not None and state.phase in ("meteor_aim", "meteor_move"):
             n = len(self.meteor_targets(state))
-            out.append(("Meteor", [g.prompt(state).short, f"{n} tile{'' if n == 1 else 's'} it may go to",
+            out.append(("Meteor", [prompt, f"{n} tile{'' if n == 1 else 's'} it may go to",
                                    readings[1], readings[5]]))
         if f is not None or state.phase == "flood_aim":
             if f is None:
-                lines = [g.prompt(state).short]
+                lines = [prompt]
             elif f.spread:
                 lines = ["spread: the 8 tiles around are covered"]
             else:
                 lines = [f"spreads on {g.who(f.player)}'s next turn"]
             out.append(("Flood", [*lines, readings[3]]))
-        if g.quake_cell(state) is not None:
+        if self.drawn.get("quake_cell") is not None:
             hits = len(self.quake_hits(state))
             word = "city" if hits == 1 else "cities"
             lines = [f"zone: the tile and the 12 spaces around; it hits {hits} {word} at the end"]
@@ -724,7 +707,7 @@ class Painter(BoardPainter):
             rows.append("follower")
         if state.tornado is not None:
             rows += ["tornado", "tornado_path"] + (["tornado_target"] if self.tornado_targets(state) else [])
-        if self.game.quake_cell(state) is not None:
+        if self.drawn.get("quake_cell") is not None:
             rows += ["quake_zone"] + (["quake_hit"] if self.quake_hits(state) else [])
         if state.flood is not None:
             rows.append("flood_spread" if state.flood.spread else "flood_area")
@@ -741,8 +724,8 @@ class Painter(BoardPainter):
         """The symbols on the map now, laid out by the shared key (two columns when the width allows)."""
         rows = tuple(self.key_rows(state))
         seat = state.current
-        follower = (player_colour(self.game.who(seat), seat),
-                    initials([self.game.who(i) for i in range(state.players)])[seat]) if "follower" in rows else None
+        follower = (player_colour(self.who(seat), seat),
+                    initials([self.who(i) for i in range(state.players)])[seat]) if "follower" in rows else None
         entries = [KeyEntry(KEY_WORDS[row], partial(self._key_sample, row, state)) for row in rows]
         height = key_height(layout, rect.w, entries)  # rows past the bottom are left out: never more than this
         return Piece(("carcassonne key", rows, follower, rect.as_tuple()),
@@ -774,9 +757,9 @@ class Painter(BoardPainter):
             draw_house(surface, c, r * 0.55)
         elif row == "follower":
             seat = state.current
-            fill = player_colour(self.game.who(seat), seat)
+            fill = player_colour(self.who(seat), seat)
             draw_mark(surface, "circle", c, r * 0.8, fill, edge=palette.CITY if sum(fill) < 120 else palette.CITY_EDGE)
-            text.draw(surface, initials([self.game.who(i) for i in range(state.players)])[seat], c,
+            text.draw(surface, initials([self.who(i) for i in range(state.players)])[seat], c,
                       max(text.minimum(surface.get_height()), round(r * 1.2)),
                       ink_on(fill), anchor="center", bold=True)
         elif row == "tornado":

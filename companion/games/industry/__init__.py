@@ -20,6 +20,7 @@ SPEC = GameSpec(
     key="industry",
     title="Age of Industry: Japan and Minnesota",
     engine="companion.games.industry:load",
+    drawn="companion.games.industry.drawn:drawn",
     painter="companion.games.industry.painter:IndustryPainter",
     order=30,
 )

@@ -5,6 +5,11 @@ links in their owner's colour with their value now, live sea lanes, counters at 
 iron market counters; the side panel gives each player's rail-link total, the Japan display or the Minnesota
 demand displays, and the deck. Every owner mark carries the owner's initial as well as her colour.
 
+What only the rules can say (the ledger's figures, the live lanes, the cards' names, whether the deck may run out
+this round, the map's readings) is worked out once per state by the session (:mod:`companion.games.industry.drawn`)
+and handed over as plain data in a :class:`~companion.views.drawn.Drawn`: the painter imports no rule module and
+asks the engine nothing; it reads the printed map the state names and the state's own facts.
+
 Everything is given as pieces (:mod:`companion.views.projector.pieces`): a lane, a rail link, its value badge,
 the counters of one location, a ship, a panel line and the key, so a new state repaints only the ones it changed
 (a build touches its location and a panel line or two, not the whole map).
@@ -17,10 +22,9 @@ from typing import Any
 
 import pygame
 
-from companion.games.industry import ledger
-from companion.games.industry.entries import card_label
 from companion.games.industry.state import EMPTY, TO_DEAL, UNNAMED
 from companion.places import Link, Location
+from companion.views.drawn import NOTHING, Drawn
 from companion.views.projector import palette, text
 from companion.views.projector.board import MapData
 from companion.views.projector.key import paint_key
@@ -60,13 +64,24 @@ class IndustryPainter(BoardPainter):
         """(the rules' board, its map data): the same object for the whole game, so the renderer keeps its board."""
         self._kept: tuple[tuple[int, int], dict[Any, Piece]] | None = None
         """(screen size, pieces by what they show): a piece is made once and shown again while it stays."""
+        self.drawn: Drawn = NOTHING
+        """The rules' answers for the state drawn next (:meth:`use`)."""
+
+    def use(self, drawn: Drawn) -> None:
+        """Draw the next states with ``drawn``, the session's answers for them (the renderer hands it over with
+        every new state, before asking for its pieces)."""
+        self.drawn = drawn
+
+    def board(self, state: Any) -> Any:
+        """The printed map ``state`` is played on (the one the game's setup chose)."""
+        return self.game.boards[state.map]
 
     def map_data(self, state: Any = None) -> MapData:
         if state is None:
             return super().map_data(state)
-        board = self.game.board(state)
+        board = self.board(state)
         if self._data is None or self._data[0] is not board:
-            self._data = (board, super().map_data(state))
+            self._data = (board, MapData.of(board.graph(), getattr(self.game, "title", "")))
         return self._data[1]
 
     def _kept_pieces(self, layout: Layout) -> dict[Any, Piece]:
@@ -82,8 +97,7 @@ class IndustryPainter(BoardPainter):
     def state_pieces(self, layout: Layout, state: Any, overlay: bool = False) -> list[Piece]:
         """In drawing order: live sea lanes, built rail links, the value badges over every line, each
         location's counters and iron market, then the ships; one piece each."""
-        game = self.game
-        board = game.board(state)
+        board = self.board(state)
         kept = self._kept_pieces(layout)
         pieces: list[Piece] = []
 
@@ -93,15 +107,16 @@ class IndustryPainter(BoardPainter):
                 kept[key] = make()
             pieces.append(kept[key])
 
-        for lane in ledger.live_lanes(board, state):
+        for lane in self.drawn.get("lanes", ()):
             piece(("lane", board.name, lane), lambda lane=lane: self._lane_piece(layout, lane))
-        rows = ledger.ledger(board, game.rules, state)
-        for row in rows:
-            piece(("rail", board.name, row.link, row.owner), lambda row=row: self._rail_piece(layout, row))
-        for row in rows:
-            label = f"{row.owner[0]} ${row.value}"
-            piece(("badge", board.name, row.link, label, row.owner),
-                  lambda row=row, label=label: self._badge_piece(layout, row.link, label, row.owner))
+        rows = self.drawn.get("links", ())
+        for link, owner, _ in rows:
+            piece(("rail", board.name, link, owner),
+                  lambda link=link, owner=owner: self._rail_piece(layout, link, owner))
+        for link, owner, value in rows:
+            label = f"{owner[0]} ${value}"
+            piece(("badge", board.name, link, label, owner),
+                  lambda link=link, label=label, owner=owner: self._badge_piece(layout, link, label, owner))
         for spot in board.spots.values():
             counters = state.at(spot.key)
             market = state.market(spot.key)
@@ -125,12 +140,12 @@ class IndustryPainter(BoardPainter):
 
         return Piece(("lane", lane), around([mid, a, b], (width + 4) / 2 + 2), draw)
 
-    def _rail_piece(self, layout: Layout, row: Any) -> Piece:
+    def _rail_piece(self, layout: Layout, link: Link, owner: str) -> Piece:
         """A built rail link in its owner's colour."""
         width = max(4, round(layout.unit * 0.28))
-        a, b = layout.centre(Location(row.link.a)), layout.centre(Location(row.link.b))
-        colour = owner_colour(row.owner)
-        return Piece(("rail", row.link, row.owner), around([a, b], (width + 4) / 2 + 2),
+        a, b = layout.centre(Location(link.a)), layout.centre(Location(link.b))
+        colour = owner_colour(owner)
+        return Piece(("rail", link, owner), around([a, b], (width + 4) / 2 + 2),
                      lambda surface: draw_line(surface, a, b, colour, width))
 
     def _badge_piece(self, layout: Layout, link: Any, label: str, owner: str) -> Piece:
@@ -197,24 +212,27 @@ class IndustryPainter(BoardPainter):
 
     def side_lines(self, state: Any) -> list[tuple[str, bool]]:
         """The side panel's lines (text, heading?): the ledger per player, then the display or the markets."""
-        game = self.game
-        board = game.board(state)
+        board = self.board(state)
+        drawn = self.drawn
         lines: list[tuple[str, bool]] = [("Rail links now" if state.phase != "over" else "Final rail links", True)]
-        lines += [(f"{p}: ${v}", False) for p, v in ledger.totals(board, game.rules, state).items()]
-        lines.append((f"Deck: {state.deck}" + ("  (may run out this round)" if game.last_round(state) else ""),
+        lines += [(f"{p}: ${v}", False) for p, v in drawn.get("totals", ())]
+        lines.append((f"Deck: {state.deck}" + ("  (may run out this round)" if drawn.get("last_round") else ""),
                       True))
         if board.has_display:
             lines.append(("Card display", True))
+            names = drawn.get("display", ())
             for i, slot in enumerate(state.display):
-                name = card_label(board, game.rules, slot.card) if slot.card else "(empty)"
+                name = (names[i] if i < len(names) else "") or "(empty)"
                 taken = f" - taken by {slot.taken.split()[0]}" if slot.taken else ""
                 lines.append((f"{i + 1}  ${board.display_costs[i]}  {name}{taken}", False))
         if state.beside:  # a map without a display: the face-up cards beside the board, by name
             lines.append(("Face up beside the board", True))
-            lines += [(BESIDE.get(c) or card_label(board, game.rules, c), False) for c in state.beside]
+            names = drawn.get("beside", ())
+            lines += [(BESIDE.get(c) or (names[i] if i < len(names) else ""), False)
+                      for i, c in enumerate(state.beside)]
         for key, demand in board.demand.items():
             lines.append((f"{demand.name}: {state.cubes_on(key)} of {len(demand.prices)}", False))
-        readings = board.readings()
+        readings = drawn.get("readings", ())
         if readings:  # the open questions of the text as the maps data answers them
             lines.append(("Readings in force", True))
             lines += [(reading, False) for reading in readings]
@@ -243,7 +261,7 @@ class IndustryPainter(BoardPainter):
         below = Rect(rect.x, y + 8, rect.w, rect.y + rect.h - y - 8)
         data = self.map_data(state)
         kept = self._kept_pieces(layout)
-        key = ("key", self.game.board(state).name, below.as_tuple())
+        key = ("key", self.board(state).name, below.as_tuple())
         if key not in kept:
             kept[key] = Piece(key, rect_of(below, 2), lambda surface: paint_key(surface, layout, below, data))
         pieces.append(kept[key])
