@@ -95,7 +95,7 @@ def open_device(settings: OledSettings) -> Any:
     """The luma device for ``settings``; raises luma's DeviceNotFoundError etc. when it is absent.
 
     An I2C bus with no device node is refused before luma's drivers (and smbus2, and Pillow with them)
-    are imported: luma would refuse it the same way, with the same error, after about 25 ms of imports
+    are imported: luma would refuse it the same way, with the same error, only after its imports
     on the Pi's start-up path, where a box without its panel is a supported configuration."""
     if settings.interface == "i2c" and not (bus := DEVICES / f"i2c-{settings.i2c_port}").exists():
         from luma.core.error import DeviceNotFoundError
@@ -136,7 +136,7 @@ def _windowed(device: Any) -> bool:
     so a part of it can be rewritten alone. The sh1106 (page addressing only) is written whole.
 
     Asked of luma's module only if it is loaded: a device made by it was made after importing it, and
-    importing it to learn that luma's dummy device (the simulated table's) is none cost 9 ms of its start."""
+    importing it only to learn that luma's dummy device (the simulated table's) is none would slow its start."""
     drivers = sys.modules.get("luma.oled.device")
     return drivers is not None and isinstance(device, drivers.ssd1306)
 
@@ -169,7 +169,7 @@ def panel_memory(image: Image.Image) -> bytes:
     (:func:`_page_swaps`) in place of Pillow's transpose and its second pass over the pixels: on the OLED's
     writer thread, beside the projector's frame, each Pillow call costs tens of microseconds, and the
     transpose lets go of the GIL, which the thread then waits for behind the loop's drawing (the write's
-    wall time at p90 0.5-0.8 ms with it, 0.14 without, its CPU the same). A size that
+    wall time several times longer with it, its CPU the same). A size that
     is not powers of two (a 96x16 or 64x48 panel) is packed by :func:`controller_pages`."""
     width, height = image.size
     swaps = _page_swaps(width, height)

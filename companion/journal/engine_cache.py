@@ -1,9 +1,9 @@
 """Engines kept on disk between starts, beside the journal, so a resume does not parse its map files again.
 
-Loading an engine reads its TOML map files with tomllib (pure Python) and cross-checks them: 4-6 ms of a
-resume for Kansas on the development machine, more on a Pi, a quarter of issue 16's 20 ms budget for resuming a
-long game. The engine built from them is a small immutable object (Kansas: about 6 KB pickled, read back in a
-quarter of a millisecond), so the box keeps it in a folder next to its journal and reads it at the next start.
+Loading an engine reads its TOML map files with tomllib (pure Python) and cross-checks them: a large part of
+the time a resume of a long game may take, more so on a Pi. The engine built from them is a small immutable object
+(Kansas: about 6 KB pickled, read back far faster than the files are parsed), so the box keeps it in a folder
+next to its journal and reads it at the next start.
 It is kept in the journal's data codec (:mod:`companion.journal.codec`), never pickled: the folder travels with
 the journal, and reading an entry builds only classes of the game's own code, running nothing the file names.
 

@@ -211,7 +211,7 @@ _IN_INDEX_ORDER = ("SELECT CAST(group_concat(event, '\n') AS BLOB) FROM entries 
 comes (SQLite before 3.44 takes no ORDER BY inside an aggregate). A fifth cheaper than :data:`_SORTED`, whose
 sorted subquery copies every row once more; a different order could only make the digests differ (the snapshot
 ignored, the game replayed), never a wrong state. The separator is a newline written in the statement itself,
-not ``char(10)``: a function call per row cost a third of the scan (10,000 rows: 4.2 ms against 3.1)."""
+not ``char(10)``: a function call per row would be a large part of the scan's cost."""
 _SORTED = ("SELECT CAST(group_concat(event, '\n') AS BLOB) FROM "
            "(SELECT event FROM entries WHERE game_id=? AND idx>=? AND idx<? ORDER BY idx)")
 """Both hand the joined text over as bytes (UTF-8, as SQLite keeps it): what is hashed, with no Python string
@@ -233,8 +233,8 @@ def rows_digests(db: sqlite3.Connection, seed: HistoryDigest, game_id: int, boun
     One SQL statement whose columns are the rows between one bound and the next, joined: the whole history is
     read inside SQLite with the GIL let go once, and the thread doing it needs the GIL back only to hash what it
     got. Each time a thread takes the GIL back it may wait for a thread running Python for up to the
-    interpreter's switch interval (5 ms): a second query, or hashing the last rows one at a time, cost a resume
-    a millisecond or more. For the same reason ``scanning`` is called by SQLite itself, as the statement's first
+    interpreter's switch interval: a second query, or hashing the last rows one at a time, would add such waits
+    to a resume. For the same reason ``scanning`` is called by SQLite itself, as the statement's first
     column, once the statement's parameters are bound and it runs: a caller waiting for it to go on with Python
     work of its own then has the GIL until the scan is over."""
     if not bounds:
@@ -281,7 +281,7 @@ class HistoryCheck:
         """``connect`` opens the thread's own connection to the journal (a sqlite3 connection must not serve two
         threads at once, and the loading thread reads the snapshot meanwhile). Returns once the scan is inside
         SQLite: a thread only started may not get the GIL from a caller running Python (loading an engine,
-        unpickling, replaying) until the interpreter's switch interval (5 ms) forces it, and its scan then came
+        unpickling, replaying) until the interpreter's switch interval forces it, and its scan then came
         after the caller's work instead of beside it."""
         self.bounds = sorted({b for b in bounds if b >= start[0]})
         self._digests: dict[int, HistoryDigest] = {start[0]: start[1]}

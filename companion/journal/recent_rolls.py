@@ -5,8 +5,9 @@ The tower resends a roll until it hears its ACK; a roll journaled just before a 
 again after the restart, and the link must know it is on disk already. Its references (:class:`RollRef`) are kept
 in the entry they went into (:mod:`companion.journal.entries`), so the start reads the newest entries of the most
 recently played games. It reads only those: the rows newest first, as many as it may look at, from the index the
-entries table has on (game, idx), instead of every entry of the game parsed in order and the last few kept (912 ms
-at 91,000 events: most of a start). Only a row that names roll references is parsed at all (a button's or a
+entries table has on (game, idx), instead of every entry of the game parsed in order and the last few kept (which
+grew with the game's length until it was most of a start). Only a row that names roll references is parsed at
+all (a button's or a
 decision's row is passed over by a look for the key), and only its references are read out of it, not its event.
 """
 

@@ -1,7 +1,7 @@
 """Engine states kept in the journal, so resume and undo do not replay a whole night.
 
-Resume and undo were a replay of every live event from the start: linear in a game's length (about 400 ms
-at 10,000 Kansas events). Every :data:`SNAPSHOT_EVERY` live events the game's state is stored beside the
+Resume and undo were a replay of every live event from the start: linear in a game's length, so a long
+night's game was slow to resume. Every :data:`SNAPSHOT_EVERY` live events the game's state is stored beside the
 entries, in the same transaction as the entry that reached it, and a load starts from the newest snapshot
 that still holds and replays only what follows.
 
@@ -63,12 +63,12 @@ _LAST = object()
 """What :meth:`SnapshotStore._try_snapshot` says of a snapshot it was asked to spare: no live event follows it."""
 
 SNAPSHOT_EVERY = 25
-"""Live events between two stored states: a load replays at most this many less one. A replayed Kansas event
-costs about 0.02-0.05 ms, so an undo right after a resume, which lands one event before the newest snapshot,
-replays up to 24 of them: about a millisecond. A snapshot of a 10,000-event Kansas game pickles to about 110 KB
-(its 320 past tornado phases as one text, :class:`companion.games.kansas.state.TurnHistory`) in about 0.2 ms and
-unpickles in under 0.1 ms (it was 200 KB of objects: 15 ms to pack, 6.5 ms to unpickle); it is stored after the
-roll that reached it is shown (once in 25 rolls). In a game of ordinary length the state is a few KB."""
+"""Live events between two stored states: a load replays at most this many less one. A replayed event is
+cheap, so an undo right after a resume, which lands one event before the newest snapshot and replays up to 24
+of them, stays unnoticed. A snapshot of a 10,000-event Kansas game pickles to about 110 KB (its 320 past tornado
+phases as one text, :class:`companion.games.kansas.state.TurnHistory`, not thousands of small objects, so it
+packs and unpickles quickly); it is stored after the roll that reached it is shown (once in 25 rolls). In a game
+of ordinary length the state is a few KB."""
 KEEP = 8
 """Snapshots kept per game, the newest: undo reaches back this many times :data:`SNAPSHOT_EVERY` events before
 it pays a full replay; older ones only take room (a state of a long game is about 110 KB)."""
@@ -118,8 +118,8 @@ def unpack(payload: bytes, types: Types) -> tuple[Any, Any, str]:
     A long game's state is thousands of small objects that live as long as the game. The collector is held off
     while they are built, and then they are moved out of its reach (``gc.freeze``: the permanent generation), as
     servers do with what they load at start: otherwise the next collections walk every one of them again
-    (measured: 1-10 ms in the first frame after a resume, and now and then a full collection of some hundred
-    ms). Engine states hold no reference cycles, so reference counting still frees them when the game moves on;
+    (a slow first frame after a resume, and now and then a full collection long enough for a table to notice).
+    Engine states hold no reference cycles, so reference counting still frees them when the game moves on;
     the cost is that cyclic garbage that happens to exist at that moment is never collected (at start, nothing
     to speak of; a resume or a deep undo happens a few times an evening)."""
     was = gc.isenabled()
@@ -336,7 +336,8 @@ class SnapshotStore:
         """Start checking the game's snapshots against its history now, on a thread of its own: the scan then
         runs while the caller loads the game's engine, and :meth:`snapshot_point` finds it under way. Nothing for
         a read-only journal (only the owner keeps a check) or a game without snapshots. Returns once the scan is
-        inside SQLite (see :class:`HistoryCheck`; not waiting for that cost a resume 4 ms)."""
+        inside SQLite (see :class:`HistoryCheck`; without waiting for that, the scan would run after the caller's
+        work, not beside it)."""
         if self._host.readonly or not self._has_snapshot_table():
             return
         seed = self._seed(game_id)

@@ -1,8 +1,8 @@
 """The journal's write-behind thread: a transaction's COMMIT (the fsync) finishes while the box draws.
 
 A roll's write is a few inserts and a COMMIT; with ``synchronous=FULL`` the COMMIT waits for the disk
-(1-4 ms on the build machine's disk, more on an SD card), and drawing the roll's frame costs about as
-much again. The two need not wait for each other: the journal makes the inserts itself, in a moment,
+(longer on an SD card than on most disks), and drawing the roll's frame costs about as much again.
+The two need not wait for each other: the journal makes the inserts itself, in a moment,
 and hands the COMMIT to this thread, where SQLite waits for the disk without the GIL; the loop draws
 the frame meanwhile and calls :meth:`Journal.join` before it *shows* it. What the table sees is still
 only ever what the journal holds on disk, and a source's roll is still acknowledged only after that

@@ -4,7 +4,7 @@ The order inside each step is fixed: the engine accepts the event (or raises Rul
 changes), the journal commits it, and only then does the run's state move. What a screen shows is
 therefore always on disk, and resuming is replaying the journal's live events.
 
-Replaying from the first event grows with a game's length (about 400 ms at 10,000 Kansas events), so every
+Replaying from the first event grows with a game's length (slow to resume a long night's game), so every
 :data:`~companion.journal.snapshots.SNAPSHOT_EVERY` live events the state is stored with the entry that
 reached it, and resume and undo start from the newest stored state that still holds (the journal checks it
 against the history it summarises: :mod:`companion.journal.snapshots`). Undo first looks in a small cache of

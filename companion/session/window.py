@@ -8,8 +8,8 @@ gamepad maps as in companion.session.gamepad. With a projector renderer the wind
 small window shows the OLED alone.
 
 The window is a plain software surface: SDL's default for a window surface on most drivers is a
-texture streamed through an OpenGL renderer, which loads the GL stack (about 95 MB resident with
-Mesa's software rasteriser and its threads) to show a 2D picture that changes a few rectangles at
+texture streamed through an OpenGL renderer, which loads the GL stack (much of the process's resident
+memory, with Mesa's software rasteriser and its threads) to show a 2D picture that changes a few rectangles at
 a time. SDL_FRAMEBUFFER_ACCELERATION=0 asks for the software framebuffer instead (X11 shared
 memory, Wayland shm, or the offscreen driver's own); set it in the environment to override.
 """

@@ -498,7 +498,7 @@ class Painter(BoardPainter):
         surface.blit(shade, area.topleft, area)
 
     def _shade(self, surface: Any, boxes: Sequence[Rect]) -> tuple[Any, pygame.Rect]:
-        """A clear see-through layer the size of ``surface`` (kept: a 1080p one is 8 MB to make) and the
+        """A clear see-through layer the size of ``surface`` (kept: a full-screen one is costly to make) and the
         part of it that ``boxes`` cover (with a margin), the only part cleared and blitted: the rest of a
         fresh layer would be clear anyway, so the picture is the same."""
         size = surface.get_size()

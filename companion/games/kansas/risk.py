@@ -168,7 +168,7 @@ class TornadoChain:
     figure per hex and number of moves (``_home``), made once per board; every term is a product of
     chances, so nothing cancels and a tiny risk keeps its digits.
 
-    Cold cost (issue 16: a new board's first risk within a few milliseconds on a Pi): the pushes are
+    Cold cost (a new board's first risk within a few milliseconds on a Pi): the pushes are
     sparse (a hex has at most six moves: a gather per direction, no dense product, no BLAS threads) and
     the start grid's 81 cases (none, one or both lines known) are pushed together as the columns of one
     array, each column with exactly the arithmetic it would get alone.
