@@ -861,11 +861,11 @@ _NONE = TileType("", "", 0, "XXXX", ())
 
 KEY_WORDS = {
     "city": "city", "shield": "shield (city +2)", "road": "road", "field": "field", "cloister": "cloister",
-    "river": "river", "blank": "tile (kind not entered)",
+    "river": "river", "blank": "tile laid",
     "disaster:tornado": "T: tornado tile", "disaster:earthquake": "E: earthquake tile",
     "disaster:meteor": "M: meteor tile", "disaster:flood": "F: flood tile",
-    "follower": "follower: colour, initial", "tornado": "tornado, spaces left", "tornado_path": "tornado's path",
+    "follower": "follower", "tornado": "tornado, spaces left", "tornado_path": "tornado's path",
     "tornado_target": "tornado may go here", "quake_zone": "earthquake zone", "quake_hit": "city the quake hits",
     "flood_area": "flood spreads here next", "flood_spread": "under the flood", "meteor_target": "meteor may go here",
-    "meteor_aim": "meteor aimed here", "meteor_end": "ends at the meteor", "open": "open: a tile may go here",
+    "meteor_aim": "meteor aimed here", "meteor_end": "ends at the meteor", "open": "open space",
 }
