@@ -17,31 +17,30 @@ from typing import Any
 
 from companion.games import registry
 from companion.games.base import HasRiskMap
-from companion.games.registry import PainterRef
+from companion.games.registry import GameSpec, PainterRef
 from companion.views.drawn import Drawn
 
-_painted: tuple[Any, PainterRef | None] | None = None
-"""The last game asked and its painter."""
+_spec: tuple[Any, GameSpec | None] | None = None
+"""The last game asked and its registry spec (None: a game without one)."""
 _risked: tuple[Any, Any, Mapping[Any, float]] | None = None
 """The last game and state asked and their risk map."""
-_extras: tuple[Any, Callable[[Any, Any], Mapping[str, Any]] | None] | None = None
-"""The last game asked and the function its spec names for its painter's extras."""
 _drawn: tuple[Any, Any, tuple[str, ...], Drawn] | None = None
 """The last game, state and seat names asked and what the painter draws with."""
+
+
+def _spec_of(game: Any) -> GameSpec | None:
+    """``game``'s registry spec, looked up once per game (the painter and the extras both come from it)."""
+    global _spec
+    if _spec is None or _spec[0] is not game:
+        _spec = (game, registry.specs().get(getattr(game, "key", "")))
+    return _spec[1]
 
 
 def painter_ref(game: Any) -> PainterRef | None:
     """The painter ``game``'s registry spec names, to be imported when first drawn; None for the shared painter
     of its board (a game without a spec, or whose spec names none)."""
-    global _painted
-    if _painted is not None and _painted[0] is game:
-        return _painted[1]
-    key = getattr(game, "key", "")
-    known = registry.specs()
-    name = known[key].painter if key in known else ""
-    painter = PainterRef(name) if name else None
-    _painted = (game, painter)
-    return painter
+    spec = _spec_of(game)
+    return PainterRef(spec.painter) if spec is not None and spec.painter else None
 
 
 def risk_of(game: Any, state: Any) -> Mapping[Any, float]:
@@ -56,15 +55,8 @@ def risk_of(game: Any, state: Any) -> Mapping[Any, float]:
 
 def extras_function(game: Any) -> Callable[[Any, Any], Mapping[str, Any]] | None:
     """The function ``game``'s registry spec names for its painter's extras (None: it names none)."""
-    global _extras
-    if _extras is not None and _extras[0] is game:
-        return _extras[1]
-    key = getattr(game, "key", "")
-    known = registry.specs()
-    name = known[key].drawn if key in known else ""
-    function = registry.resolve(name) if name else None
-    _extras = (game, function)
-    return function
+    spec = _spec_of(game)
+    return registry.resolve(spec.drawn) if spec is not None and spec.drawn else None
 
 
 def drawn_of(game: Any, state: Any, seats: tuple[str, ...] = ()) -> Drawn:
