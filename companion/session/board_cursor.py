@@ -193,48 +193,57 @@ def offer(game: Any, state: Any, options: Sequence[Option], last: Event | None,
     return Offered(options, start, near), moves
 
 
-_Node = tuple[int, tuple[str, float] | None, bool]
-"""Where the cursor is, for a route: the option, the lane kept, whether a place's short list is open."""
+def moved(options: Offered, moves: BoardCursor | None, request: OpenRequest, button: str) -> OpenRequest | None:
+    """The open request after ``button`` moves the cursor of a decision, or None when it moves nothing (an arrow
+    with no place that way, an OK that picks, a BACK outside a place's short list). One rule for the session's
+    presses (:func:`companion.session.presses.choice_press`, the session's BACK) and for :func:`route`, so the
+    fewest presses a driver is told are the presses the buttons take.
+
+    A list is stepped one option a press (UP and LEFT back, DOWN and RIGHT on, wrapping onto an option that ends
+    nothing); on the board an arrow goes to the nearest place that way, OK on a place with several options opens
+    their short list, which the arrows step through and BACK leaves with the cursor still on that place."""
+    at = cursor(options, request.choice)
+    if button in ARROWS:
+        step = -1 if button in ("UP", "LEFT") else 1
+        if moves is None:
+            return request.with_(choice=step_choice(options, request.choice, step))
+        if request.listing:
+            here = moves.here(at)
+            return request.with_(choice=here[(here.index(at) + step) % len(here)])
+        arrived = moves.move(at, button, request.lane)
+        return request.with_(choice=arrived[0], lane=arrived[1]) if arrived is not None else None
+    if button == "OK" and moves is not None and not request.listing and len(moves.here(at)) > 1:
+        return request.with_(choice=at, listing=True)
+    if button == "BACK" and request.listing:
+        return request.with_(listing=False)
+    return None
+
+
+ROUTE_BUTTONS = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK")
+"""The presses a route is made of, in the order tried (of two routes as short, the one with the earlier buttons)."""
 
 
 def route(options: Offered, moves: BoardCursor | None, request: OpenRequest, target: int) -> list[str]:
     """The fewest presses that bring the cursor from where ``request`` has it to option ``target`` and pick it
     (the last press is OK): what a table that knows the buttons presses, for drivers, tests and press counts."""
-    first: _Node = (cursor(options, request.choice), request.lane, request.listing)
-    came: dict[_Node, tuple[_Node, str] | None] = {first: None}
-    todo = deque([first])
+    def node(r: OpenRequest) -> tuple[int, tuple[str, float] | None, bool]:
+        return (cursor(options, r.choice), r.lane, r.listing)
+
+    came: dict[tuple[int, tuple[str, float] | None, bool], tuple[OpenRequest, str] | None] = {node(request): None}
+    todo = deque([request])
     while todo:
-        node = todo.popleft()
-        at, _, listing = node
-        if at == target and (moves is None or listing or len(moves.here(at)) == 1):
+        now = todo.popleft()
+        at = cursor(options, now.choice)
+        if at == target and (moves is None or now.listing or len(moves.here(at)) == 1):
             presses = ["OK"]
-            step = came[node]
+            step = came[node(now)]
             while step is not None:
                 presses.append(step[1])
-                step = came[step[0]]
+                step = came[node(step[0])]
             return presses[::-1]
-        for press, after in _presses(options, moves, node):
-            if after not in came:
-                came[after] = (node, press)
+        for button in ROUTE_BUTTONS:
+            after = moved(options, moves, now, button)
+            if after is not None and node(after) not in came:
+                came[node(after)] = (now, button)
                 todo.append(after)
     raise ValueError(f"option {target} cannot be reached")
-
-
-def _presses(options: Offered, moves: BoardCursor | None, node: _Node) -> list[tuple[str, _Node]]:
-    """Each press from ``node`` and where it leads (the same rules as the session's presses)."""
-    at, lane, listing = node
-    if moves is None:
-        return [(arrow, (step_choice(options, at, step), None, False)) for arrow, step in (("UP", -1), ("DOWN", 1))]
-    if listing:  # within the place's options, or BACK: out of the list, the cursor still on that place
-        here = moves.here(at)
-        steps = [(arrow, (here[(here.index(at) + step) % len(here)], lane, True)) for arrow, step in (("UP", -1),
-                                                                                                     ("DOWN", 1))]
-        return [*steps, ("BACK", (at, lane, False))]
-    out: list[tuple[str, _Node]] = []
-    for arrow in ARROWS:
-        moved = moves.move(at, arrow, lane)
-        if moved is not None:
-            out.append((arrow, (moved[0], moved[1], False)))
-    if len(moves.here(at)) > 1:
-        out.append(("OK", (at, lane, True)))
-    return out

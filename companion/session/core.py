@@ -55,7 +55,7 @@ from companion.inputs import (
 )
 from companion.journal import GameRecord, Journal
 from companion.journal.engine_cache import cache_folder, load_engine
-from companion.session.board_cursor import BoardCursor, offer, route
+from companion.session.board_cursor import BoardCursor, moved, offer, route
 from companion.session.box_menus import HELP, BoxMenus
 from companion.session.choices import Offered, cursor, ends, options_for, setup_questions
 from companion.session.game_run import GameRun, state_digest, stored_board
@@ -519,7 +519,7 @@ class Session:
         prompt = self.run.prompt()
         if button == "BACK":
             if self.request.listing:  # out of a place's short list: the cursor stays on that place
-                self.request = self.request.with_(listing=False)
+                self.request = moved(*self._offered(), self.request, "BACK") or self.request
             elif self.request.busy():
                 self.request = OpenRequest()
                 self.message = "cleared"

@@ -14,8 +14,8 @@ from typing import Protocol
 from companion.dice import FACES, DiceRolled, Die
 from companion.errors import CompanionError
 from companion.games.base import Option
-from companion.session.board_cursor import BoardCursor
-from companion.session.choices import Offered, cursor, step_choice
+from companion.session.board_cursor import BoardCursor, moved
+from companion.session.choices import Offered, cursor
 from companion.session.request import OpenRequest
 
 __all__ = ["PressHost", "choice_press", "dice_press"]
@@ -74,23 +74,14 @@ def choice_press(host: PressHost, button: str) -> None:
     if not options:
         raise CompanionError("no choice is possible here")
     request = host.request
-    at = cursor(options, request.choice)
-    if button in ("UP", "LEFT", "DOWN", "RIGHT"):
-        step = -1 if button in ("UP", "LEFT") else 1
-        if moves is None:
-            host.request = request.with_(choice=step_choice(options, request.choice, step))
-        elif request.listing:
-            here = moves.here(at)
-            host.request = request.with_(choice=here[(here.index(at) + step) % len(here)])
-        elif (moved := moves.move(at, button, request.lane)) is not None:
-            host.request = request.with_(choice=moved[0], lane=moved[1])
-        else:
-            host.message = f"no place further {button.lower()}"
+    after = moved(options, moves, request, button)
+    if after is not None:
+        host.request = after
+        if after.listing and not request.listing and moves is not None:
+            host.message = f"{len(moves.here(cursor(options, after.choice)))} here: arrows, OK"
+    elif button in ("UP", "LEFT", "DOWN", "RIGHT"):
+        host.message = f"no place further {button.lower()}"
     elif button == "OK":
-        if moves is not None and not request.listing and len(here := moves.here(at)) > 1:
-            host.request = request.with_(choice=at, listing=True)
-            host.message = f"{len(here)} here: arrows, OK"
-            return
-        host.pick(options[at])
+        host.pick(options[cursor(options, request.choice)])
     elif button == "ROLL":
         host.message = "a decision: pick with the arrows and OK"
