@@ -88,7 +88,6 @@ def waiting_box(python: Path, game: bool) -> tuple[float, list[tuple[float, floa
     """One box process (see the module's docstring): resident MB once idle, [(idle % core, wake-ups/s) on the
     loop's tick, and asleep], and what its panel's prompt said (the game it resumed)."""
     from benchmarks import bench_service as svc
-    from companion.session.loop import SLEEP_AFTER
 
     with tempfile.TemporaryDirectory(prefix="bench-long-game-") as tmp:
         journal = Path(tmp) / "j.sqlite"
@@ -116,10 +115,7 @@ def waiting_box(python: Path, game: bool) -> tuple[float, list[tuple[float, floa
             parts = svc._ready_line(child, said).decode(errors="replace")
             if "oled ssd1306" not in parts and "ssd1306" not in parts:
                 raise RuntimeError(f"the box runs without its OLED driver: {parts!r}")
-            svc._quiet(1.0)
-            idled = [svc._idle(child.pid)]
-            svc._quiet(max(0.0, SLEEP_AFTER - svc.IDLE_SECONDS))
-            idled.append(svc._idle(child.pid))
+            idled = svc.idle_then_asleep(child.pid)
             rss = svc._rss_mb(child.pid)
         finally:
             child.terminate()

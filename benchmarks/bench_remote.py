@@ -84,14 +84,7 @@ def stages(phones: int = PHONES) -> list[tuple[str, float]]:
         steps.append((f"{phones - 1} more phones", more))
         return steps
     finally:
-        with contextlib.suppress(OSError):
-            proc.stdin.write("quit\n")
-            proc.stdin.flush()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+        _stop_box(proc)
 
 
 def serve_stages() -> None:
@@ -280,14 +273,7 @@ def rss_mb(remote: bool, phones: int = PHONES) -> tuple[float, float]:
             _roll(proc)
         return _vmrss(proc.pid)
     finally:
-        with contextlib.suppress(OSError):
-            proc.stdin.write("quit\n")
-            proc.stdin.flush()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+        _stop_box(proc)
 
 
 def box_views() -> tuple[list[Any], list[Any]]:
@@ -393,3 +379,16 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def _stop_box(proc: subprocess.Popen[str]) -> None:
+    """Ask a measured box to quit as the table would (``quit`` on its stdin), killed if it does not within 20 s."""
+    with contextlib.suppress(OSError):
+        assert proc.stdin is not None
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)

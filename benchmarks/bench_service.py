@@ -367,10 +367,7 @@ def _process(case: str, projector: str, python: Path, idle: bool = True
                 _until_connected(tower, child)
             rss = _rss_mb(child.pid)
             if case != "simulated table" and idle:
-                _quiet(1.0)  # past start-up's own work and the loop's first quiet second
-                idled.append(_idle(child.pid))  # the loop on its idle tick
-                _quiet(max(0.0, SLEEP_AFTER - IDLE_SECONDS))  # a second past the sleep, whatever came last
-                idled.append(_idle(child.pid))  # the loop asleep: a table left alone
+                idled.extend(idle_then_asleep(child.pid))
             rss = max(rss, _rss_mb(child.pid))
             if case != "simulated table" and driver == "fbdev" and not any((Path(tmp) / "fb0").read_bytes()):
                 raise RuntimeError("the box drew nothing on the framebuffer")
@@ -383,6 +380,15 @@ def _process(case: str, projector: str, python: Path, idle: bool = True
             if tower is not None:
                 tower.close()
     return ready_ms, rss, idled
+
+
+def idle_then_asleep(pid: int) -> list[tuple[float, float]]:
+    """A waiting box's idle CPU twice: on the loop's idle tick (past start-up's own work and the loop's first quiet
+    second), then once the loop sleeps (a second past SLEEP_AFTER, whatever came last: a table left alone)."""
+    _quiet(1.0)
+    tick = _idle(pid)
+    _quiet(max(0.0, SLEEP_AFTER - IDLE_SECONDS))
+    return [tick, _idle(pid)]
 
 
 def _child_env() -> dict[str, str]:
