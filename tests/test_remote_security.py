@@ -233,7 +233,11 @@ def test_oversized_and_malformed_requests_and_messages_are_refused(box, caplog):
             await state(ws)
             await ws.send_str("x" * 10_000)
             await closed(ws)
-            assert ws.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+            # Tornado writes its 1009 close frame and drops the connection without reading the rest of the message;
+            # the kernel then resets the connection, and the client may see the reset (1006) before the frame.
+            assert ws.close_code in (aiohttp.WSCloseCode.MESSAGE_TOO_BIG, aiohttp.WSCloseCode.ABNORMAL_CLOSURE)
+            ws = await connect(s, box, csrf)  # the box is still there for the same phone
+            assert (await state(ws))["frame"] >= frame
     run(go())
     assert box.table.session.digest() == before  # the game never moved
     assert "not JSON" in caplog.text and "message too long" in caplog.text
