@@ -125,7 +125,7 @@ def serve_stages() -> None:
             print(memory(), flush=True)
         from companion.remote.wiring import attach_remote
 
-        remote = attach_remote(table, Config(remote=RemoteConfig(enabled=True, port=0, bind="127.0.0.1")))
+        remote = attach_remote(table, RemoteConfig(enabled=True, port=0, bind="127.0.0.1"))
         assert remote is not None
         table.loop.show()  # the frame shown again through the page's views, as a box that starts with the page has
         print(remote.server.port, remote.joining.code, memory(), flush=True)

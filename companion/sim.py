@@ -178,7 +178,7 @@ def build_table(journal: Journal, config: Config, *, maps: Path | None = None, v
         if config.remote.enabled:  # the phones' page: last, over every view
             from companion.remote.wiring import attach_remote
 
-            attach_remote(table, config)
+            attach_remote(table, config.remote)
     except BaseException:
         table.close()
         raise

@@ -7,8 +7,11 @@ panel and in the log; the box runs on with its buttons.
 from __future__ import annotations
 
 import logging
-from typing import Any
+import queue
+from collections.abc import Callable
+from typing import Any, Protocol
 
+from companion.config import RemoteConfig
 from companion.inputs import Ask
 from companion.remote.app import Hub
 from companion.remote.codes import Joining
@@ -17,14 +20,29 @@ from companion.remote.memory import return_large_buffers
 from companion.remote.server import RemoteServer
 from companion.remote.source import PhoneInputs
 from companion.remote.view import PHONE_SIZE, RemoteView
+from companion.session.core import Session
+from companion.session.loop import Loop
+from companion.views.projector.renderer import ProjectorRenderer
 
 log = logging.getLogger("companion.remote")
+
+
+class RunningTable(Protocol):
+    """What the page needs of a running box (``companion.sim.Table`` is one): its queue, session and loop, the
+    parts it names in `companion doctor`, and what it closes at the end. A protocol, so the page does not import
+    the module that builds the table (that module starts the page)."""
+
+    inbox: queue.Queue[Any]
+    session: Session
+    loop: Loop
+    closers: list[Callable[[], None]]
+    parts: dict[str, Any]
 
 
 class Remote:
     """The running page: its server, hub, view and dresser (a test or a benchmark reaches them here)."""
 
-    def __init__(self, table: Any, bind: str, port: int, size: tuple[int, int] = PHONE_SIZE) -> None:
+    def __init__(self, table: RunningTable, bind: str, port: int, size: tuple[int, int] = PHONE_SIZE) -> None:
         self.joining = Joining()
         self.inputs = PhoneInputs(table.inbox.put)
         self.hub = Hub(self.joining, self.inputs)
@@ -56,17 +74,14 @@ class Remote:
         table.session.extras.append((MENU_LABEL, self.open_menu))
         return self
 
-    def drawn_by(self, frame: Any) -> Any:
+    def drawn_by(self, frame: object) -> ProjectorRenderer | None:
         """The projector's renderer when the projector has just drawn ``frame`` (its surface holds the map the
         phones are to see), else None (no projector, or it was switched off)."""
         for view in self._table.loop.views:
             if isinstance(view, Dressed) and view.drew is frame:
-                renderer = getattr(view.view, "renderer", None)
-                if renderer is not None:
-                    from companion.views.projector.renderer import ProjectorRenderer
-
-                    if isinstance(renderer, ProjectorRenderer):
-                        return renderer
+                renderer = getattr(view.view, "renderer", None)  # a projector view has one; the OLED has not
+                if isinstance(renderer, ProjectorRenderer):
+                    return renderer
         return None
 
     def open_menu(self) -> None:
@@ -79,9 +94,10 @@ class Remote:
         self.server.stop()
 
 
-def attach_remote(table: Any, config: Any, *, size: tuple[int, int] = PHONE_SIZE) -> Remote | None:
-    section = getattr(config, "remote", None)
-    if section is None or not section.enabled:
+def attach_remote(table: RunningTable, section: RemoteConfig, *, size: tuple[int, int] = PHONE_SIZE) -> Remote | None:
+    """Start the page on ``table`` when ``section`` (the configuration's ``[remote]``) turns it on; None when off
+    or when it could not start (said on the panel and in the log)."""
+    if not section.enabled:
         return None
     remote = Remote(table, section.bind, section.port, size)
     try:
