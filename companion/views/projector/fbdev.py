@@ -54,6 +54,7 @@ from companion.views.projector import console as console_module
 from companion.views.projector.console import ConsoleMode
 from companion.views.projector.layout import DEFAULT_SIZE
 from companion.views.projector.renderer import ProjectorRenderer
+from companion.views.projector.settings import ProjectorSettings
 from companion.views.projector.view import ProjectorView, sdl_video_driver
 
 log = logging.getLogger(__name__)
@@ -183,7 +184,7 @@ class Framebuffer:
         """The node opened: a node at the same path with another identity is another device."""
         self.regular = stat.S_ISREG(opened.st_mode)
         """A regular file (the tests' stand-in) has a size to check; a device node's is 0."""
-        self._scratch: Any = None
+        self._scratch: pygame.Surface | None = None
         """A surface in the device's format, the size of the screen: the rectangles are converted into
         it (by pygame's blit) when the picture's own format is not the device's."""
         self.rows_written = 0
@@ -218,7 +219,7 @@ class Framebuffer:
                 return f"changed its mode to {now.width}x{now.height} {now.format}"
         return ""
 
-    def _source(self, surface: Any, rects: list[Any]) -> Any:
+    def _source(self, surface: pygame.Surface, rects: list[pygame.Rect]) -> pygame.Surface:
         """A surface holding ``rects`` of ``surface`` in the device's format: ``surface`` itself when
         its format already is (32-bit XRGB8888 is pygame's own default), else the scratch surface."""
         g = self.geometry
@@ -232,7 +233,7 @@ class Framebuffer:
             self._scratch.blit(surface, rect, rect)
         return self._scratch
 
-    def write(self, surface: Any, rects: Iterable[Any]) -> None:
+    def write(self, surface: pygame.Surface, rects: Iterable[pygame.Rect]) -> None:
         """Copy ``rects`` of ``surface`` (the screen's size or smaller, from the top left) to the screen.
         A device that may not be written (:meth:`problem`) raises FramebufferGone, a failing one OSError."""
         reason = self.problem()
@@ -245,7 +246,8 @@ class Framebuffer:
             return
         source = self._source(surface, clipped)
         pitch, stride, bpp = source.get_pitch(), self.geometry.stride, self.geometry.bytes_per_pixel
-        view = memoryview(source.get_buffer()).cast("B")  # locks the surface until released
+        # locks the surface until released; pygame's BufferProxy has the buffer protocol its stubs do not declare
+        view = memoryview(source.get_buffer()).cast("B")  # type: ignore[arg-type]
         try:
             out = self._map
             for rect in clipped:
@@ -284,11 +286,12 @@ class FramebufferView(ProjectorView):
     can, at its mode, and puts the whole picture on it. The view stays in the loop all along."""
 
     def __init__(self, framebuffer: Framebuffer | None, renderer: ProjectorRenderer | None = None,
-                 table: Any = None, *, device: str = "", sysfs: Path | None = None, config: Any = None,
+                 table: Any = None, *, device: str = "", sysfs: Path | None = None,
+                 config: ProjectorSettings | None = None,
                  console: ConsoleMode | None = None, tell: Callable[[str], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         size = framebuffer.size if framebuffer is not None else \
-            (getattr(config, "width", DEFAULT_SIZE[0]), getattr(config, "height", DEFAULT_SIZE[1]))
+            ((config.width, config.height) if config is not None else DEFAULT_SIZE)
         super().__init__(renderer or ProjectorRenderer(size), None, table)
         self.framebuffer: Framebuffer | None = framebuffer
         self.device = framebuffer.device if framebuffer is not None else device
@@ -307,7 +310,7 @@ class FramebufferView(ProjectorView):
         self._last_frame = frame
         super().show(frame)
 
-    def _present(self, surface: Any, dirty: list[pygame.Rect]) -> None:
+    def _present(self, surface: pygame.Surface, dirty: list[pygame.Rect]) -> None:
         """The changed rectangles copied to the device (no SDL screen here)."""
         device = self.framebuffer
         if device is None:
@@ -354,8 +357,7 @@ class FramebufferView(ProjectorView):
         self.reopened += 1
         if framebuffer.size != self.renderer.size:
             self.renderer = ProjectorRenderer(framebuffer.size)
-            calibration: object = getattr(self.config, "calibration", None)
-            if calibration:
+            if self.config is not None and self.config.calibration:
                 from companion.views.projector.warp import table_for
 
                 self.table = table_for(self.config, framebuffer.size)
@@ -431,10 +433,9 @@ class FbdevOutput:
     name = "fbdev"
 
     @staticmethod
-    def open(config: Any, say: Callable[[str], None]) -> ProjectorView | None:
-        device = getattr(config, "framebuffer", "") or DEFAULT_DEVICE
-        sysfs_text = getattr(config, "framebuffer_sysfs", "")
-        sysfs = Path(sysfs_text) if sysfs_text else None
+    def open(config: ProjectorSettings, say: Callable[[str], None]) -> ProjectorView | None:
+        device = config.framebuffer or DEFAULT_DEVICE
+        sysfs = Path(config.framebuffer_sysfs) if config.framebuffer_sysfs else None
         framebuffer: Framebuffer | None
         try:
             framebuffer = Framebuffer(device, sysfs)
@@ -446,7 +447,7 @@ class FbdevOutput:
             framebuffer = None
         if framebuffer is not None:
             g = framebuffer.geometry
-            wanted = (getattr(config, "width", g.width), getattr(config, "height", g.height))
+            wanted = (config.width, config.height)
             if wanted != framebuffer.size:
                 log.info("projector: the framebuffer's mode is %dx%d, not the configured %dx%d: drawn at the "
                          "mode's", g.width, g.height, *wanted)

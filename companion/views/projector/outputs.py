@@ -19,31 +19,10 @@ from typing import Protocol
 import pygame
 
 from companion.views.projector.renderer import ProjectorRenderer
+from companion.views.projector.settings import ProjectorSettings
 from companion.views.projector.view import ProjectorView, fell_back, sdl_video_driver
 
 log = logging.getLogger(__name__)
-
-
-class ProjectorSettings(Protocol):
-    """What an output reads of the ``[projector]`` section (companion.config.ProjectorConfig, which the toolkit
-    does not import: the configuration imports the parts that import the toolkit)."""
-
-    @property
-    def enabled(self) -> bool: ...
-    @property
-    def driver(self) -> str: ...
-    @property
-    def framebuffer(self) -> str: ...
-    @property
-    def width(self) -> int: ...
-    @property
-    def height(self) -> int: ...
-    @property
-    def fullscreen(self) -> bool: ...
-    @property
-    def display(self) -> int: ...
-    @property
-    def calibration(self) -> str | tuple[tuple[float, float, float, float], ...]: ...
 
 
 def choose_driver(driver: str, environ: dict[str, str] | os._Environ[str] = os.environ,

@@ -23,13 +23,17 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from companion.atomicfile import sweep_leftovers, write_atomic
 from companion.datafile import Fields, load_toml, staged
 from companion.errors import DataError
+from companion.views.projector.settings import ProjectorSettings
+
+if TYPE_CHECKING:  # pygame itself is imported where a surface is first touched: the configuration reads pairs here
+    import pygame
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +69,7 @@ def project(h: np.ndarray, points: Sequence[Sequence[float]]) -> np.ndarray:
     return p[:, :2] / p[:, 2:3]
 
 
-def _flat(surface: Any) -> tuple[np.ndarray, int]:
+def _flat(surface: pygame.Surface) -> tuple[np.ndarray, int]:
     """A 32-bit surface's pixels as one flat uint32 view over its memory, and its row length in pixels."""
     import pygame
 
@@ -75,7 +79,7 @@ def _flat(surface: Any) -> tuple[np.ndarray, int]:
     return np.lib.stride_tricks.as_strided(view, shape=((h - 1) * pitch + w,), strides=(4,)), pitch
 
 
-def _rows(surface: Any) -> np.ndarray:
+def _rows(surface: pygame.Surface) -> np.ndarray:
     """A 32-bit surface's pixels as a (height, width) uint32 view over its memory (rows may be padded)."""
     import pygame
 
@@ -411,14 +415,13 @@ class TableProjection:
         return self.out
 
 
-def table_for(config: Any, size: tuple[int, int], say: Callable[[str], None] | None = None
+def table_for(config: ProjectorSettings, size: tuple[int, int], say: Callable[[str], None] | None = None
               ) -> TableProjection | None:
     """The projection the ``[projector]`` section asks for at ``size``, or None (no calibration). A calibration
     file that does not read (empty, half written, damaged) does not keep the box from starting: with ``say``
     the map is drawn flat, the reason logged and said once; without it the DataError is raised."""
     try:
-        calibration = load_calibration(getattr(config, "calibration", ""),
-                                       (getattr(config, "width", size[0]), getattr(config, "height", size[1])))
+        calibration = load_calibration(config.calibration, (config.width, config.height))
     except DataError as exc:
         if say is None:
             raise
