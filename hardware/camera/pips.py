@@ -167,7 +167,7 @@ def _spots(distance: np.ndarray, threshold: float) -> list[Spot]:
             for i in range(1, count) if _round(labels, stats, i)]
 
 
-DIAGONAL = (15.0, 30.0)
+DIAGONAL = (25.0, 40.0)
 """Degrees a 2's or a 3's line of pips may stand off the face's diagonal: fully die-like within the first, not
 at all beyond the second."""
 
@@ -218,10 +218,21 @@ def _probe(distance: np.ndarray, x: float, y: float) -> float:
     return float(distance[yi - 2: yi + 3, xi - 2: xi + 3].mean())
 
 
+SHOW_THROUGH = (0.8, 1.0)
+"""A lone mark at a missing grid point, as a share of the found pips' contrast: fainter than the first is a pip
+showing through from the opposite face; as strong as the second is a pip missed."""
+
+
 def _nothing_missed(distance: np.ndarray, spots: list[Spot]) -> float:
-    """0-1: no pip-like mark where the layout's missing grid points are. A 4 whose two faint pips were not
-    found is a perfect-looking 2, unless the other diagonal is looked at: a mark there as strong as the pips
-    found means the count is short, and the read is not sure."""
+    """0-1: no pip-like marks where the layout's missing grid points are. A 4 whose two faint pips were not
+    found is a perfect-looking 2, unless the other diagonal is looked at: marks there as strong as the pips
+    found mean the count is short, and the read is not sure.
+
+    Every face is symmetric through its centre, so a count short of pips misses them in mirrored pairs (a 5's
+    two corners, a 6's two middles) or its middle: a pair counts by the fainter of its two points. One mark at
+    one corner is not a missed pair: on a translucent die it is the opposite face's pip showing through, seen
+    through the body and so fainter than the pips on top; one mark as strong as they are still says the count
+    is short."""
     n = len(spots)
     if n not in (2, 3, 4):
         return 1.0
@@ -229,20 +240,23 @@ def _nothing_missed(distance: np.ndarray, spots: list[Spot]) -> float:
     centre = points.mean(axis=0)
     reach = np.sqrt(((points - centre) ** 2).sum(axis=1))
     corners = points[reach > 0.5 * reach.max()] - centre
+    corners = corners[np.argsort(np.arctan2(corners[:, 1], corners[:, 0]))]
     turned = np.stack([-corners[:, 1], corners[:, 0]], axis=1)  # the other diagonal
-    probes: list[np.ndarray] = []
+    groups: list[list[np.ndarray]] = []
     if n in (2, 3):
-        probes.extend(centre + turned)
+        groups.append(list(centre + turned))
     if n in (2, 4):
-        probes.append(centre)
+        groups.append([centre])
     if n == 4:  # a 6's middle pair, along either side
-        ordered = corners[np.argsort(np.arctan2(corners[:, 1], corners[:, 0]))]
-        probes.extend(centre + (ordered + np.roll(ordered, -1, axis=0)) / 2)
+        middles = centre + (corners + np.roll(corners, -1, axis=0)) / 2
+        pairs = len(middles) == 4  # else three corners and a middle: no pairs to tell
+        groups.extend([[middles[0], middles[2]], [middles[1], middles[3]]] if pairs else [[m] for m in middles])
     found = float(np.mean([_probe(distance, x, y) for x, y in points]))
     if found <= 0:
         return 1.0
-    strongest = max(_probe(distance, x, y) for x, y in probes)
-    return _ramp(strongest / found, 0.4, 0.7)
+    paired = max(min(_probe(distance, x, y) for x, y in group) for group in groups)
+    single = max(_probe(distance, x, y) for group in groups for x, y in group)
+    return _ramp(paired / found, 0.4, 0.7) * _ramp(single / found, SHOW_THROUGH[0], SHOW_THROUGH[1])
 
 
 def _one_paint(lab: np.ndarray, body: np.ndarray, spots: list[Spot]) -> float:
