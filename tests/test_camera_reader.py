@@ -67,11 +67,11 @@ def test_d6_photographs_never_wrong_above_the_threshold_and_most_read_without_as
             tally(read_dice(image(name), kinds=frozenset({"d6"})), truth, counts)
     assert {s: c["dice"] for s, c in sources.items()} == {"byler sheet": 32, "byler tray": 14, "skovy": 16}
     assert all(c["wrong"] == 0 for c in sources.values()), sources
-    # Measured: 31, 13 and 14 read right without asking, 58 of 62 (94 %); the goal of 95 % is not reached (two of
-    # the four left cannot be read by any safe rule: a motion-blurred die and one cut by the frame).
-    least = {"byler sheet": 31, "byler tray": 13, "skovy": 14}
+    # Measured: 31, 13 and 15 read right without asking, 59 of 62 (95 %); two of the three left cannot be read by
+    # any safe rule (a motion-blurred die and one cut by the frame), the third is a white die on a pale tray.
+    least = {"byler sheet": 31, "byler tray": 13, "skovy": 15}
     assert all(sources[s]["right"] >= n for s, n in least.items()), sources
-    assert sum(c["right"] for c in sources.values()) >= 58, sources
+    assert sum(c["right"] for c in sources.values()) >= 59, sources
 
 
 HARD_DICE = [
@@ -80,6 +80,7 @@ HARD_DICE = [
     ("byler_05.jpg", (401, 312), 6, "smoke whose big red pips run together at any threshold"),
     ("byler_14.jpg", (339, 361), 3, "translucent blue: the opposite face's pip shows through at one corner"),
     ("byler_09.jpg", (271, 187), 3, "translucent red: its red light on the sheet is of its body's colour"),
+    ("skovy_07.jpg", (1350, 303), 1, "seen at a slant: its pip off the die's middle, central on the lit top face"),
 ]
 
 
@@ -87,7 +88,8 @@ HARD_DICE = [
 def test_translucent_and_swirled_dice_are_read_surely(name, centre, face, why):
     """Dice the body-colour thresholds alone asked about (docs/camera.md): read right and sure by the matched
     filter (pips stand out one way from the ring round them), by missing pips counted in mirrored pairs (one
-    fainter mark at one corner shows through), and by an outline that is tightened, never widened."""
+    fainter mark at one corner shows through), by an outline that is tightened, never widened, and by a lone
+    spot judged central on the die's lit top face."""
     [die] = [r for r in read_dice(image(name), kinds=frozenset({"d6"}))
              if r.box[0] <= centre[0] <= r.box[0] + r.box[2] and r.box[1] <= centre[1] <= r.box[1] + r.box[3]]
     assert (die.face, die.sure) == (face, True), (why, die)

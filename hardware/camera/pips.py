@@ -388,10 +388,19 @@ def read_die(image: np.ndarray, rect: tuple[tuple[float, float], tuple[float, fl
     too), read again in a square of the same size centred on that layout (two spots or more: a layout mirrored
     through its own middle). The second reading stands only when it counts the same: it finds the same face in
     the place a top face must be, and its own checks (the layout's fit, spread, one paint and the grid points
-    where nothing may be) are all made again there."""
+    where nothing may be) are all made again there. A lone spot off the middle is never moved to itself; it is
+    read again on the die's lit top face (:func:`lit_face`), where it must be big, round and central as ever."""
     first = read_pips(upright(image, rect))
-    # A lone spot has no layout to say where its face's middle is: being in the die's middle is all that tells
-    # a 1 from a knot in the wood or a glint, so it is never moved there.
+    if first.face == 1 and first.confidence < 0.95:
+        # A lone spot has no layout to say where its face's middle is: being in the middle is all that tells a 1
+        # from a knot in the wood or a glint, so it is never moved to itself. The face's own outline can say where
+        # the middle is: the top face, lit from above, is the die's lightest.
+        face = lit_face(image, rect)
+        if face is not None:
+            again = read_pips(upright(image, face))
+            if again.face == 1 and again.confidence > first.confidence:
+                return again
+        return first
     if first.face < 2 or first.confidence >= 0.95:
         return first
     centre = np.mean(np.array(first.spots, np.float64), axis=0)
@@ -402,3 +411,53 @@ def read_die(image: np.ndarray, rect: tuple[tuple[float, float], tuple[float, fl
     nx, ny = back @ np.array([centre[0], centre[1], 1.0])
     again = read_pips(upright(image, ((float(nx), float(ny)), rect[1], rect[2])))
     return again if again.face == first.face and again.confidence > first.confidence else first
+
+
+LIT_ASPECT = 1.5
+"""The longest a lit face may be for its width: a die's top face seen at a slant is foreshortened, a lit sliver
+(a box's edge, a die's rim) is longer."""
+
+BODY_HUE = 20.0
+"""Distance in Lab's colour plane (lightness left out: the faces differ in it) from the body's colour within
+which a pixel is the die's."""
+
+LIT_FACE = (0.3, 0.8)
+"""The share of the die's square the lit top face must cover to be believed as one: less is a glint or a pip,
+more is the whole die (seen from straight above: nothing to tighten)."""
+
+
+def lit_face(image: np.ndarray, rect: tuple[tuple[float, float], tuple[float, float], float]
+             ) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The top face of a die seen in perspective, as a rotated rectangle of ``image``, or None.
+
+    Light falls on a die from above: its top face is lighter than the side faces the camera sees beside it.
+    The die's pixels (its body's colour, lightness aside) are split by lightness (Otsu), the lighter part closed
+    over its pips (a pip's width) and its largest piece taken: a face's outline when it covers part of the die,
+    is at most half as long again as wide (a lit sliver, a box's edge, is longer) and fills its rectangle."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(upright(image, rect), (3, 3), 0), cv2.COLOR_BGR2LAB)
+    hue = lab[..., 1:].astype(np.float32)
+    body = np.median(hue[SIDE // 3: -SIDE // 3, SIDE // 3: -SIDE // 3].reshape(-1, 2), axis=0)
+    die = np.sqrt(((hue - body) ** 2).sum(axis=2)) < BODY_HUE  # the die's own colour, whatever its shading
+    light = lab[..., 0]
+    if die.sum() < LIT_FACE[0] * SIDE * SIDE:
+        return None
+    split, _ = cv2.threshold(light[die].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    lighter = (die & (light > split)).astype(np.uint8)
+    k = (SIDE // 5) | 1
+    lighter = cv2.morphologyEx(lighter, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    lighter = cv2.morphologyEx(lighter, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(lighter)
+    if count < 2:
+        return None
+    own = 1 + int(np.argmax(stats[1:, 4]))
+    area = float(stats[own][4])
+    if not LIT_FACE[0] * SIDE * SIDE <= area <= LIT_FACE[1] * SIDE * SIDE:
+        return None
+    ys, xs = np.nonzero(labels == own)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))
+    if min(w, h) <= 0 or max(w, h) / min(w, h) > LIT_ASPECT or area < 0.75 * w * h:
+        return None
+    back = cv2.invertAffineTransform(_placement(rect, SIDE))
+    points = cv2.transform(cv2.boxPoints(((cx, cy), (w, h), angle)).reshape(-1, 1, 2), back)
+    (px, py), (pw, ph), pangle = cv2.minAreaRect(points.astype(np.float32))
+    return (float(px), float(py)), (float(pw), float(ph)), float(pangle)
