@@ -67,10 +67,43 @@ def test_d6_photographs_never_wrong_above_the_threshold_and_most_read_without_as
             tally(read_dice(image(name), kinds=frozenset({"d6"})), truth, counts)
     assert {s: c["dice"] for s, c in sources.items()} == {"byler sheet": 32, "byler tray": 14, "skovy": 16}
     assert all(c["wrong"] == 0 for c in sources.values()), sources
-    # Measured: 30, 9 and 14 read right without asking, 53 of 62 (85 %); the goal of 95 % is not reached.
-    least = {"byler sheet": 30, "byler tray": 9, "skovy": 14}
+    # Measured: 31, 13 and 15 read right without asking, 59 of 62 (95 %); two of the three left cannot be read by
+    # any safe rule (a motion-blurred die and one cut by the frame), the third is a white die on a pale tray.
+    least = {"byler sheet": 31, "byler tray": 13, "skovy": 15}
     assert all(sources[s]["right"] >= n for s, n in least.items()), sources
-    assert sum(c["right"] for c in sources.values()) >= 53, sources
+    assert sum(c["right"] for c in sources.values()) >= 59, sources
+
+
+HARD_DICE = [
+    ("byler_04.jpg", (404, 284), 6, "a blue swirl with red pips: its body's median is no one colour"),
+    ("byler_04.jpg", (303, 470), 4, "smoke with red pips and a glint ring"),
+    ("byler_05.jpg", (401, 312), 6, "smoke whose big red pips run together at any threshold"),
+    ("byler_14.jpg", (339, 361), 3, "translucent blue: the opposite face's pip shows through at one corner"),
+    ("byler_09.jpg", (271, 187), 3, "translucent red: its red light on the sheet is of its body's colour"),
+    ("skovy_07.jpg", (1350, 303), 1, "seen at a slant: its pip off the die's middle, central on the lit top face"),
+]
+
+
+@pytest.mark.parametrize(("name", "centre", "face", "why"), HARD_DICE, ids=[f"{n} {f}" for n, _, f, _ in HARD_DICE])
+def test_translucent_and_swirled_dice_are_read_surely(name, centre, face, why):
+    """Dice the body-colour thresholds alone asked about (docs/camera.md): read right and sure by the matched
+    filter (pips stand out one way from the ring round them), by missing pips counted in mirrored pairs (one
+    fainter mark at one corner shows through), by an outline that is tightened, never widened, and by a lone
+    spot judged central on the die's lit top face."""
+    [die] = [r for r in read_dice(image(name), kinds=frozenset({"d6"}))
+             if r.box[0] <= centre[0] <= r.box[0] + r.box[2] and r.box[1] <= centre[1] <= r.box[1] + r.box[3]]
+    assert (die.face, die.sure) == (face, True), (why, die)
+
+
+def test_a_lone_spot_is_read_again_only_on_a_face_shaped_lit_part():
+    """A lone spot off the die's middle is read again on the die's lit top face; a lit sliver is no face. Beside
+    skovy_05's dice stands a box whose lit edge, with a glint at its corner, made a sure 1 when a lit part up to
+    twice as long as wide counted as a face (the photograph shrunk to three quarters, and blurred more)."""
+    for frame in (cv2.resize(image("skovy_05.jpg"), None, fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA),
+                  cv2.GaussianBlur(image("skovy_05.jpg"), (7, 7), 0)):
+        counts = {"right": 0, "wrong": 0, "asked": 0, "dice": 0}
+        tally(read_dice(frame, kinds=frozenset({"d6"})), labels()["skovy_05.jpg"], counts)
+        assert counts["wrong"] == 0 and counts["right"] == 2, counts
 
 
 def _turned(picture: np.ndarray, degrees: float) -> np.ndarray:
@@ -105,9 +138,9 @@ def test_d6_reads_hold_when_the_photograph_is_turned_lit_blurred_or_compressed()
             assert counts["wrong"] == 0, (name, change)
             kept += counts["right"]
             lost += max(0, len(straight) - counts["right"])
-    # Measured: 8 of 114 sure reads lost, 4 of them byler_11 a third darker (white dice on a white sheet: found by
+    # Measured: 6 of 126 sure reads lost, 4 of them byler_11 a third darker (white dice on a white sheet: found by
     # their edges only where the middle is pale, and darkened they are not: docs/camera.md).
-    assert lost <= 0.08 * (kept + lost), (kept, lost)
+    assert lost <= 0.05 * (kept + lost), (kept, lost)
 
 
 def test_a_die_cut_by_the_pictures_edge_is_asked_about_never_taken():

@@ -3,9 +3,10 @@ folder capture: each photograph decoded as a camera frame), sure reads played at
 with OK, a die the camera missed set with the arrows; and the source idle while no dice are asked for.
 
 The D8 photographs are taught from burks_d8_01 (5) and burks_d8_04 (1) as they are, and thrown turned a quarter
-and a half (so the read frame is not the taught one); the D6 photographs are skovy_01 (4, 3: sure), skovy_07
-(2 and 1, the 1 unsure: confirmed), a cut of byler_14 (a black 5, and a smoke 6 whose red pips crowd into two
-bars: the 6 not seen, set by the table) and skovy_02 (4, 6).
+and a half (so the read frame is not the taught one); the D6 photographs are skovy_01 cut to the floor round its
+dice, as a tray's camera sees them (4, 3: sure; the corner of a black box beside them, out of the cut, reads as an
+unsure 2), skovy_07 a third darker (2 and 1, the 1 seen in perspective and unsure: confirmed), a cut of byler_14
+(a black 5, and a smoke 6 blurred by its motion: the 6 not seen, set by the table) and skovy_02 (4, 6).
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ from tests.test_camera_reader import image
 def throws(folder: Path) -> Path:
     folder.mkdir()
     frames = [np.rot90(image("burks_d8_01.jpg")), np.rot90(image("burks_d8_04.jpg"), 2),
-              image("skovy_01.jpg"), image("skovy_07.jpg"), image("byler_14.jpg")[180:343, 180:500],
-              image("skovy_02.jpg")]
+              image("skovy_01.jpg")[300:, 600:], cv2.convertScaleAbs(image("skovy_07.jpg"), alpha=0.7),
+              image("byler_14.jpg")[180:343, 180:500], image("skovy_02.jpg")]
     for n, frame in enumerate(frames, 1):
         assert cv2.imwrite(str(folder / f"throw{n}.png"), np.ascontiguousarray(frame))
     return folder
@@ -89,7 +90,7 @@ def test_a_kansas_tornado_read_from_photographs(tmp_path):
         assert isinstance(roll, Roll) and sorted(d.value for d in roll.dice) == [3, 4]
         assert session.panel.result[-1].startswith("4+3=7") or session.panel.result[-1].startswith("3+4=7")
 
-        ask = table.next_input()  # skovy_07: the red 1 is read, but not surely
+        ask = table.next_input()  # skovy_07 darker: the red 1 is read, but not surely
         assert isinstance(ask, Ask) and isinstance(ask.model, ConfirmRead)
         assert session.panel.menu.title in ("D6 2, D6 1?", "D6 1, D6 2?")
         assert session.wanted() == ()  # no frame is read while the table answers

@@ -202,6 +202,10 @@ def _blobs(mask: np.ndarray, shape: tuple[int, ...], scale: float) -> list[Candi
     return [c for _, c in found]
 
 
+WIDER = 1.1
+"""How much longer than the blob's own rectangle a die's body-colour outline may be before it is not believed."""
+
+
 def refine(image: np.ndarray, candidate: Candidate) -> tuple[tuple[float, float], tuple[float, float], float]:
     """A tighter rotated rectangle round the die of ``candidate``: the blob found against the background holds
     its shadow and, in perspective, its side faces; the die's own body colour, taken from the blob's middle,
@@ -230,5 +234,9 @@ def refine(image: np.ndarray, candidate: Candidate) -> tuple[tuple[float, float]
     points = np.stack([xs + left, ys + top], axis=1).astype(np.float32)
     (rx, ry), (rw, rh), angle = cv2.minAreaRect(points)
     if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) > 1.6:
+        return candidate.rect
+    # Tighter, never wider: a body colour that runs on past the blob is the die's coloured light on the cloth
+    # round it (a translucent die casts its colour) or the dark thing the blob is a corner of, not more of the die.
+    if max(rw, rh) > WIDER * max(candidate.rect[1]):
         return candidate.rect
     return (rx, ry), (rw, rh), angle
