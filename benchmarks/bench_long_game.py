@@ -399,6 +399,56 @@ def waiting_rows() -> list[Row]:
     return rows + kept_rows(apart)
 
 
+RESTED_PRESSES = 200
+"""Arrow presses timed at the waiting Carcassonne game, half of them the first after a rest."""
+
+
+def after_rest_rows() -> list[Row]:
+    """What the rest costs the table's next press: at the waiting Carcassonne game (played in this process to
+    ``CARC_TILES`` tiles), arrow presses through ``Session.handle`` to the projector's 1080p frame from the real
+    renderer, every other one right after the renderer gave its scratch back (:meth:`ProjectorRenderer.rest`, as
+    a table left alone makes it) and the others with the scratch resident, as within a turn."""
+    import random
+
+    import pygame
+
+    from benchmarks._table import percentile
+    from benchmarks.bench_presses import SCRIPTS
+    from benchmarks.presses_play import play
+    from companion.inputs import Press
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.session.collector import collect_due, take_over
+    from companion.views.projector import ProjectorRenderer
+
+    pygame.font.init()
+    script = SCRIPTS["carcassonne"]
+    timed: dict[bool, list[float]] = {True: [], False: []}
+    with tempfile.TemporaryDirectory(prefix="bench-long-game-") as tmp, Journal(Path(tmp) / "j.sqlite") as journal:
+        session = Session(journal)
+        play(session, "carcassonne", script.options, seed=1, turn_of=script.turn_of, choose=script.table(),
+             stop=lambda s: len(s.board) >= CARC_TILES and s.phase == "cell")
+        renderer = ProjectorRenderer((1920, 1080))
+        rng = random.Random(1)
+        give_back = take_over()
+        try:
+            for n in range(RESTED_PRESSES + 10):
+                rested = n % 2 == 0 and renderer.rest() > 0
+                start = time.perf_counter()
+                session.handle(Press(rng.choice(("UP", "DOWN", "LEFT", "RIGHT"))))
+                renderer.render(session.frame)
+                if n >= 10:  # the first ones draw the board and make the scratch
+                    timed[rested].append((time.perf_counter() - start) * 1000)
+                collect_due()
+        finally:
+            give_back()
+    what = f"Carcassonne at {CARC_TILES} tiles: arrow press -> 1080p frame"
+    rows = []
+    for rested, label in ((False, "within a turn"), (True, "the first after the table was left alone")):
+        rows.append(Row(AREA, f"{what}, {label}, p50", percentile(timed[rested], 50), "ms"))
+        rows.append(Row(AREA, f"{what}, {label}, p99", percentile(timed[rested], 99), "ms"))
+    return rows
+
 # -- the first start after an update --------------------------------------------------------------------------------
 
 def long_journal(folder: Path) -> tuple[Path, Path, int]:
@@ -517,4 +567,4 @@ def run() -> list[Row]:
         rows += rolls_rows(folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return [*rows, *waiting_rows()]
+    return [*rows, *after_rest_rows(), *waiting_rows()]
