@@ -4,9 +4,12 @@
   installs it (:func:`benchmarks.bench_service.install_box`), its projector on the framebuffer at 1080p, its OLED
   through luma's real ssd1306 driver on luma's ``noop`` interface (the driver and Pillow loaded, the I2C wire
   absent), buttons on gpiozero's MockFactory, resuming a 3-player Carcassonne game played by the presses area's
-  table to ``CARC_TILES`` tiles and left at its next "lay a tile". Idle CPU (all threads, from schedstat) on the
-  loop's idle tick and once the loop sleeps (a table left alone), and resident memory (VmRSS) with that game on
-  the table, beside the same process on its menu (no game: the service area's row).
+  table to ``CARC_TILES`` tiles and left at its next "lay a tile". Idle CPU (all threads, from schedstat) in the
+  first quiet seconds and once the loop sleeps (a table left alone), and resident memory (VmRSS) with that game
+  on the table at both moments (a table left alone has given back the memory kept for the next frame's speed:
+  :meth:`companion.session.loop.Loop._rest`), beside the same process on its menu (no game). The same box once
+  more with a probe thread (:data:`PROBE_MAIN`, tracemalloc on) says what it keeps, part by part
+  (:func:`kept_apart`), and what the rest costs the next press is timed in this process (:func:`after_rest_rows`).
 - The first start after an update, at ``EVENTS`` events of the journal area's long Kansas game (stored states
   every 25 events): an update that leaves the game's rules alone (a new painter: its tag is unchanged, so the
   start resumes from the newest stored state), one that changes them (its engine: every event replayed, the
