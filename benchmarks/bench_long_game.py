@@ -6,8 +6,9 @@
   absent), buttons on gpiozero's MockFactory, resuming a 3-player Carcassonne game played by the presses area's
   table to ``CARC_TILES`` tiles and left at its next "lay a tile". Idle CPU (all threads, from schedstat) in the
   first quiet seconds and once the loop sleeps (a table left alone), and resident memory (VmRSS) with that game
-  on the table at both moments (a table left alone has given back the memory kept for the next frame's speed:
-  :meth:`companion.session.loop.Loop._rest`), beside the same process on its menu (no game). The same box once
+  on the table in the first quiet seconds and after a minute alone (the loop's ``REST_AFTER``: the memory kept for
+  the next frame's speed given back, :meth:`companion.session.loop.Loop._rest`), beside the same process on its
+  menu (no game). The same box once
   more with a probe thread (:data:`PROBE_MAIN`, tracemalloc on) says what it keeps, part by part
   (:func:`kept_apart`), and what the rest costs the next press is timed in this process (:func:`after_rest_rows`).
 - The first start after an update, at ``EVENTS`` events of the journal area's long Kansas game (stored states
@@ -36,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks._table import Row, summary, time_calls
-from companion.session.loop import SLEEP_AFTER
+from companion.session.loop import REST_AFTER, SLEEP_AFTER
 
 AREA = "long_game"
 EVENTS = 10_000
@@ -44,6 +45,9 @@ LONG = 91_000
 REPEAT = int(os.environ.get("BENCH_LONG_REPEAT", "7"))
 CARC_TILES = 40
 """Tiles on the board of the waiting Carcassonne game."""
+REST_MARGIN = 3.0
+"""Seconds past the loop's ``REST_AFTER`` (from the box's READY) before the memory of a table left alone is read:
+the box's last frame may come a little after READY."""
 
 OLED_MAIN = """\
 import sys
@@ -320,9 +324,10 @@ def carcassonne_waiting(path: Path) -> int:
 def waiting_box(python: Path, game: bool, probe: bool = False
                 ) -> tuple[tuple[float, float], list[tuple[float, float]], str | dict[str, Any]]:
     """One box process (see the module's docstring): resident MB (in the first quiet seconds, and once the table
-    is left alone: the loop has given its rest's memory back), [(idle % core, wake-ups/s) in the first quiet
-    seconds, and asleep], and what its ready line said (the parts it runs); with ``probe``, the process runs
-    under :data:`PROBE_MAIN` and the third is what it keeps, measured apart (:func:`kept_rows`)."""
+    has been left alone for the loop's ``REST_AFTER``: the loop has given its rest's memory back), [(idle % core,
+    wake-ups/s) in the first quiet seconds, and asleep], and what its ready line said (the parts it runs); with
+    ``probe``, the process runs under :data:`PROBE_MAIN` and the third is what it keeps, measured apart
+    (:func:`kept_rows`). A box takes about a minute (``REST_AFTER``)."""
     from benchmarks import bench_service as svc
 
     with tempfile.TemporaryDirectory(prefix="bench-long-game-") as tmp:
@@ -352,6 +357,7 @@ def waiting_box(python: Path, game: bool, probe: bool = False
         said_apart: dict[str, Any] = {}
         try:
             _, said = svc._wait_ready(sock, child, start)
+            ready = time.monotonic()
             parts = svc._ready_line(child, said).decode(errors="replace")
             if "oled ssd1306" not in parts and "ssd1306" not in parts:
                 raise RuntimeError(f"the box runs without its OLED driver: {parts!r}")
@@ -363,6 +369,7 @@ def waiting_box(python: Path, game: bool, probe: bool = False
                 said_apart["in play"] = _ask(child, whole=True)
             svc._quiet(max(0.0, SLEEP_AFTER - svc.IDLE_SECONDS))
             idled.append(svc._idle(child.pid))
+            svc._quiet(max(0.0, ready + REST_AFTER + REST_MARGIN - time.monotonic()))
             rss = (in_play, svc._rss_mb(child.pid))
             if probe:
                 said_apart["at rest"] = _ask(child, whole=False)
@@ -394,10 +401,10 @@ def waiting_rows() -> list[Row]:
     rows.append(Row(AREA, f"idle wake-ups, all threads, left alone ({where})", wakeups, "/s"))
     rows.append(Row(AREA, "resident memory (box, 1080p fbdev, OLED driver, Carcassonne in play), first quiet "
                     "seconds", in_play, "MB", "before the table is left alone"))
-    rows.append(Row(AREA, "resident memory (box, 1080p fbdev, OLED driver, Carcassonne in play), table left alone",
+    rows.append(Row(AREA, "resident memory (box, 1080p fbdev, OLED driver, Carcassonne in play), a minute alone",
                     rss, "MB", "the rest's memory given back", most=80.0))
-    rows.append(Row(AREA, "resident memory (the same box on its menu, no game), first quiet seconds / left alone",
-                    menu_in_play, "MB", f"left alone: {menu_rss:.1f}"))
+    rows.append(Row(AREA, "resident memory (the same box on its menu, no game), first quiet seconds / a minute "
+                    "alone", menu_in_play, "MB", f"a minute alone: {menu_rss:.1f}"))
     assert isinstance(apart, dict)
     return rows + kept_rows(apart)
 
@@ -447,7 +454,7 @@ def after_rest_rows() -> list[Row]:
             give_back()
     what = f"Carcassonne at {CARC_TILES} tiles: arrow press -> 1080p frame"
     rows = []
-    for rested, label in ((False, "within a turn"), (True, "the first after the table was left alone")):
+    for rested, label in ((False, "within a turn"), (True, "the first after a minute alone")):
         rows.append(Row(AREA, f"{what}, {label}, p50", percentile(timed[rested], 50), "ms"))
         rows.append(Row(AREA, f"{what}, {label}, p99", percentile(timed[rested], 99), "ms"))
     return rows

@@ -19,10 +19,10 @@ turning about once a second for its housekeeping and the watchdog (the work a fr
 the quiet turn a tick after it); a pump that reads a person's input (the laptop window's keys, an open gamepad)
 keeps ``idle_tick`` and then ``sleep_tick``.
 
-A table left alone (``sleep_after``) also gives memory back, once per quiet spell: each view that keeps memory
-only for its next frame's speed (:class:`Rests`: the projector's repaint scratch) lets its pages go, and glibc's
-heaps return their free pages (``malloc_trim``). The first frame after such a pause pays for touching those
-pages again (docs/performance.md, "The waiting box and the long game").
+A table left alone for ``rest_after`` seconds (a minute) also gives memory back, once per quiet spell: each view
+that keeps memory only for its next frame's speed (:class:`Rests`: the projector's repaint scratch) lets its pages
+go, and glibc's heaps return their free pages (``malloc_trim``). The first frame after such a pause pays for
+touching those pages again (docs/performance.md, "The waiting box and the long game").
 """
 
 from __future__ import annotations
@@ -49,6 +49,11 @@ SLEEP_TICK = 0.25
 """The wait between turns once the table has been quiet for ``SLEEP_AFTER`` seconds."""
 SLEEP_AFTER = 10.0
 """Seconds with no input, no change and no pygame event before the loop waits ``SLEEP_TICK``."""
+REST_AFTER = 60.0
+"""Seconds with no input and no change before the views and the heaps give back the memory they keep only for the
+next frame's speed (:meth:`Loop._rest`): a pause, not a player thinking. The first frame after it pays for that
+memory again (a few milliseconds: docs/performance.md, "The waiting box and the long game"), so a table that pauses
+between two presses of a turn never does."""
 REST_TICK = 1.0
 """The wait between turns once asleep when no pump needs polling: the housekeeping's own period (a journal
 waiting for disk space is retried once a second) and the watchdog's, whose pings go at least once a second."""
@@ -66,7 +71,7 @@ class View(Protocol):
 @runtime_checkable
 class Rests(Protocol):
     """A view that keeps memory only to draw its next frame sooner, and can give it back while the table is left
-    alone (:meth:`Loop.step`): the next frame pays for having it again."""
+    alone (``Loop.rest_after``): the next frame pays for having it again."""
 
     def rest(self) -> int: ...
 
@@ -86,7 +91,8 @@ class Loop:
                  on_shown: Callable[[Frame], None] | None = None, tick: float = 0.5,
                  idle_tick: float | None = None, quiet_after: float = QUIET_AFTER,
                  sleep_tick: float | None = None, sleep_after: float = SLEEP_AFTER,
-                 rest_tick: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 rest_tick: float | None = None, rest_after: float = REST_AFTER,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.session = session
         self.inbox = inbox
         self.views = list(views)
@@ -101,6 +107,7 @@ class Loop:
         self.sleep_tick = max(self.idle_tick, SLEEP_TICK) if sleep_tick is None else sleep_tick
         self.sleep_after = sleep_after
         self.rest_tick = rest_tick
+        self.rest_after = rest_after
         self._clock = clock
         self._last_housekeeping = clock()
         self._last_activity = clock()
@@ -210,7 +217,7 @@ class Loop:
         if active or changed:
             self._last_activity = self._clock()
             self._resting = False
-        elif not self._resting and self._clock() - self._last_activity >= self.sleep_after:
+        elif not self._resting and self._clock() - self._last_activity >= self.rest_after:
             self._rest()
         if self._watchdog is not None:
             self._watchdog()
