@@ -196,3 +196,36 @@ def test_the_light_mode_draws_the_followers_it_knows_and_the_tornados_way(game, 
     assert share_of(surface, where, layout.unit * 0.27, carc.player_colour("Red", 0)) > 0.4
     assert pixel(surface, layout.probe(Cell(2, 1))) == palette.BACKGROUND  # a space it was never told of
     assert game.quake_zone(state) and "Earthquake" in dict(painter.disaster_lines(state))
+
+
+def test_a_zone_is_shaded_on_a_layer_its_own_size_the_same_pixels_as_a_screen_sized_one(game):
+    """The earthquake's hatching and the flood's tint are drawn on a see-through layer the size of the zone, at
+    the zone's own coordinates: the same pixels as a layer the size of the screen, and no layer is kept."""
+    size = (1920, 1080)
+    state = lay(game, game.new_game({"players": 2}), Cell(0, -1), "earthquake")
+    _, painter, layout = draw(game, state, size)
+    cells = sorted(game.quake_zone(state))
+    for shade in ("hatch", "tint"):
+        ours, reference = pygame.Surface(size), pygame.Surface(size)
+        for surface in (ours, reference):
+            surface.fill(palette.BACKGROUND)
+        layer = pygame.Surface(size, pygame.SRCALPHA)
+        if shade == "hatch":
+            painter._hatch(ours, layout, cells, carc.QUAKE)
+            step, width = max(6, round(layout.unit * 0.3)), max(1, round(layout.unit * 0.05))
+            for box in (layout.box(cell) for cell in cells):
+                layer.set_clip(pygame.Rect(box.as_tuple()))
+                for k in range(-box.h, box.w, step):
+                    pygame.draw.line(layer, (*carc.QUAKE, 150), (box.x + k, box.y + box.h), (box.x + k + box.h, box.y),
+                                     width)
+            layer.set_clip(None)
+        else:
+            painter._tint(ours, layout, cells, carc.FLOOD, 90)
+            for cell in cells:
+                pygame.draw.polygon(layer, (*carc.FLOOD, 90), layout.outline(cell))
+        reference.blit(layer, (0, 0))
+        assert pygame.image.tobytes(ours, "RGB") == pygame.image.tobytes(reference, "RGB"), shade
+        blank = pygame.Surface(size)
+        blank.fill(palette.BACKGROUND)
+        assert pygame.image.tobytes(ours, "RGB") != pygame.image.tobytes(blank, "RGB")  # something was shaded
+    assert not [name for name, value in vars(painter).items() if isinstance(value, pygame.Surface)]

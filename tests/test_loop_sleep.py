@@ -57,7 +57,7 @@ def test_asleep_with_only_pumps_nobody_waits_on_the_loop_rests_until_a_polled_pu
     loop.add_pump(lambda: False, polled=lambda: pad_open[0])
     now[0] = SLEEP_AFTER - 0.01
     loop.step(timeout=0)
-    assert loop.wait() == IDLE_TICK  # resting is for a table left alone, not a quiet second
+    assert loop.wait() == REST_TICK  # a quiet second: only the queue brings input, and it wakes the loop
     now[0] = SLEEP_AFTER
     loop.step(timeout=0)
     assert loop.wait() == REST_TICK > SLEEP_TICK

@@ -13,10 +13,16 @@ each wake-up costs the process a fixed slice of a core, so fewer of them keep th
 and the first input brings the short tick back. After ``sleep_after`` seconds with nothing at all (a
 table between games, a box left on) it waits ``sleep_tick``: the tower and the buttons still wake it
 at once through the queue; only a gamepad's or a key's first press after such a pause waits up to
-``sleep_tick``. Once asleep the loop waits ``rest_tick`` instead when no pump needs polling (the box with
-no gamepad plugged in: only SDL's own queue to drain), turning about once a second for its housekeeping
-and the watchdog; a pump that reads a person's input (the laptop window's keys, an open gamepad) keeps
-``sleep_tick``.
+``sleep_tick``. When no pump needs polling (the box with no gamepad plugged in: only SDL's own queue to drain)
+nothing but the queue brings input, so from its first quiet second on the loop waits ``rest_tick`` instead,
+turning about once a second for its housekeeping and the watchdog (the work a frame leaves for later was done in
+the quiet turn a tick after it); a pump that reads a person's input (the laptop window's keys, an open gamepad)
+keeps ``idle_tick`` and then ``sleep_tick``.
+
+A table left alone for ``rest_after`` seconds (a minute) also gives memory back, once per quiet spell: each view
+that keeps memory only for its next frame's speed (:class:`Rests`: the projector's repaint scratch) lets its pages
+go, and glibc's heaps return their free pages (``malloc_trim``). The first frame after such a pause pays for
+touching those pages again (docs/performance.md, "The waiting box and the long game").
 """
 
 from __future__ import annotations
@@ -43,6 +49,11 @@ SLEEP_TICK = 0.25
 """The wait between turns once the table has been quiet for ``SLEEP_AFTER`` seconds."""
 SLEEP_AFTER = 10.0
 """Seconds with no input, no change and no pygame event before the loop waits ``SLEEP_TICK``."""
+REST_AFTER = 60.0
+"""Seconds with no input and no change before the views and the heaps give back the memory they keep only for the
+next frame's speed (:meth:`Loop._rest`): a pause, not a player thinking. The first frame after it pays for that
+memory again (a few milliseconds: docs/performance.md, "The waiting box and the long game"), so a table that pauses
+between two presses of a turn never does."""
 REST_TICK = 1.0
 """The wait between turns once asleep when no pump needs polling: the housekeeping's own period (a journal
 waiting for disk space is retried once a second) and the watchdog's, whose pings go at least once a second."""
@@ -55,6 +66,14 @@ class View(Protocol):
     shown (see there): it draws ahead, and ``landing`` is the journal's write still under way."""
 
     def show(self, frame: Frame) -> None: ...
+
+
+@runtime_checkable
+class Rests(Protocol):
+    """A view that keeps memory only to draw its next frame sooner, and can give it back while the table is left
+    alone (``Loop.rest_after``): the next frame pays for having it again."""
+
+    def rest(self) -> int: ...
 
 
 @runtime_checkable
@@ -72,7 +91,8 @@ class Loop:
                  on_shown: Callable[[Frame], None] | None = None, tick: float = 0.5,
                  idle_tick: float | None = None, quiet_after: float = QUIET_AFTER,
                  sleep_tick: float | None = None, sleep_after: float = SLEEP_AFTER,
-                 rest_tick: float | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+                 rest_tick: float | None = None, rest_after: float = REST_AFTER,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.session = session
         self.inbox = inbox
         self.views = list(views)
@@ -87,6 +107,7 @@ class Loop:
         self.sleep_tick = max(self.idle_tick, SLEEP_TICK) if sleep_tick is None else sleep_tick
         self.sleep_after = sleep_after
         self.rest_tick = rest_tick
+        self.rest_after = rest_after
         self._clock = clock
         self._last_housekeeping = clock()
         self._last_activity = clock()
@@ -97,6 +118,10 @@ class Loop:
         """A frame was shown since the last quiet turn (its later work waits for one)."""
         self.quiet_turns = 0
         """Turns with no input so far (a script that paces a table like people waits on this)."""
+        self.rested = 0
+        """Quiet spells in which the views and the heaps gave memory back (once per spell: :meth:`_rest`)."""
+        self._resting = False
+        """Memory was given back in this quiet spell."""
         self.player_inputs = 0
         """Rolls, presses, holds and decisions handled so far, whether or not they changed what is shown (a
         die thrown again with the same message changes nothing): a script waits on this, not on a new frame."""
@@ -114,11 +139,12 @@ class Loop:
 
     def wait(self) -> float:
         """How long the next turn waits for input: ``tick`` in use, ``idle_tick`` after a quiet spell,
-        ``sleep_tick`` after a long one (``rest_tick`` when no pump needs polling)."""
+        ``sleep_tick`` after a long one; ``rest_tick`` from the first quiet second when no pump needs polling."""
         quiet = self._clock() - self._last_activity
+        if quiet >= min(self.quiet_after, self.sleep_after) and self.rest_tick is not None \
+                and not self._needs_polling():  # only the queue brings input, and it wakes the loop at once
+            return max(self.sleep_tick if quiet >= self.sleep_after else self.idle_tick, self.rest_tick)
         if quiet >= self.sleep_after:
-            if self.rest_tick is not None and not self._needs_polling():
-                return max(self.sleep_tick, self.rest_tick)
             return self.sleep_tick
         if quiet >= self.quiet_after:
             return self.idle_tick
@@ -190,6 +216,9 @@ class Loop:
             active |= bool(pump())
         if active or changed:
             self._last_activity = self._clock()
+            self._resting = False
+        elif not self._resting and self._clock() - self._last_activity >= self.rest_after:
+            self._rest()
         if self._watchdog is not None:
             self._watchdog()
         return changed
@@ -202,6 +231,18 @@ class Loop:
             self._after_shown = False
             self.session.after_shown()
         collector.collect_due()
+
+    def _rest(self) -> None:
+        """The table is left alone: memory kept only for the next frame's speed goes back to the system (each
+        :class:`Rests` view's, then the free pages of glibc's heaps), once in this quiet spell."""
+        from companion.remote.memory import give_back
+
+        self._resting = True
+        self.rested += 1
+        for view in list(self.views):
+            if isinstance(view, Rests):
+                self._guarded(view, _resting_call(view), self.session.frame)
+        give_back()
 
     def _handle(self, item: Any) -> bool:
         if not isinstance(item, InputEvent):  # every source speaks companion.inputs; anything else is a bug
@@ -226,3 +267,8 @@ class Loop:
         while not self.session.stopped:
             self.step()
         return 0
+
+
+def _resting_call(view: Rests) -> Callable[[Frame], object]:
+    """``view.rest()`` as the call :meth:`Loop._guarded` makes (a failing view is dropped and the frame says so)."""
+    return lambda _frame: view.rest()

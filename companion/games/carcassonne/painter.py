@@ -259,6 +259,18 @@ def _dashed_ring(surface: Any, pts: Sequence[Point], colour: palette.Colour, wid
         draw_line(surface, a, b, colour, width, (3, 2), casing=None)
 
 
+def _shade(surface: Any, boxes: Sequence[Rect]) -> tuple[Any, pygame.Rect]:
+    """A clear see-through layer just the size of the part of ``surface`` that ``boxes`` cover (with a margin),
+    and that part: drawn on at the part's own coordinates and blitted at its corner, the same pixels as a layer
+    the size of the screen. Made for each zone drawn, never kept: a zone's layer is a few tiles' worth, where a
+    kept screen-sized one held 8 MB at 1080p for as long as the game was on the table."""
+    area = pygame.Rect(0, 0, 0, 0)
+    if boxes:
+        area = pygame.Rect(boxes[0].as_tuple()).unionall([pygame.Rect(b.as_tuple()) for b in boxes])
+    area = area.inflate(8, 8).clip(pygame.Rect(0, 0, *surface.get_size()))
+    return pygame.Surface(area.size, pygame.SRCALPHA), area
+
+
 def _zone_edges(layout: Layout, zone: frozenset[Cell], scale: float = 1.0) -> list[tuple[Point, Point]]:
     """The outer edges of a set of cells (each edge between a cell inside and one outside)."""
     out = []
@@ -482,36 +494,23 @@ class Painter(BoardPainter):
         step = max(6, round(layout.unit * 0.3))
         width = max(1, round(layout.unit * 0.05))
         boxes = [layout.box(cell) for cell in cells if layout.holds(cell)]
-        shade, area = self._shade(surface, boxes)
+        shade, area = _shade(surface, boxes)
+        ox, oy = area.topleft
         for box in boxes:
-            shade.set_clip(pygame.Rect(box.as_tuple()))
+            x, y = box.x - ox, box.y - oy
+            shade.set_clip(pygame.Rect(x, y, box.w, box.h))
             for k in range(-box.h, box.w, step):
-                pygame.draw.line(shade, (*colour, 150), (box.x + k, box.y + box.h), (box.x + k + box.h, box.y), width)
+                pygame.draw.line(shade, (*colour, 150), (x + k, y + box.h), (x + k + box.h, y), width)
         shade.set_clip(None)
-        surface.blit(shade, area.topleft, area)
+        surface.blit(shade, area.topleft)
 
     def _tint(self, surface: Any, layout: Layout, cells: Iterable[Cell], colour: palette.Colour, alpha: int) -> None:
         held = [cell for cell in cells if layout.holds(cell)]
-        shade, area = self._shade(surface, [layout.box(cell) for cell in held])
+        shade, area = _shade(surface, [layout.box(cell) for cell in held])
+        ox, oy = area.topleft
         for cell in held:
-            pygame.draw.polygon(shade, (*colour, alpha), layout.outline(cell))
-        surface.blit(shade, area.topleft, area)
-
-    def _shade(self, surface: Any, boxes: Sequence[Rect]) -> tuple[Any, pygame.Rect]:
-        """A clear see-through layer the size of ``surface`` (kept: a full-screen one is costly to make) and the
-        part of it that ``boxes`` cover (with a margin), the only part cleared and blitted: the rest of a
-        fresh layer would be clear anyway, so the picture is the same."""
-        size = surface.get_size()
-        kept = getattr(self, "_layer", None)
-        if kept is None or kept.get_size() != size:
-            kept = pygame.Surface(size, pygame.SRCALPHA)
-            self._layer = kept
-        area = pygame.Rect(0, 0, 0, 0)
-        if boxes:
-            area = pygame.Rect(boxes[0].as_tuple()).unionall([pygame.Rect(b.as_tuple()) for b in boxes])
-        area = area.inflate(8, 8).clip(pygame.Rect(0, 0, *size))
-        kept.fill((0, 0, 0, 0), area)
-        return kept, area
+            pygame.draw.polygon(shade, (*colour, alpha), [(x - ox, y - oy) for x, y in layout.outline(cell)])
+        surface.blit(shade, area.topleft)
 
     def _paint_flood(self, surface: Any, layout: Layout, state: CarcState) -> None:
         f = state.flood

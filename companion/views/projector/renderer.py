@@ -110,7 +110,8 @@ class ProjectorRenderer:
         self._board: _Board | None = None
         self._scratch: Any = None
         """Where damaged rectangles are repainted whole before being copied to the surface (made with the first
-        repaint: a start's first frame is painted whole, and a 1080p surface is a lot of memory to clear)."""
+        repaint: a start's first frame is painted whole, and a 1080p surface is a lot of memory to clear); its
+        pages go back to the system while the table rests (:meth:`rest`)."""
         self._map_key: tuple[Any, Any, bool, tuple[str, ...]] | None = None
         self._map_groups: list[Group] = []
         """The groups of pieces of the game's state (everything but the cursor and the status strip)."""
@@ -186,6 +187,13 @@ class ProjectorRenderer:
         self._drawn = (board, overlay, pieces, now)
         self.dirty = rects
         return self.surface
+
+    def rest(self) -> int:
+        """The table rests: the repaint scratch's pages go back to the system (:mod:`companion.views.release`),
+        the surface kept for the next repaint. Returns the bytes given back."""
+        from companion.views.release import give_back_pixels
+
+        return give_back_pixels(self._scratch) if self._scratch is not None else 0
 
     def _over(self, frame: Any) -> list[Group]:
         """The cursor (when it points at a place of this board) and the status strip, above the map."""

@@ -100,6 +100,10 @@ class ProjectorView:
         """The last frame drawn (None before the first), for the headless frames folder."""
         return SurfaceImage(self._surface) if self.shown else None
 
+    def rest(self) -> int:
+        """The table rests (the loop says when): the renderer's scratch memory goes back to the system."""
+        return self.renderer.rest()
+
     def pump(self) -> None:
         """Keep SDL's event queue drained on a fullscreen display (nothing is read from it). Once the
         display is gone there is nothing to drain; ``show`` reports it."""
