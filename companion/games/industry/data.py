@@ -196,7 +196,7 @@ class Board:
         """The board shape the projector's graph painter draws: locations, rail links, sea lanes."""
         sites = {s.key: Site(s.name, s.x, s.y, "chicago" if s.chicago else s.area or "town")
                  for s in self.spots.values()}
-        links: dict[Link, str] = {link: "rail" for link in self.links}
+        links: dict[Link, str] = {link: "rail" for link in sorted(self.links)}  # never in a set's hash order
         for ship in self.ships.values():
             if len(ship.ends) == 2:
                 links[Link(*ship.ends)] = "sea"

@@ -245,9 +245,15 @@ def _check_from(t: Table, a: dict[str, Any], v: Any) -> None:
     spot = t.spot(v)
     if not any(spot.key in link.ends() and t.state.rail(link) is None for link in t.board.links):
         raise RuleError(f"every rail link from {spot.name} is built")
-    ends = [link.other(spot.key) for link in t.board.links if spot.key in link.ends()]
-    if not _passes(t, {"from": spot.key}, _check_to, ends):
-        raise no_coal(t, f"a rail link from {spot.name}")
+    ends = sorted(link.other(spot.key) for link in t.board.links if spot.key in link.ends())
+    reasons = []
+    for end in ends:
+        try:
+            _check_to(t, {"from": spot.key}, end)
+            return
+        except RuleError as exc:
+            reasons.append(str(exc))
+    raise next((RuleError(r) for r in reasons if r.startswith("nobody")), no_coal(t, f"a rail link from {spot.name}"))
 
 
 def _link_to(t: Table, a: dict[str, Any]) -> list[Candidate]:
@@ -266,6 +272,10 @@ def _check_to(t: Table, a: dict[str, Any], v: Any) -> None:
         raise RuleError(f"{here.name} - {there.name} is built already ({built.owner})")
     if coal_needed(t, here.key, None) and t.port_for(here.key) is None and t.port_for(there.key) is None:
         raise no_coal(t, f"{here.name} - {there.name}")
+    if not _passes(t, {**a, "to": there.key}, _check_link_owner, t.state.players):  # a link nobody may build
+        box = there if there.chicago else here
+        other = here if there.chicago else there
+        raise RuleError(f"nobody has a coal mine or anything at {other.name} to build to {box.name} from")
 
 
 def _check_link_owner(t: Table, a: dict[str, Any], v: Any) -> None:
