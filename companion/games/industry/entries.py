@@ -104,11 +104,16 @@ class Entry:
 
 
 def players_in_turn(t: Table) -> list[str]:
-    """The players, the one of the last entry first (the player whose turn it is), then the next seats in order:
-    the owner asked for is the first of the list or the next."""
+    """The players, the one of the last entry first (the player whose turn it is), then the next seats in order,
+    those who have taken this turn's actions (``actions_per_turn``) after those who may still act: the owner asked
+    for is the first of the list or the next."""
     players = list(t.state.players)
     at = players.index(t.state.last_owner) if t.state.last_owner in players else 0
-    return players[at:] + players[:at]
+    order = players[at:] + players[:at]
+    most = t.rules.actions_per_turn
+    if not most:
+        return order
+    return sorted(order, key=lambda p: t.state.actions_of(p) >= most)
 
 
 def _players(t: Table, a: dict[str, Any]) -> list[Candidate]:
