@@ -50,6 +50,9 @@ entry without it (every journal from before) ends nothing."""
 COUNTED: dict[str, str] = {"industry": "build", "ship": "build", "link": "link", "sell": "sell", "flip": "sell",
                            "card": "cards", "faceup": "cards"}
 """The entries that are a player's action, by the kind of action (maps/industry.toml, players.actions_per_turn)."""
+DROPPED = "dropped"
+"""The event standing in place of an entry a mend set aside (:meth:`IndustryGame.dropped`): nothing is entered, and
+the entry it completed is no longer under way (its earlier steps only gave answers)."""
 ONE_ACTION = frozenset({"sell", "cards"})
 """Kinds of action made of several entries in a row by one player (cubes sold, cards taken): one action."""
 
@@ -66,6 +69,12 @@ class IndustryGame:
 
     def board(self, state: IndustryState) -> Board:
         return self.boards[state.map]
+
+    @staticmethod
+    def dropped() -> Choice:
+        """What stands in place of an entry a mend sets aside (one a correction made illegal): enters nothing and
+        ends the entry under way whose step it was, so the journal keeps every row and replays as mended."""
+        return Choice(DROPPED, {})
 
     def table(self, state: IndustryState) -> Table:
         return Table(self.rules, self.boards[state.map], state)
@@ -116,6 +125,10 @@ class IndustryGame:
     def apply(self, state: IndustryState, event: Event) -> IndustryState:
         if state.phase == "over":
             raise RuleError("the game is over: the deck is exhausted")
+        if isinstance(event, Choice) and event.action == DROPPED:  # set aside at a mend, with its earlier steps
+            if event.args:
+                raise RuleError("an entry dropped at a mend takes no details")
+            return replace(state, pending="", args=(), recent=("An entry dropped at a mend",))
         if state.phase == "deal":
             return self._deal(state, event)
         if not isinstance(event, Choice):
@@ -128,6 +141,11 @@ class IndustryGame:
             return replace(state, pending="", args=(), recent=("Cancelled",))
         if state.pending and event.action != state.pending:
             raise RuleError(f"finish or cancel '{self._entry(state, state.pending).label}' first")
+        if state.pending:  # a step goes on from the steps given: it never says one of them otherwise
+            given_before = state.pending_args()
+            if any(k != PAGE and k in given_before and given_before[k] != v for k, v in event.args.items()):
+                raise RuleError(f"'{self._entry(state, state.pending).label}' is under way with other answers: "
+                                f"cancel it first")
         entry = self._entry(state, event.action)
         t = self.table(state)
         args = dict(event.args)
