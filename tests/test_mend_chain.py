@@ -9,6 +9,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from companion.dice import Choice
 from companion.games.base import replay
 from companion.journal import Journal
@@ -156,3 +158,23 @@ def test_a_step_never_says_an_answer_given_before_otherwise(tmp_path: Path) -> N
         decide(s, "industry", location="osaka", kind="cotton", owner="Red")
         assert s.current is not None and s.current.state.at("osaka")[0].kind == "cotton"
 
+
+
+def test_a_dropped_entry_enters_nothing_ends_the_entry_under_way_and_stands_anywhere() -> None:
+    from dataclasses import replace
+
+    from companion.errors import RuleError
+    from companion.games.registry import load_game
+
+    game = load_game("industry")
+    state = game.new_game({"map": "Japan", "players": 3})
+    for card in SIX:
+        state = game.apply(state, Choice("deal", {"card": card}))
+    under_way = game.apply(game.apply(state, Choice("industry", {})), Choice("industry", {"location": "osaka"}))
+    dropped = game.apply(under_way, game.dropped())
+    assert dropped.pending == "" and dropped.counters == state.counters and dropped.display == state.display
+    assert dropped.recent == ("An entry dropped at a mend",)
+    over = replace(state, phase="over")  # a mend that ends the game sooner: the entries after it can be dropped
+    assert game.apply(over, game.dropped()).phase == "over"
+    with pytest.raises(RuleError, match=r"^an entry dropped at a mend takes no details$"):
+        game.apply(state, Choice("dropped", {"space": 1}))

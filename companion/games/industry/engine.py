@@ -123,12 +123,12 @@ class IndustryGame:
 
     # -- the fold -----------------------------------------------------------------------------------
     def apply(self, state: IndustryState, event: Event) -> IndustryState:
-        if state.phase == "over":
-            raise RuleError("the game is over: the deck is exhausted")
         if isinstance(event, Choice) and event.action == DROPPED:  # set aside at a mend, with its earlier steps
             if event.args:
                 raise RuleError("an entry dropped at a mend takes no details")
             return replace(state, pending="", args=(), recent=("An entry dropped at a mend",))
+        if state.phase == "over":
+            raise RuleError("the game is over: the deck is exhausted")
         if state.phase == "deal":
             return self._deal(state, event)
         if not isinstance(event, Choice):
