@@ -1,6 +1,6 @@
 """Mend through the real session, with real games: the main menu's "Mend an entry", the past entries in the
-table's words, what was legal then, the later entries replayed, the one that no longer fits named and asked for
-(left as it was: nothing written), journaled otherwise, what changed shown, and the mend surviving a restart."""
+table's words, what was legal then, the later entries replayed, refused in one line when one no longer fits
+(nothing written), journaled otherwise, what changed shown, and the mend surviving a restart."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def test_a_tiles_rotation_mended_three_entries_back_is_the_game_played_right(tmp
         s.journal.close()
 
 
-def test_a_mend_a_later_entry_no_longer_fits_is_asked_for_and_left_as_it_was_nothing_is_written(tmp_path):
+def test_a_mend_a_later_entry_no_longer_fits_is_refused_and_nothing_is_written(tmp_path):
     path = tmp_path / "j.sqlite"
     s = carcassonne(path, TURNS)
     try:
@@ -94,15 +94,8 @@ def test_a_mend_a_later_entry_no_longer_fits_is_asked_for_and_left_as_it_was_not
         pick(s, "2. Road bend")
         assert s.panel.menu.items[s.panel.menu.selected] == f"{MARK}Road bend"
         pick(s, "Road")  # a straight road, laid in one step: the turn that followed has nothing to turn
-        # the entry that no longer fits, named as the table entered it, and what it may be now (a game that cannot
-        # set an entry aside offers no "Drop it"); nothing is written until every later entry fits
-        assert s.panel.message == "entry 3 (Red: Road bend on 1 east of the start) no longer fits: mend it too, " \
-            "or drop it"
-        assert s.panel.menu.title == "Entry 3 then?" and s.panel.menu.items[-1] == "Leave all as it was"
-        assert "Drop it" not in s.panel.menu.items
-        assert rows(path) == before
-        pick(s, "Leave all as it was")
-        assert s.panel.message == "not mended: all left as it was" and "\n" not in s.panel.message
+        assert s.panel.message == "not mended: entry 3 (road SW) would no longer fit"
+        assert "\n" not in s.panel.message
         assert not s.menu_open
         assert rows(path) == before and s.current.state is state
     finally:

@@ -8,14 +8,16 @@ it), or the dice of a roll to type again (UP/DOWN change the die under the curso
 dice, ROLL or a throw on the tower sets them, OK enters). The run then replays every later entry on top.
 
 A mend can make a later entry illegal (a counter built elsewhere, and a cube taken later from where it stood): the
-box names that entry ("entry 7 (1 coal from Red's coal mine in Kobe) no longer fits") and offers what is legal
-there now, in the same go: another answer, "Drop it" (for a game that can stand an entry aside, :class:`Drops`),
-or "Leave all as it was" (nothing written). The chain goes on until every later entry fits. Only then is
-anything written: one journaled mend row at a time (:meth:`~companion.session.game_run.GameRun.mend`, each on
-disk before the next), in an order in which every row leaves a game that replays (the later entries first, or set
-aside first and given their new answer after), so the journal folds row by row and a power cut between two rows
-leaves a game that resumes. A screen then says what changed, by comparing what the engine already says of its
-states (its status and recap) before and after.
+box of a game that can set an entry aside (:class:`Drops`: Age of Industry) names that entry ("entry 12 (1 iron
+from Red's ironworks in Osaka) no longer fits") and offers what is legal there now, in the same go: another
+answer, "Drop it", or "Leave all as it was" (nothing written). The chain goes on until every later entry fits.
+Only then is anything written: one journaled mend row at a time (:meth:`GameRun.mend`, each on disk before the
+next), in an order in which every row leaves a game that replays (the later entries first, or set aside first and
+given their new answer after), so the journal folds row by row and a power cut between two rows leaves a game
+that resumes. Another game's mend that a later entry no longer fits is refused in one line naming that entry,
+nothing written: without setting entries aside, such a chain could not be written one replayable row at a time.
+A screen then says what changed, by comparing what the engine already says of its states (its status and recap)
+before and after.
 
 Generic: it asks the engine only for the :class:`~companion.games.base.Game` contract and its options, so
 every game can be mended the same way. A shuffle is not listed (it is dealt again by undoing it).
@@ -293,19 +295,20 @@ class MendFlow:
             self._write(dict(changed))
             return
         old = self.run.live[broken.index].event
-        was = did(self.game, self.run.state_at(broken.index), old)  # what it did, in the engine's words
         log.info("mend: entry %d no longer fits: %s", broken.index + 1, broken.reason)
+        if not isinstance(self.game, Drops):  # its later entries could not be written one mend row at a time
+            self._show(None)
+            later = describe(self.game, self.run.state_at(broken.index), old)  # as the table entered it
+            self._say(f"not mended: entry {broken.index + 1} ({later}) would no longer fit")
+            return
+        was = did(self.game, self.run.state_at(broken.index), old)  # what it did, in the engine's words
         options = offered(self.game, broken.state)
         labels = [o.label for o in options]
         actions: list[Callable[[], None]] = [partial(self.chain, {**changed, broken.index: o.event}) for o in options]
         places: list[Place | None] = [o.place for o in options]
-        if isinstance(self.game, Drops):
-            labels.append(DROP)
-            actions.append(partial(self.chain, {**changed, broken.index: self.game.dropped()}))
-            places.append(None)
-        labels.append(LEAVE)
-        actions.append(self._leave)
-        places.append(None)
+        labels += [DROP, LEAVE]
+        actions += [partial(self.chain, {**changed, broken.index: self.game.dropped()}), self._leave]
+        places += [None, None]
         self._show(MenuState(f"Entry {broken.index + 1} then?", labels, actions, back=self._leave, places=places))
         self._say(f"entry {broken.index + 1} ({was}) no longer fits: mend it too, or drop it")
 
@@ -334,7 +337,7 @@ class MendFlow:
         first = min(changed)
         later = sorted(i for i in changed if i != first)
         orders = [[*((i, changed[i]) for i in reversed(later)), (first, changed[first])]]
-        if isinstance(self.game, Drops) and later:
+        if isinstance(self.game, Drops) and later:  # (always so: only such a game is asked for a chain)
             drop = self.game.dropped()
             orders.append([*((i, drop) for i in reversed(later)), (first, changed[first]),
                            *((i, changed[i]) for i in later if not same_event(changed[i], drop))])
