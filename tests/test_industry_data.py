@@ -68,6 +68,8 @@ def test_the_game_asks_for_the_map_and_publishes_both_boards(maps_dir):
      "prices = [4, 1]\nfilled = 1", "industry_minnesota.toml: demand.coal.prices: expected prices cheapest first"),
     ("industry.toml", 'ironworks = ["iron"]', 'ironworks = ["steel"]',
      "industry.toml: spaces.ironworks: unknown industry kind 'steel'"),
+    ("industry.toml", "actions_per_turn = 2", "actions_per_turn = -1",
+     "industry.toml: players.actions_per_turn: expected 0..9, got -1"),
 ])
 def test_a_mistake_in_a_map_names_file_and_field(copy, file, old, new, message):
     edit(copy / file, old, new)

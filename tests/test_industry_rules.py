@@ -351,7 +351,10 @@ def test_a_link_from_a_chicago_name_box_needs_a_coal_mine_or_a_start_in_minnesot
     """"If you have at least one coal mine, you may build a rail link from any of the three 'Chicago' name boxes.
     You may also build to a 'Chicago' name box from an adjacent Minnesota location.\""""
     state = minnesota()
-    refused(state, "link", "Red has no coal mine and nothing at Winona to build to Chicago from",
+    refused(state, "link", "nobody has a coal mine or anything at Red Wing to build to Chicago (east) from",
+            **{"from": "chicago_east", "to": "winona", "owner": "Red"})
+    refused(build(state, "braidwood", "coal", "Blue"), "link",
+            "Red has no coal mine and nothing at Winona to build to Chicago from",
             **{"from": "chicago_east", "to": "winona", "owner": "Red"})
     with_mine = rail(build(state, "wilmington", "coal", "Red"), "chicago_east", "winona", "Red")
     assert with_mine.rails[0].owner == "Red"

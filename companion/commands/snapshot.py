@@ -57,8 +57,8 @@ DOCS_SCREENS: dict[str, list[str]] = {
                                      "--option", "river=yes", "--size", "1280x720"],
     "projector-allegheny-auction": ["allegheny", "--seed", "1", "--events", "20", "--option", "players=4",
                                     "--size", "1280x720"],
-    "projector-industry-japan": ["industry", "--seed", "5", "--events", "170"],
-    "projector-industry-japan-720p": ["industry", "--seed", "5", "--events", "170", "--size", "1280x720"],
+    "projector-industry-japan": ["industry", "--seed", "7", "--events", "170"],
+    "projector-industry-japan-720p": ["industry", "--seed", "7", "--events", "170", "--size", "1280x720"],
     "projector-allegheny-ple": ["allegheny", "--seed", "12", "--events", "136", "--option", "players=4",
                                 "--cursor", "Pittsburgh - Youngstown"],
 }

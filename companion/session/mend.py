@@ -5,10 +5,19 @@ The main menu's "Mend an entry" lists the past entries newest first, each by the
 made it (the option's label, the dice as the OLED says them), a page at a time. Picking one offers what was
 legal at that point: the engine's own options for a decision (the one taken marked ``*`` and the cursor on
 it), or the dice of a roll to type again (UP/DOWN change the die under the cursor, LEFT/RIGHT move between
-dice, ROLL or a throw on the tower sets them, OK enters). The run then replays every later entry on top
-(:meth:`~companion.session.game_run.GameRun.mend`): one that no longer fits refuses the mend in one line naming
-it, and nothing is written; else the mend is journaled (on disk before it is shown) and a screen says what
-changed, by comparing what the engine already says of its states (its status and recap) before and after.
+dice, ROLL or a throw on the tower sets them, OK enters). The run then replays every later entry on top.
+
+A mend can make a later entry illegal (a counter built elsewhere, and a cube taken later from where it stood): the
+box of a game that can set an entry aside (:class:`Drops`: Age of Industry) names that entry ("entry 12 (1 iron
+from Red's ironworks in Osaka) no longer fits") and offers what is legal there now, in the same go: another
+answer, "Drop it", or "Leave all as it was" (nothing written). The chain goes on until every later entry fits.
+Only then is anything written: one journaled mend row at a time (:meth:`GameRun.mend`, each on disk before the
+next), in an order in which every row leaves a game that replays (the later entries first, or set aside first and
+given their new answer after), so the journal folds row by row and a power cut between two rows leaves a game
+that resumes. Another game's mend that a later entry no longer fits is refused in one line naming that entry,
+nothing written: without setting entries aside, such a chain could not be written one replayable row at a time.
+A screen then says what changed, by comparing what the engine already says of its states (its status and recap)
+before and after.
 
 Generic: it asks the engine only for the :class:`~companion.games.base.Game` contract and its options, so
 every game can be mended the same way. A shuffle is not listed (it is dealt again by undoing it).
@@ -18,10 +27,10 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from companion.dice import FACES, Choice, DiceRolled, Die, Event, Shuffled, event_to_dict, match_dice
 from companion.errors import CompanionError
@@ -29,7 +38,7 @@ from companion.games.base import Game, Option
 from companion.places import Place, place_from_args
 from companion.read_confirm import say_dice
 from companion.session.choices import options_for
-from companion.session.game_run import GameRun, Mended, MendRefused
+from companion.session.game_run import GameRun, Mended
 from companion.session.menus import MenuState
 
 log = logging.getLogger(__name__)
@@ -43,6 +52,25 @@ CHANGES = 8
 
 MARK = "* "
 """Before the option that was taken, in the list of what was legal at that point."""
+
+DROP = "Drop it"
+LEAVE = "Leave all as it was"
+
+
+@runtime_checkable
+class Drops(Protocol):
+    """A game that can set a past entry aside at a mend: the event standing in its place changes nothing."""
+
+    def dropped(self) -> Event: ...
+
+
+@dataclass(frozen=True)
+class Broken:
+    """The first later entry a chain of changes leaves illegal: its index, the state it met, the engine's reason."""
+
+    index: int
+    state: Any
+    reason: str
 
 
 def same_event(a: Event, b: Event) -> bool:
@@ -79,6 +107,16 @@ def described(game: Game[Any], state: Any, event: Event) -> tuple[str, Place | N
         lines = ()
     prompt = game.prompt(state)
     return (lines[-1] if lines else (prompt.short or prompt.text)), named
+
+
+def did(game: Game[Any], state: Any, event: Event) -> str:
+    """What an entry did, in the engine's words (its recap after it: "Red: cotton mill in Osaka"); the entry as the
+    table picked it (:func:`describe`) when the recap says nothing or the entry no longer fits there."""
+    try:
+        lines = game.recap(game.apply(state, event))
+    except CompanionError:
+        lines = ()
+    return "; ".join(lines) if lines else describe(game, state, event)
 
 
 def changes(game: Game[Any], mended: Mended) -> list[str]:
@@ -240,20 +278,113 @@ class MendFlow:
             self._show(None)
             self._say(f"entry {index + 1} unchanged")
             return
+        self.chain({index: event})
+
+    # -- a chain of mends -------------------------------------------------------------------------------
+
+    def chain(self, changed: Mapping[int, Event]) -> None:
+        """Mend the entries in ``changed`` (index -> its new event; the first is the one the table picked): when a
+        later entry no longer fits, ask what it becomes; when all fit, write them and say what changed."""
         try:
-            mended = self.run.mend(index, event)
-        except MendRefused as exc:
-            self._show(None)
-            later = describe(self.game, self.run.state_at(exc.index), exc.event)  # as the table entered it
-            log.info("mend of entry %d refused: entry %d: %s", index + 1, exc.index + 1, exc.reason)
-            self._say(f"not mended: entry {exc.index + 1} ({later}) would no longer fit")
-            return
-        except CompanionError as exc:
+            broken = self.broken(changed)
+        except CompanionError as exc:  # the first change itself refused
             self._show(None)
             self._say(f"not mended: {exc}")
             return
-        taken = describe(self.game, mended.before, event)
-        head = [f"now: {taken}", f"was: {describe(self.game, mended.before, old)}"]
-        lines = list(dict.fromkeys([*head, *changes(self.game, mended)]))
+        if broken is None:
+            self._write(dict(changed))
+            return
+        old = self.run.live[broken.index].event
+        log.info("mend: entry %d no longer fits: %s", broken.index + 1, broken.reason)
+        if not isinstance(self.game, Drops):  # its later entries could not be written one mend row at a time
+            self._show(None)
+            later = describe(self.game, self.run.state_at(broken.index), old)  # as the table entered it
+            self._say(f"not mended: entry {broken.index + 1} ({later}) would no longer fit")
+            return
+        was = did(self.game, self.run.state_at(broken.index), old)  # what it did, in the engine's words
+        options = offered(self.game, broken.state)
+        labels = [o.label for o in options]
+        actions: list[Callable[[], None]] = [partial(self.chain, {**changed, broken.index: o.event}) for o in options]
+        places: list[Place | None] = [o.place for o in options]
+        labels += [DROP, LEAVE]
+        actions += [partial(self.chain, {**changed, broken.index: self.game.dropped()}), self._leave]
+        places += [None, None]
+        self._show(MenuState(f"Entry {broken.index + 1} then?", labels, actions, back=self._leave, places=places))
+        self._say(f"entry {broken.index + 1} ({was}) no longer fits: mend it too, or drop it")
+
+    def _leave(self) -> None:
+        self._show(None)
+        self._say("not mended: all left as it was")
+
+    def broken(self, changed: Mapping[int, Event]) -> Broken | None:
+        """The first later entry that no longer fits with ``changed`` in place, replayed from the first change on
+        (None: every one fits). The first change itself refused raises the engine's error."""
+        first = min(changed)
+        state = self.run.state_at(first)
+        for index, item in enumerate(self.run.events_from(first), start=first):
+            try:
+                state = self.game.apply(state, changed.get(index, item.event))
+            except CompanionError as exc:
+                if index == first:
+                    raise
+                return Broken(index, state, str(exc))
+        return None
+
+    def rows(self, changed: Mapping[int, Event]) -> list[tuple[int, Event]] | None:
+        """The mend rows to write, in an order in which each leaves a game that replays: the later entries first
+        (newest first), then the one the table picked; else, for a game that can drop an entry, the later ones
+        dropped first, the picked one, then the later ones given their new answer. None: no such order."""
+        first = min(changed)
+        later = sorted(i for i in changed if i != first)
+        orders = [[*((i, changed[i]) for i in reversed(later)), (first, changed[first])]]
+        if isinstance(self.game, Drops) and later:  # (always so: only such a game is asked for a chain)
+            drop = self.game.dropped()
+            orders.append([*((i, drop) for i in reversed(later)), (first, changed[first]),
+                           *((i, changed[i]) for i in later if not same_event(changed[i], drop))])
+        for order in orders:
+            done: dict[int, Event] = {}
+            for index, event in order:
+                done[index] = event
+                try:
+                    if self.broken(done) is not None:
+                        break
+                except CompanionError:
+                    break
+            else:
+                return order
+        return None
+
+    def _write(self, changed: dict[int, Event]) -> None:
+        """Journal the chain row by row and show what it changed."""
+        first = min(changed)
+        order = self.rows(changed)
+        if order is None:
+            self._show(None)
+            self._say(f"not mended: the entries from {first + 1} on depend on each other too closely")
+            return
+        was = {i: did(self.game, self.run.state_at(i), self.run.live[i].event) for i in changed}
+        was[first] = describe(self.game, self.run.state_at(first), self.run.live[first].event)
+        before, then_before, now_before = self.run.state_at(first), self.run.state_at(first + 1), self.run.state
+        try:
+            for index, event in order:
+                if not same_event(self.run.live[index].event, event):
+                    self.run.mend(index, event)
+        except CompanionError as exc:  # not expected: every row was tried first; what is written replays
+            self._show(None)
+            self._say(f"not mended in full: {exc}")
+            return
+        mended = Mended(first, before, then_before, self.run.state_at(first + 1), now_before, self.run.state)
+        head = [f"now: {describe(self.game, before, changed[first])}", f"was: {was[first]}"]
+        for index in sorted(changed)[1:]:
+            event = changed[index]
+            if isinstance(self.game, Drops) and same_event(event, self.game.dropped()):
+                head.append(f"entry {index + 1} dropped: {was[index]}")
+            else:
+                now = did(self.game, self.run.state_at(index), event)
+                head += [f"entry {index + 1} now: {now}", f"entry {index + 1} was: {was[index]}"]
+        more = changes(self.game, mended)
+        if len(changed) > 1 and more == ["Nothing else changed"]:
+            more = []
+        lines = list(dict.fromkeys([*head, *more]))
         close = [lambda: self._show(None)] * len(lines)
-        self._show(MenuState(f"Entry {index + 1} mended", lines, close, back=lambda: self._show(None)))
+        self._show(MenuState(f"Entry {first + 1} mended", lines, close, back=lambda: self._show(None)))

@@ -52,6 +52,9 @@ class Rules:
     overbuild_higher_tech: bool
     draws_per_player_turn: int
     beside_board: int
+    actions_per_turn: int = 2
+    """Actions each player takes in a turn (the base rules): once every player has taken them, the entry that
+    completes the round is offered as the end of the turn too. 0: the box counts none (End turn by hand)."""
 
 
 @dataclass(frozen=True)
@@ -196,7 +199,7 @@ class Board:
         """The board shape the projector's graph painter draws: locations, rail links, sea lanes."""
         sites = {s.key: Site(s.name, s.x, s.y, "chicago" if s.chicago else s.area or "town")
                  for s in self.spots.values()}
-        links: dict[Link, str] = {link: "rail" for link in self.links}
+        links: dict[Link, str] = {link: "rail" for link in sorted(self.links)}  # never in a set's hash order
         for ship in self.ships.values():
             if len(ship.ends) == 2:
                 links[Link(*ship.ends)] = "sea"
@@ -218,6 +221,7 @@ def _rules(top: Fields) -> Rules:
     low = players.int_in("min", 1, len(colours))
     high = players.int_in("max", low, len(colours))
     hand = players.int_in("hand", 0, 20)
+    actions = players.int_in("actions_per_turn", 0, 9, 2)
     players.reject_unknown()
     kinds: dict[str, Kind] = {}
     table = top.table("kinds")
@@ -254,7 +258,7 @@ def _rules(top: Fields) -> Rules:
     deck.reject_unknown()
     top.reject_unknown()
     return Rules(colours, low, high, hand, kinds, spaces, base, flipped_only, link_coal, tuple(tech), higher, draws,
-                 beside)
+                 beside, actions)
 
 
 def _spots(top: Fields, rules: Rules) -> dict[str, Spot]:

@@ -43,6 +43,18 @@ ORDER: tuple[str, ...] = ("industry", "link", "card", "faceup", "sell", "end_tur
                           "flip", "remove", "connected")
 """The idle list: the entries made most often first, and the end of the turn a few presses down (never first, and
 never where a wrap of the list lands: the session keeps the cursor off it)."""
+ENDS = "end_turn"
+"""An entry's argument: the entry completes the turn's actions and ends the turn with it (the display slides and
+refills), as if "End turn" followed. Offered on the last step when every player's actions would then be taken; an
+entry without it (every journal from before) ends nothing."""
+COUNTED: dict[str, str] = {"industry": "build", "ship": "build", "link": "link", "sell": "sell", "flip": "sell",
+                           "card": "cards", "faceup": "cards"}
+"""The entries that are a player's action, by the kind of action (maps/industry.toml, players.actions_per_turn)."""
+DROPPED = "dropped"
+"""The event standing in place of an entry a mend set aside (:meth:`IndustryGame.dropped`): nothing is entered, and
+the entry it completed is no longer under way (its earlier steps only gave answers)."""
+ONE_ACTION = frozenset({"sell", "cards"})
+"""Kinds of action made of several entries in a row by one player (cubes sold, cards taken): one action."""
 
 
 class IndustryGame:
@@ -57,6 +69,12 @@ class IndustryGame:
 
     def board(self, state: IndustryState) -> Board:
         return self.boards[state.map]
+
+    @staticmethod
+    def dropped() -> Choice:
+        """What stands in place of an entry a mend sets aside (one a correction made illegal): enters nothing and
+        ends the entry under way whose step it was, so the journal keeps every row and replays as mended."""
+        return Choice(DROPPED, {})
 
     def table(self, state: IndustryState) -> Table:
         return Table(self.rules, self.boards[state.map], state)
@@ -105,6 +123,10 @@ class IndustryGame:
 
     # -- the fold -----------------------------------------------------------------------------------
     def apply(self, state: IndustryState, event: Event) -> IndustryState:
+        if isinstance(event, Choice) and event.action == DROPPED:  # set aside at a mend, with its earlier steps
+            if event.args:
+                raise RuleError("an entry dropped at a mend takes no details")
+            return replace(state, pending="", args=(), recent=("An entry dropped at a mend",))
         if state.phase == "over":
             raise RuleError("the game is over: the deck is exhausted")
         if state.phase == "deal":
@@ -119,11 +141,21 @@ class IndustryGame:
             return replace(state, pending="", args=(), recent=("Cancelled",))
         if state.pending and event.action != state.pending:
             raise RuleError(f"finish or cancel '{self._entry(state, state.pending).label}' first")
+        if state.pending:  # a step goes on from the steps given: it never says one of them otherwise
+            given_before = state.pending_args()
+            if any(k != PAGE and k in given_before and given_before[k] != v for k, v in event.args.items()):
+                raise RuleError(f"'{self._entry(state, state.pending).label}' is under way with other answers: "
+                                f"cancel it first")
         entry = self._entry(state, event.action)
         t = self.table(state)
         args = dict(event.args)
         page = args.pop(PAGE, None)
+        closing = args.pop(ENDS, False)
+        if not isinstance(closing, bool) or (closing and event.action == "end_turn"):
+            raise RuleError(f"'{entry.label}': {ENDS} is true or false with an entry, not {closing!r}")
         given, complete = self._walk(t, entry, args)
+        if closing and not complete:
+            raise RuleError(f"'{entry.label}' ends the turn only with its last step")
         if not complete:
             if page is not None and (isinstance(page, bool) or not isinstance(page, int) or page < 0):
                 raise RuleError(f"no page {page!r} of a list")
@@ -133,7 +165,34 @@ class IndustryGame:
             done = self._turn(replace(state, pending="", args=()), event.action, given)
         else:
             done = replace(entry.perform(t, given), pending="", args=())
-        return self._remember(t, event.action, given, done)
+        done = self._count(t, event.action, given, self._remember(t, event.action, given, done))
+        if closing:
+            ended = self._end_turn(done)
+            return replace(ended, recent=(*done.recent, *ended.recent))
+        return done
+
+    def _acting(self, t: Table, action: str, a: dict[str, Any]) -> tuple[str, str] | None:
+        """The action an entry is, as (player, kind of action), or None: an entry that is no action of its own (a
+        cube taken, a counter removed, a card paid for: used at once for the action it pays for)."""
+        kind = COUNTED.get(action)
+        if kind is None or (action == "card" and a.get("how") == "paid"):
+            return None
+        who = t.counter(a["counter"]).owner if action == "flip" else a.get("owner") or a.get("player")
+        return (str(who), kind) if who in t.state.players else None
+
+    def _count(self, t: Table, action: str, a: dict[str, Any], done: IndustryState) -> IndustryState:
+        act = self._acting(t, action, a) if self.rules.actions_per_turn else None
+        if act is None or (act[1] in ONE_ACTION and done.acted and done.acted[-1] == act):
+            return done
+        return replace(done, acted=(*done.acted, act))
+
+    def _completes_turn(self, t: Table, action: str, a: dict[str, Any]) -> bool:
+        """Whether this entry, complete, would leave every player with the turn's actions taken."""
+        most = self.rules.actions_per_turn
+        if not most:
+            return False
+        after = self._count(t, action, a, t.state)
+        return after is not t.state and all(after.actions_of(p) >= most for p in t.state.players)
 
     @staticmethod
     def _remember(t: Table, action: str, a: dict[str, Any], done: IndustryState) -> IndustryState:
@@ -270,6 +329,7 @@ class IndustryGame:
         refill the display to six cards, if possible." The game ends when the deck is exhausted, cards on display
         or not."""
         board = self.board(state)
+        state = replace(state, acted=())
         if state.deck == 0:
             return self._over(state)
         if not board.has_display:  # places left empty beside the board are dealt now
@@ -428,6 +488,7 @@ class IndustryGame:
                                     for i, p in enumerate(pages))]
                 else:
                     out = pages[min(page, len(pages) - 1)]
+            out = self._closing(t, out)
             if state.pending == "link" and step.field in ("to", "owner"):  # the link starts elsewhere: ask where
                 out.append(Option("Other start", Choice("link", {})))
             return [*out, Option("Cancel", Choice("cancel", {}))]
@@ -436,7 +497,36 @@ class IndustryGame:
             entry = ENTRIES.get(key) or TURN_ENTRIES[key]
             if not entry.steps or self._first_open(t, entry):
                 out.append(Option(entry.label, Choice(key, self._goes_on(t, key))))
+        if self._links_next(t):  # the link from the new building first: the same player's likely next action
+            out.sort(key=lambda o: o.event.action != "link")
         return out
+
+    def _links_next(self, t: Table) -> bool:
+        """The last action was a building by a player with an action left, and a rail link goes on from it."""
+        most, acted = self.rules.actions_per_turn, t.state.acted
+        if not most or not acted or acted[-1][1] != "build" or t.state.actions_of(acted[-1][0]) >= most:
+            return False
+        return bool(self._goes_on(t, "link"))
+
+    def _closing(self, t: Table, out: list[Option]) -> list[Option]:
+        """The answers that complete the turn's last actions end the turn with them ("Green, end turn"), the likely
+        answer; the same answer with the turn going on follows the others, for what the box does not count."""
+        if not self.rules.actions_per_turn:
+            return out
+        closing, going = [], []
+        for o in out:
+            assert isinstance(o.event, Choice)
+            action, args = o.event.action, dict(o.event.args)
+            if PAGE in args or action not in COUNTED:
+                closing.append(o)
+                continue
+            given, complete = self._walk(t, ENTRIES.get(action) or TURN_ENTRIES[action], args)
+            if not complete or not self._completes_turn(t, action, given):
+                closing.append(o)
+                continue
+            closing.append(Option(f"{o.label}, end turn", Choice(action, {**args, ENDS: True}), o.place))
+            going.append(Option(f"{o.label}, turn goes on", o.event, o.place))
+        return closing + going
 
     @staticmethod
     def _goes_on(t: Table, key: str) -> dict[str, Any]:

@@ -104,11 +104,16 @@ class Entry:
 
 
 def players_in_turn(t: Table) -> list[str]:
-    """The players, the one of the last entry first (the player whose turn it is), then the next seats in order:
-    the owner asked for is the first of the list or the next."""
+    """The players, the one of the last entry first (the player whose turn it is), then the next seats in order,
+    those who have taken this turn's actions (``actions_per_turn``) after those who may still act: the owner asked
+    for is the first of the list or the next."""
     players = list(t.state.players)
     at = players.index(t.state.last_owner) if t.state.last_owner in players else 0
-    return players[at:] + players[:at]
+    order = players[at:] + players[:at]
+    most = t.rules.actions_per_turn
+    if not most:
+        return order
+    return sorted(order, key=lambda p: t.state.actions_of(p) >= most)
 
 
 def _players(t: Table, a: dict[str, Any]) -> list[Candidate]:
@@ -245,9 +250,15 @@ def _check_from(t: Table, a: dict[str, Any], v: Any) -> None:
     spot = t.spot(v)
     if not any(spot.key in link.ends() and t.state.rail(link) is None for link in t.board.links):
         raise RuleError(f"every rail link from {spot.name} is built")
-    ends = [link.other(spot.key) for link in t.board.links if spot.key in link.ends()]
-    if not _passes(t, {"from": spot.key}, _check_to, ends):
-        raise no_coal(t, f"a rail link from {spot.name}")
+    ends = sorted(link.other(spot.key) for link in t.board.links if spot.key in link.ends())
+    reasons = []
+    for end in ends:
+        try:
+            _check_to(t, {"from": spot.key}, end)
+            return
+        except RuleError as exc:
+            reasons.append(str(exc))
+    raise next((RuleError(r) for r in reasons if r.startswith("nobody")), no_coal(t, f"a rail link from {spot.name}"))
 
 
 def _link_to(t: Table, a: dict[str, Any]) -> list[Candidate]:
@@ -266,6 +277,10 @@ def _check_to(t: Table, a: dict[str, Any], v: Any) -> None:
         raise RuleError(f"{here.name} - {there.name} is built already ({built.owner})")
     if coal_needed(t, here.key, None) and t.port_for(here.key) is None and t.port_for(there.key) is None:
         raise no_coal(t, f"{here.name} - {there.name}")
+    if not _passes(t, {**a, "to": there.key}, _check_link_owner, t.state.players):  # a link nobody may build
+        box = there if there.chicago else here
+        other = here if there.chicago else there
+        raise RuleError(f"nobody has a coal mine or anything at {other.name} to build to {box.name} from")
 
 
 def _check_link_owner(t: Table, a: dict[str, Any], v: Any) -> None:

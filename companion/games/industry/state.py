@@ -103,6 +103,11 @@ class IndustryState:
     """The entry under way (multi-step): its action, with ``args`` so far."""
     args: tuple[tuple[str, Any], ...] = ()
     recent: tuple[str, ...] = ()
+    acted: tuple[tuple[str, str], ...] = ()
+    """The actions counted this turn, in order: (player, what kind of action: "build", "link", "sell", "cards")."""
+
+    def actions_of(self, player: str) -> int:
+        return sum(1 for who, _ in self.acted if who == player)
 
     # -- look-ups -----------------------------------------------------------------------------------
     def at(self, location: str) -> tuple[Counter, ...]:
