@@ -400,7 +400,7 @@ def waiting_rows() -> list[Row]:
     rows.append(Row(AREA, f"idle CPU, table left alone ({where})", asleep, "% core", most=0.3))
     rows.append(Row(AREA, f"idle wake-ups, all threads, left alone ({where})", wakeups, "/s"))
     rows.append(Row(AREA, "resident memory (box, 1080p fbdev, OLED driver, Carcassonne in play), first quiet "
-                    "seconds", in_play, "MB", "before the table is left alone"))
+                    "seconds", in_play, "MB", "while the table plays", most=80.0))
     rows.append(Row(AREA, "resident memory (box, 1080p fbdev, OLED driver, Carcassonne in play), a minute alone",
                     rss, "MB", "the rest's memory given back", most=80.0))
     rows.append(Row(AREA, "resident memory (the same box on its menu, no game), first quiet seconds / a minute "

@@ -17,13 +17,13 @@ differ from those in force loads the engine from the stored ones, written once t
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
 from companion.atomicfile import write_atomic
 from companion.paths import group_maps_dir, map_file, maps_dir
+from companion.sha256 import sha256
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS data_files (
@@ -72,7 +72,7 @@ def write(db: sqlite3.Connection, rows: list[tuple[int, str, bytes]]) -> None:
             if statement.strip():
                 db.execute(statement)
     for game_id, name, content in rows:
-        digest = hashlib.sha256(content).hexdigest()
+        digest = sha256(content).hexdigest()
         db.execute("INSERT OR IGNORE INTO data_files (sha256, content) VALUES (?, ?)", (digest, content))
         db.execute("INSERT OR REPLACE INTO game_files (game_id, name, sha256) VALUES (?, ?, ?)",
                    (game_id, name, digest))
@@ -90,7 +90,7 @@ def read(db: sqlite3.Connection, game_id: int) -> dict[str, bytes] | None:
     found: dict[str, bytes] = {}
     for name, digest, content in rows:
         data = bytes(content) if isinstance(content, bytes) else b""
-        if not isinstance(name, str) or hashlib.sha256(data).hexdigest() != digest:
+        if not isinstance(name, str) or sha256(data).hexdigest() != digest:
             return None
         found[name] = data
     return found
@@ -99,9 +99,9 @@ def read(db: sqlite3.Connection, game_id: int) -> dict[str, bytes] | None:
 def folder_for(journal: Path, files: Mapping[str, bytes]) -> Path:
     """A folder beside the journal holding exactly ``files`` (written once, named by their digest), for an engine
     to load from."""
-    digest = hashlib.sha256()
+    digest = sha256()
     for name in sorted(files):
-        digest.update(f"{name}\n{hashlib.sha256(files[name]).hexdigest()}\n".encode())
+        digest.update(f"{name}\n{sha256(files[name]).hexdigest()}\n".encode())
     folder = journal.with_name(journal.name + ".boards") / digest.hexdigest()[:24]
     folder.mkdir(parents=True, exist_ok=True, mode=0o750)
     for name, content in files.items():

@@ -19,7 +19,6 @@ nothing more. (Entries an older box pickled, ``<key>.pickle``, are never read.)
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing import Any
 from companion.atomicfile import write_atomic
 from companion.journal import codec
 from companion.journal.version import package_version
+from companion.sha256 import sha256
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ def _tag(key: str, maps: Path | None) -> str | None:
     if version is None:
         return None
     where = str(maps.resolve()) if maps is not None else "(in force)"
-    return hashlib.sha256(f"{version}\n{where}".encode()).hexdigest()
+    return sha256(f"{version}\n{where}".encode()).hexdigest()
 
 
 def _read(path: Path, tag: str, key: str, types: codec.Types) -> Any:
@@ -77,7 +77,7 @@ def _read(path: Path, tag: str, key: str, types: codec.Types) -> Any:
     if len(lines) != 3 or lines[0] + b"\n" != MAGIC or lines[1] != tag.encode():
         return None  # another version of the code or of the maps
     payload = rest
-    if hashlib.sha256(payload).hexdigest().encode() != lines[2]:
+    if sha256(payload).hexdigest().encode() != lines[2]:
         log.info("engine cache %s: damaged, loading %s from its map files", path, key)
         return None
     try:
@@ -95,7 +95,7 @@ def _write(folder: Path, path: Path, tag: str, engine: Any, types: codec.Types) 
     except Exception as exc:  # an engine holding something the codec does not write: simply not cached
         log.info("engine cache: %s not kept (%s)", getattr(engine, "key", "?"), type(exc).__name__)
         return
-    data = MAGIC + tag.encode() + b"\n" + hashlib.sha256(payload).hexdigest().encode() + b"\n\n" + payload
+    data = MAGIC + tag.encode() + b"\n" + sha256(payload).hexdigest().encode() + b"\n\n" + payload
     try:
         folder.mkdir(mode=0o750, exist_ok=True)
         write_atomic(path, data, mode=0o640)

@@ -4,7 +4,6 @@ holds (:class:`Point`)."""
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import sqlite3
@@ -15,6 +14,7 @@ from typing import Any, overload
 
 from companion.dice import event_to_dict
 from companion.journal.entries import LiveEvent
+from companion.sha256 import sha256
 
 
 class HistoryDigest:
@@ -23,7 +23,7 @@ class HistoryDigest:
     The journal keeps one per game it writes (:meth:`add` on each append); a load recomputes it from the rows."""
 
     def __init__(self, game: str, options_json: str) -> None:
-        self._hash = hashlib.sha256(f"{game}\n{options_json}\n".encode())
+        self._hash = sha256(f"{game}\n{options_json}\n".encode())
 
     def add(self, payload: str) -> None:
         self._hash.update(payload.encode())
@@ -52,7 +52,7 @@ def chain_next(previous: str, event: Any, rerolled: bool) -> str:
     """The live chain after one more live event: a running SHA-256 over the events' canonical JSON and their
     re-rolled marks, so a game's fingerprint never needs its whole live list."""
     text = json.dumps([event_to_dict(event), rerolled], sort_keys=True)
-    return hashlib.sha256(f"{previous}\n{text}".encode()).hexdigest()
+    return sha256(f"{previous}\n{text}".encode()).hexdigest()
 
 
 class LiveEvents(Sequence[Any]):

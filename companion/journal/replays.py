@@ -9,7 +9,6 @@ refuses it (or that has no engine here) is named as not saved, and stays in the 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import tempfile
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from companion.games.base import replay
 from companion.games.registry import load_game
 from companion.journal.entries import Entry, live_events, reason
+from companion.sha256 import sha256
 
 if TYPE_CHECKING:  # the row-by-row reader is loaded only when a damaged journal is met (see Journal._set_aside)
     from companion.journal.salvage import SavedGame
@@ -33,7 +33,7 @@ def replay_check(loader: Callable[[str, Path | None], Any] = load_game, maps: Pa
     engines: dict[tuple[str, str], Any] = {}
 
     def check(game: SavedGame) -> str:
-        files = hashlib.sha256(repr(game.files).encode()).hexdigest() if game.files else ""
+        files = sha256(repr(game.files).encode()).hexdigest() if game.files else ""
         key = (game.game, files)
         if key not in engines:
             try:

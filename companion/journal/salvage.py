@@ -19,7 +19,6 @@ The damaged file itself is never changed.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import struct
 from collections.abc import Callable, Iterator
@@ -29,6 +28,7 @@ from typing import Any
 
 from companion.errors import CompanionError
 from companion.journal.entries import ENTRY_KINDS, Entry
+from companion.sha256 import sha256
 
 PAGE_SIZES = (4096, 1024, 2048, 8192, 16384, 32768, 65536, 512)
 MAX_GAME_ID = 1_000_000
@@ -169,7 +169,7 @@ def _is_game_files_row(values: list[Any]) -> bool:
 
 def _is_data_files_row(values: list[Any]) -> bool:
     return (len(values) == 2 and _is_digest(values[0]) and isinstance(values[1], bytes)
-            and hashlib.sha256(values[1]).hexdigest() == values[0])
+            and sha256(values[1]).hexdigest() == values[0])
 
 
 def _is_digest(value: Any) -> bool:

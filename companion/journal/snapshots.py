@@ -39,7 +39,6 @@ journal that refuses writes drops them (the entries wait, the snapshots do not),
 from __future__ import annotations
 
 import gc
-import hashlib
 import json
 import logging
 import sqlite3
@@ -56,6 +55,7 @@ from companion.journal.codec import Types, Unencodable
 from companion.journal.entries import BAD_DATA, Entry, LiveEvent, reason
 from companion.journal.history import HistoryCheck, HistoryDigest, Point, canonical_options, fold_from, rows_digest
 from companion.journal.store import Pending, is_storage_trouble
+from companion.sha256 import sha256
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ def row_checksum(game_id: int, live: int, entry_idx: int, digest: str, version: 
     that would make the state stand for another count of events, a ``game_id`` that would move it to another
     game) makes the snapshot one that does not hold."""
     head = f"{game_id}\n{live}\n{entry_idx}\n{digest}\n{version}\n".encode()
-    return hashlib.sha256(head + payload).hexdigest()
+    return sha256(head + payload).hexdigest()
 
 
 def unpack(payload: bytes, types: Types) -> tuple[Any, Any, str]:

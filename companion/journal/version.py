@@ -14,7 +14,6 @@ rules import gets a new tag, and the game replays from its first event, with the
 
 from __future__ import annotations
 
-import hashlib
 import re
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 
 from companion.games.registry import specs
 from companion.paths import group_maps_dir, map_file, maps_dir
+from companion.sha256 import sha256
 
 ROOT = Path(__file__).parent.parent
 """The box's own package (``companion``): the modules a game's rules may import."""
@@ -66,7 +66,7 @@ def package_version(key: str, maps: Path | None = None) -> str | None:
 
 def _code_digest(key: str, sources: list[Path], root: Path = ROOT) -> str:
     """SHA-256 over the rules code: ``sources`` (the game's own modules) and what they import (:func:`rules_code`)."""
-    digest = hashlib.sha256(f"{key}\n".encode())
+    digest = sha256(f"{key}\n".encode())
     for path in rules_code(sources, root):
         digest.update(f"\n{_name(path, root)}\n{_file_digest(path)}".encode())
     return digest.hexdigest()
@@ -120,7 +120,7 @@ def _name(path: Path, root: Path) -> str:
 
 
 def _with_maps(code: str, key: str, maps: Path | None) -> str:
-    digest = hashlib.sha256(code.encode())
+    digest = sha256(code.encode())
     names: set[str] = set()
     for folder in [maps] if maps is not None else [maps_dir(), group_maps_dir()]:
         if folder.is_dir():
@@ -175,7 +175,7 @@ def _read(path: Path) -> tuple[str, tuple[tuple[str, str], ...]]:
             if path.suffix == ".py":
                 text = data.decode("utf-8", errors="replace")
                 imports = tuple((m[0] or m[2], m[1]) for m in _IMPORT.findall(text))
-            _files[cache_key] = (hashlib.sha256(data).hexdigest(), imports)
+            _files[cache_key] = (sha256(data).hexdigest(), imports)
         return _files[cache_key]
     except OSError:
         return "(unreadable)", ()

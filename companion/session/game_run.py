@@ -16,7 +16,6 @@ if one of them no longer fits (:class:`MendRefused`) nothing is journaled and th
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from companion.journal.codec import Types, types_for
 from companion.journal.history import LiveEvents, Point, prefix_from
 from companion.journal.snapshots import SNAPSHOT_EVERY
 from companion.journal.version import engine_version
+from companion.sha256 import sha256
 
 
 def stored_board(journal: Journal, record: GameRecord, maps: Path | None) -> tuple[Path | None, str]:
@@ -82,7 +82,7 @@ def state_digest(game_id: int, game: Game[Any], options: Mapping[str, Any], live
     prompt = game.prompt(state)
     payload = json.dumps([game_id, game.key, dict(options), chain, game.status(state), prompt.text,
                           list(game.recap(state))], sort_keys=True, default=str)
-    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+    return sha256(payload.encode()).hexdigest()[:16]
 
 
 @dataclass
