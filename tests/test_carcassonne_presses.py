@@ -249,17 +249,30 @@ def decided(s: Session, action: str, **args: Any) -> None:
     assert s.panel.message == "", s.panel.message
 
 
-def test_the_kinds_that_fit_come_first_most_numerous_left_first(tmp_path):
-    """The likely tile first: only kinds left in the bag that fit the space, the kind with most left on top."""
+def test_the_likeliest_kind_is_under_the_cursor_and_the_next_likeliest_one_press_away(tmp_path):
+    """Only kinds left in the bag that fit the space are offered; the cursor starts on the likeliest (its tiles left
+    in the bag, spread over the ways it fits the board), the second likeliest just below it, the third just above."""
     s = session(tmp_path)
     Table(s).pick(lambda e: same(e, "cell", x=1, y=0))
     state = s.current.state
-    labels = [o.label for o in s.options()]
-    left = [TRUTH.remaining(state, TRUTH.catalog.by_key[o.event.args["kind"]]) for o in s.options()]
-    assert left == sorted(left, reverse=True) and labels[0] == "Road bend"  # 9 in the bag
+    options = s.options()
     fit = {tile.key for tile, _ in TRUTH.layable(state, Cell(1, 0))}
-    assert {o.event.args["kind"] for o in s.options()} == fit and "city4" not in fit  # its west side meets a road
-    assert s.panel.menu is not None and s.panel.menu.selected == 0
+    assert {o.event.args["kind"] for o in options} == fit and "city4" not in fit  # its west side meets a road
+    ways: dict[str, int] = {}
+    for cell in TRUTH.open_cells(state):
+        for tile, turns in TRUTH.layable(state, cell):
+            ways[tile.key] = ways.get(tile.key, 0) + len(turns)
+    here = dict(TRUTH.layable(state, Cell(1, 0)))
+    odds = {t.key: TRUTH.remaining(state, t) * len(q) / ways[t.key] for t, q in here.items()}
+    start = options.start
+    assert s.panel.menu is not None and s.panel.menu.selected == start
+    ranked = [options[start], options[start + 1], options[start - 1]]
+    chances = [odds[o.event.args["kind"]] for o in ranked]
+    assert chances == sorted(chances, reverse=True) and chances[0] == max(odds.values())
+    assert all(odds[o.event.args["kind"]] <= chances[-1] for o in options if o not in ranked)
+    table = Table(s)
+    table.pick(lambda e: e.args.get("kind") == options[start - 1].event.args["kind"])
+    assert table.presses == {1: 2}  # UP, OK
 
 
 def test_the_only_turn_that_fits_is_not_asked(tmp_path):

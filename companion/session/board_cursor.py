@@ -6,7 +6,9 @@ board's plane (:func:`companion.places.position`: x to the right, y down, as the
 that name no place ("End turn", "Pass", "Drew the meteor") are spots too, in a row under the board, left to right
 in list order: DOWN past the lowest place reaches them, UP from them goes back onto the board.
 
-An arrow moves to the nearest spot whose direction from here lies within 45 degrees of the arrow's; when none does,
+An arrow moves to the nearest spot whose direction from here lies within 45 degrees of the arrow's (a spot exactly on
+a diagonal is UP's or DOWN's: were it both arrows' or neither's, a space of a square grid with its nearest places all
+on its diagonals could be out of reach, every arrow from them going straight on); when none does,
 to the nearest spot on that side at all (the half-plane), so no spot is out of reach; when none lies on that side,
 the cursor stays and says so. Ties (two hexes up-right and down-right of a flat-topped hex) go to the spot nearer the
 line the arrows have kept since they began moving along this axis (:attr:`OpenRequest.lane`), so RIGHT pressed on
@@ -123,7 +125,8 @@ class BoardCursor:
                 continue
             across = abs(vy * dx - vx * dy)
             off_lane = abs((spot.at[1] if axis == "h" else spot.at[0]) - keep)
-            rank = (0 if across < along - _EPS else 1, round(math.hypot(vx, vy), 6), round(off_lane, 6), n)
+            inside = across < along - _EPS or (axis == "v" and across <= along + _EPS)  # a diagonal: UP, DOWN
+            rank = (0 if inside else 1, round(math.hypot(vx, vy), 6), round(off_lane, 6), n)
             if best is None or rank < best:
                 best = rank
         return None if best is None else best[3]
@@ -185,11 +188,21 @@ def _last_place(last: Event | None, before: Offered | None) -> Place | None:
 def offer(game: Any, state: Any, options: Sequence[Option], last: Event | None,
           before: Offered | None = None) -> tuple[Offered, BoardCursor | None]:
     """The options of ``state`` with where the cursor starts, and their board cursor (None: a list). ``last`` is
-    the event that led to ``state``; ``before`` what was offered in the state before it (same game)."""
+    the event that led to ``state``; ``before`` what was offered in the state before it (same game).
+
+    An engine may lay its options out for the buttons (``arranged(state, options)``: the options reordered and
+    the one a list starts on, Carcassonne's kinds round the likeliest) and name the place an answer on the board
+    most likely is (``likely_place(state)``: the cursor starts there instead of where the last thing happened)."""
+    arrange = getattr(game, "arranged", None)
+    listed: int | None = None
+    if callable(arrange):
+        options, listed = arrange(state, options)
     near = _last_place(last, before)
+    likely = getattr(game, "likely_place", None)
+    aim = likely(state) if callable(likely) else None  # where the engine expects the answer, else the last place
     board = _board(game, state, options)
     moves = BoardCursor.of(options, board)
-    start = moves.start(near, board) if moves is not None else None
+    start = moves.start(aim if aim is not None else near, board) if moves is not None else listed
     return Offered(options, start, near), moves
 
 
