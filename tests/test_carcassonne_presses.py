@@ -460,11 +460,12 @@ def test_light_is_a_setup_answer_and_resumes_from_the_journal(tmp_path):
 
 def test_a_whole_game_in_the_light_mode_asks_a_press_a_turn_besides_the_spaces():
     """The same whole game as in tile mode, entered in the light mode: an ordinary turn is one press; beside
-    pointing at spaces (the board cursor's) the game costs about half the tile mode's presses."""
+    pointing at spaces (the board cursor's) the game costs no more than it did (253 to 275 over three games), about
+    two thirds of the tile mode's presses beside the spaces."""
     light, tiles = play("light", 3), play("tiles", 3)
     median, _, total, _ = figures(light.presses, light.spaces)
     assert statistics.median(light.presses.values()) == 1 and median == 1
-    assert total * 1.5 < figures(tiles.presses, tiles.spaces)[2]
+    assert total <= 275 and total * 1.3 < figures(tiles.presses, tiles.spaces)[2]
 
 
 def main(argv: list[str]) -> int:

@@ -195,15 +195,16 @@ def offer(game: Any, state: Any, options: Sequence[Option], last: Event | None,
     most likely is (``likely_place(state)``: the cursor starts there instead of where the last thing happened)."""
     arrange = getattr(game, "arranged", None)
     listed: int | None = None
+    jump = 1
     if callable(arrange):
-        options, listed = arrange(state, options)
+        options, listed, jump = arrange(state, options)
     near = _last_place(last, before)
     likely = getattr(game, "likely_place", None)
     aim = likely(state) if callable(likely) else None  # where the engine expects the answer, else the last place
     board = _board(game, state, options)
     moves = BoardCursor.of(options, board)
     start = moves.start(aim if aim is not None else near, board) if moves is not None else listed
-    return Offered(options, start, near), moves
+    return Offered(options, start, near, jump if moves is None else 1), moves
 
 
 def moved(options: Offered, moves: BoardCursor | None, request: OpenRequest, button: str) -> OpenRequest | None:
@@ -213,11 +214,15 @@ def moved(options: Offered, moves: BoardCursor | None, request: OpenRequest, but
     fewest presses a driver is told are the presses the buttons take.
 
     A list is stepped one option a press (UP and LEFT back, DOWN and RIGHT on, wrapping onto an option that ends
-    nothing); on the board an arrow goes to the nearest place that way, OK on a place with several options opens
-    their short list, which the arrows step through and BACK leaves with the cursor still on that place."""
+    nothing), or LEFT and RIGHT ``jump`` options at once round the list where the engine says (:attr:`Offered.jump`);
+    on the board an arrow goes to the nearest place that way, OK on a place with several options opens their short
+    list, which the arrows step through and BACK leaves with the cursor still on that place."""
     at = cursor(options, request.choice)
     if button in ARROWS:
         step = -1 if button in ("UP", "LEFT") else 1
+        jump = options.jump if isinstance(options, Offered) and button in ("LEFT", "RIGHT") else 1
+        if moves is None and jump > 1 and not any(ends(o) for o in options):
+            return request.with_(choice=(at + step * jump) % len(options))
         if moves is None:
             return request.with_(choice=step_choice(options, request.choice, step))
         if request.listing:

@@ -23,7 +23,7 @@ from companion.games.base import Option, SetupQuestion
 from companion.games.carcassonne import tornado as twister
 from companion.games.carcassonne.data import Data
 from companion.games.carcassonne.features import Analysis, Placed, analyse, around, neighbour
-from companion.games.carcassonne.likely import FitTable, centred, fit_table
+from companion.games.carcassonne.likely import FitTable, fit_table, laid_out
 from companion.games.carcassonne.scoring import cities_hit, earthquake_zone, on_feature, owners, points
 from companion.games.carcassonne.state import CarcState, Flood, Follower, Laid, Meteor, Tornado, long_name, short_name
 from companion.games.carcassonne.tiles import OPPOSITE, SIDES, TileType
@@ -37,6 +37,10 @@ LIGHT_MARGIN = 3
 MODES = ("tiles", "cells", "light")
 FEATURES = {"city": "city", "road": "road", "field": "farmer", "cloister": "monk"}
 """The light mode: the features a follower may stand on, as the table names them."""
+KIND_JUMP = 3
+"""LEFT and RIGHT on the kinds step this far (UP and DOWN one): the four kinds round the likeliest one press away."""
+SHORT_JUMP = 2
+"""LEFT and RIGHT on the turns of a tile and on the followers step this far: each of five one press away."""
 TURN_NAMES = ("upright", "quarter right", "half turn", "quarter left")
 
 
@@ -1027,16 +1031,21 @@ class CarcassonneGame:
             out.append(Option(tile.name, event, cell, f"{tile.name} ({left})"))
         return out
 
-    def arranged(self, state: CarcState, options: Sequence[Option]) -> tuple[list[Option], int | None]:
-        """The options as the buttons step through them, and the one the cursor starts on (None: where a list
-        starts). The kinds that fit a space are laid out round the likeliest (:mod:`.likely`): it is under the
-        cursor, the next two likeliest one press away. :meth:`choices` keeps its own order (most left first), so
-        what reads it (a seeded game, the journal's mend) is unchanged."""
+    def arranged(self, state: CarcState, options: Sequence[Option]) -> tuple[list[Option], int | None, int]:
+        """The options as the buttons step through them, the one the cursor starts on (None: where a list starts)
+        and how far LEFT and RIGHT step (the turns of a tile, the followers: two, so each of five is one press from
+        the first). The kinds that fit a space are laid out round the likeliest (:mod:`.likely`): it is under the
+        cursor, the next two likeliest one press away with UP and DOWN, the two after them with LEFT and RIGHT.
+        :meth:`choices` keeps its own order (most left first), so what reads it (a seeded game, the journal's mend)
+        is unchanged."""
+        if state.mode == "tiles" and state.phase in ("rotation", "deploy"):
+            return list(options), None, SHORT_JUMP  # as listed (no follower first): each of five one press away
         if state.phase != "kind" or state.mode != "tiles" or state.pending_cell is None:
-            return list(options), None
+            return list(options), None, 1
         odds = self.fit_table(state).kind_odds(state.pending_cell)
         ranked = sorted(options, key=lambda o: -odds.get(_kind_of(o), 0.0))  # stable: most left first on a tie
-        return centred(ranked)
+        laid, start = laid_out(ranked, KIND_JUMP)
+        return laid, start, KIND_JUMP
 
     def _choices_rotation(self, state: CarcState) -> Sequence[Option]:
         cell = state.pending_cell

@@ -68,13 +68,28 @@ def fit_table(game: CarcassonneGame, state: CarcState) -> FitTable:
     return FitTable({c: f for c, f in spaces.items() if f}, left)
 
 
-def centred(likeliest_first: Sequence[T]) -> tuple[list[T], int]:
-    """A list laid out round its likeliest item, and where that item is: the second likeliest just below it, the
-    third just above, the fourth below the second, and so on. The cursor starts on the likeliest and each of the
-    next two is one press away (UP or DOWN), where a list in falling order puts the third two presses down; the
-    OLED shows the item above the cursor and those below, so the likely ones are on the screen."""
-    above: list[T] = []
-    below: list[T] = []
-    for n, item in enumerate(likeliest_first[1:]):
-        (below if n % 2 == 0 else above).append(item)
-    return [*reversed(above), *likeliest_first[:1], *below], len(above)
+def laid_out(likeliest_first: Sequence[T], jump: int) -> tuple[list[T], int]:
+    """A list laid out round its likeliest item for buttons that step it round (UP and DOWN one, LEFT and RIGHT
+    ``jump``), and where that item is (in the middle). The fewer presses a place in the list is from the
+    likeliest, the likelier the item put there; of places as near, the one next to it first (UP, DOWN: the second
+    likeliest just below, the third just above, the OLED showing both beside the cursor), then the nearer in the
+    list. With ``jump`` 3 and ten items, the four after the likeliest are one press away and all within two."""
+    n = len(likeliest_first)
+    if n <= 3:  # round a list of three, each is one press from the first
+        return list(likeliest_first), 0
+    far = {0: 0}
+    todo = [0]
+    for here in todo:  # breadth first over the offsets from the likeliest, round the list
+        for step in (1, -1, jump, -jump):
+            there = (here + step) % n
+            if there not in far:
+                far[there] = far[here] + 1
+                todo.append(there)
+    def signed(offset: int) -> int:
+        return offset if offset <= n // 2 else offset - n
+    order = sorted(far, key=lambda o: (far[o], abs(signed(o)), signed(o) < 0))
+    start = n // 2
+    out: list[T | None] = [None] * n
+    for item, offset in zip(likeliest_first, order, strict=True):
+        out[(start + signed(offset)) % n] = item
+    return [item for item in out if item is not None], start
