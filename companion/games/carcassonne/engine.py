@@ -37,8 +37,6 @@ LIGHT_MARGIN = 3
 MODES = ("tiles", "cells", "light")
 FEATURES = {"city": "city", "road": "road", "field": "farmer", "cloister": "monk"}
 """The light mode: the features a follower may stand on, as the table names them."""
-KIND_JUMP = 3
-"""LEFT and RIGHT on the kinds step this far (UP and DOWN one): the four kinds round the likeliest one press away."""
 SHORT_JUMP = 2
 """LEFT and RIGHT on the turns of a tile and on the followers step this far: each of five one press away."""
 TURN_NAMES = ("upright", "quarter right", "half turn", "quarter left")
@@ -1033,19 +1031,45 @@ class CarcassonneGame:
 
     def arranged(self, state: CarcState, options: Sequence[Option]) -> tuple[list[Option], int | None, int]:
         """The options as the buttons step through them, the one the cursor starts on (None: where a list starts)
-        and how far LEFT and RIGHT step (the turns of a tile, the followers: two, so each of five is one press from
-        the first). The kinds that fit a space are laid out round the likeliest (:mod:`.likely`): it is under the
-        cursor, the next two likeliest one press away with UP and DOWN, the two after them with LEFT and RIGHT.
-        :meth:`choices` keeps its own order (most left first), so what reads it (a seeded game, the journal's mend)
-        is unchanged."""
-        if state.mode == "tiles" and state.phase in ("rotation", "deploy"):
-            return list(options), None, SHORT_JUMP  # as listed (no follower first): each of five one press away
-        if state.phase != "kind" or state.mode != "tiles" or state.pending_cell is None:
+        and how far LEFT and RIGHT step. :meth:`choices` keeps its own order and steps (most left first, the turn
+        asked after the kind), so what reads it (a seeded game, the journal's mend, a typed kind) is unchanged.
+
+        - The kinds that fit a space, each turn that fits named with its kind ("City corner: city SW", so the turn
+          is not a step of its own), laid out round the likeliest (:mod:`.likely`): it is under the cursor, the
+          next two likeliest one press away with UP and DOWN, the two after them with LEFT and RIGHT, which turn
+          a page of about the square root of the list (all of 30 within five presses).
+        - The turns of a tile (a kind typed), the followers: as listed (no follower first), LEFT and RIGHT two,
+          so each of five is one press from the first."""
+        if state.mode != "tiles":
             return list(options), None, 1
-        odds = self.fit_table(state).kind_odds(state.pending_cell)
-        ranked = sorted(options, key=lambda o: -odds.get(_kind_of(o), 0.0))  # stable: most left first on a tie
-        laid, start = laid_out(ranked, KIND_JUMP)
-        return laid, start, KIND_JUMP
+        if state.phase in ("rotation", "deploy"):
+            return list(options), None, SHORT_JUMP
+        if state.phase != "kind" or state.pending_cell is None:
+            return list(options), None, 1
+        ranked = [option for _, option in sorted(self._turned_kinds(state, state.pending_cell, options),
+                                                 key=lambda oo: -oo[0])]  # stable: most left first on a tie
+        jump = max(SHORT_JUMP, round(len(ranked) ** 0.5))
+        laid, start = laid_out(ranked, jump)
+        return laid, start, jump
+
+    def _turned_kinds(self, state: CarcState, cell: Cell, options: Sequence[Option]) -> list[tuple[float, Option]]:
+        """Each kind option that asks the turn after it, as one option per turn that fits (a ``lay``), with the
+        odds of each (:meth:`.likely.FitTable.kind_odds`, shared evenly by the turns)."""
+        odds = self.fit_table(state).kind_odds(cell)
+        out: list[tuple[float, Option]] = []
+        for option in options:
+            kind = _kind_of(option)
+            if option.event.action != "kind":
+                out.append((odds.get(kind, 0.0), option))
+                continue
+            tile = self.catalog.by_key[kind]
+            turns = [q for q in tile.rotations() if not self.fits(state, cell, tile, q)]
+            left = self.remaining(state, tile)
+            out += [(odds.get(kind, 0.0) / len(turns),
+                     Option(f"{tile.name}: {turn_label(tile, q)}",
+                            Choice("lay", {"x": cell.x, "y": cell.y, "kind": kind, "quarters": q}), cell,
+                            f"{tile.name} ({left} left), {turn_label(tile, q)}")) for q in turns]
+        return out
 
     def _choices_rotation(self, state: CarcState) -> Sequence[Option]:
         cell = state.pending_cell

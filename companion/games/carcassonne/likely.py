@@ -73,7 +73,7 @@ def laid_out(likeliest_first: Sequence[T], jump: int) -> tuple[list[T], int]:
     ``jump``), and where that item is (in the middle). The fewer presses a place in the list is from the
     likeliest, the likelier the item put there; of places as near, the one next to it first (UP, DOWN: the second
     likeliest just below, the third just above, the OLED showing both beside the cursor), then the nearer in the
-    list. With ``jump`` 3 and ten items, the four after the likeliest are one press away and all within two."""
+    list. With ``jump`` 3 and ten items, the four after the likeliest are one press away and all within three."""
     n = len(likeliest_first)
     if n <= 3:  # round a list of three, each is one press from the first
         return list(likeliest_first), 0
