@@ -356,9 +356,9 @@ def test_a_journal_that_names_the_steps_the_box_now_takes_itself_replays_alike(t
 def test_a_whole_game_in_tile_mode_costs_seven_presses_a_turn():
     """A scripted whole 3-player game through the real session (the same tiles and choices): the box before took
     1,304 to 1,381 presses, 16 a turn at the median, then 748 (9 a turn) with the board cursor; the target is 7 a
-    turn at the median and 550 a game. Seven it is; the game, 592 (seeds 1 to 5: 590 to 639)."""
+    turn at the median and 550 a game. Seven it is; the game, 572 (seeds 1 to 5: 570 to 596)."""
     median, _, total, turns = figures(play("tiles", 3).presses)
-    assert turns == 77 and median <= 7 and total <= 600
+    assert turns == 77 and median <= 7 and total <= 580
 
 
 def test_laid_out_puts_the_likeliest_in_the_fewest_presses():
@@ -494,12 +494,12 @@ def test_light_is_a_setup_answer_and_resumes_from_the_journal(tmp_path):
 
 def test_a_whole_game_in_the_light_mode_asks_a_press_a_turn_besides_the_spaces():
     """The same whole game as in tile mode, entered in the light mode: an ordinary turn is one press; beside
-    pointing at spaces (the board cursor's) the game costs no more than it did (253 to 275 over three games), about
-    two thirds of the tile mode's presses beside the spaces."""
+    pointing at spaces (the board cursor's) the game costs no more than it did (253 to 275 over three games), and
+    fewer than the tile mode's presses beside the spaces."""
     light, tiles = play("light", 3), play("tiles", 3)
     median, _, total, _ = figures(light.presses, light.spaces)
     assert statistics.median(light.presses.values()) == 1 and median == 1
-    assert total <= 275 and total * 1.3 < figures(tiles.presses, tiles.spaces)[2]
+    assert total <= 275 and total < figures(tiles.presses, tiles.spaces)[2]
 
 
 def main(argv: list[str]) -> int:

@@ -6,9 +6,9 @@ board's plane (:func:`companion.places.position`: x to the right, y down, as the
 that name no place ("End turn", "Pass", "Drew the meteor") are spots too, in a row under the board, left to right
 in list order: DOWN past the lowest place reaches them, UP from them goes back onto the board.
 
-An arrow moves to the nearest spot whose direction from here lies within 45 degrees of the arrow's (a spot exactly on
-a diagonal is UP's or DOWN's: were it both arrows' or neither's, a space of a square grid with its nearest places all
-on its diagonals could be out of reach, every arrow from them going straight on); when none does,
+An arrow moves to the nearest spot whose direction from here lies within 45 degrees of the arrow's (on a square grid,
+a space whose nearest places all lie on its diagonals is UP's or DOWN's from there, else every arrow from them would
+go straight on past it); when none does,
 to the nearest spot on that side at all (the half-plane), so no spot is out of reach; when none lies on that side,
 the cursor stays and says so. Ties (two hexes up-right and down-right of a flat-topped hex) go to the spot nearer the
 line the arrows have kept since they began moving along this axis (:attr:`OpenRequest.lane`), so RIGHT pressed on
@@ -41,7 +41,7 @@ from typing import Any
 
 from companion.dice import Choice, Event
 from companion.games.base import HasBoard, Option
-from companion.places import Board, Link, Location, Place, Point, place_from_args, position
+from companion.places import Board, Cell, Link, Location, Place, Point, place_from_args, position
 from companion.session.choices import Offered, cursor, ends, first_choice, step_choice
 from companion.session.request import OpenRequest
 
@@ -74,6 +74,38 @@ class BoardCursor:
         self.spots = tuple(spots)
         self._spot_of = {i: n for n, spot in enumerate(self.spots) for i in spot.options}
         self._moves: dict[tuple[int, str, float], int | None] = {}
+        self._diagonal: frozenset[int] = frozenset()
+        self._reach_all()
+
+    def _reach_all(self) -> None:
+        """On a square grid, a space whose nearest places all lie on its diagonals can be out of every arrow's
+        reach (each arrow from them goes straight on past it), and so can a pair of such spaces, each reached from
+        the other only: such a space is then UP's and DOWN's from a place on its diagonal (:attr:`_diagonal`),
+        until every spot is reached from the first. A space with a place right next to it is reached from there,
+        so a grid whose every space has one is not looked at further; nor is a board of any other shape."""
+        if any(spot.place is not None and not isinstance(spot.place, Cell) for spot in self.spots):
+            return
+        cells = {spot.place for spot in self.spots if isinstance(spot.place, Cell)}
+        lone = {n for n, spot in enumerate(self.spots)
+                if isinstance(spot.place, Cell) and not any(c in cells for c in spot.place.neighbours())}
+        for _ in range(len(self.spots)):
+            if not lone - self._diagonal:
+                return
+            reached = {0}
+            todo = [0]
+            for n in todo:  # breadth first over the arrows, each pressed as from a fresh start
+                x, y = self.spots[n].at
+                for dx, dy in ARROWS.values():
+                    axis = "h" if dx else "v"
+                    found = self._nearest(n, dx, dy, axis, y if axis == "h" else x)
+                    if found is not None and found not in reached:
+                        reached.add(found)
+                        todo.append(found)
+            out = (lone - reached) - self._diagonal
+            if not out:
+                return
+            self._diagonal |= out
+            self._moves.clear()
 
     @classmethod
     def of(cls, options: Sequence[Option], board: Board | None = None) -> BoardCursor | None:
@@ -125,7 +157,7 @@ class BoardCursor:
                 continue
             across = abs(vy * dx - vx * dy)
             off_lane = abs((spot.at[1] if axis == "h" else spot.at[0]) - keep)
-            inside = across < along - _EPS or (axis == "v" and across <= along + _EPS)  # a diagonal: UP, DOWN
+            inside = across < along - _EPS or (n in self._diagonal and axis == "v" and across <= along + _EPS)
             rank = (0 if inside else 1, round(math.hypot(vx, vy), 6), round(off_lane, 6), n)
             if best is None or rank < best:
                 best = rank

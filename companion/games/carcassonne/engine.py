@@ -23,7 +23,7 @@ from companion.games.base import Option, SetupQuestion
 from companion.games.carcassonne import tornado as twister
 from companion.games.carcassonne.data import Data
 from companion.games.carcassonne.features import Analysis, Placed, analyse, around, neighbour
-from companion.games.carcassonne.likely import FitTable, fit_table, laid_out
+from companion.games.carcassonne.likely import FitTable, fit_table, laid_out, page
 from companion.games.carcassonne.scoring import cities_hit, earthquake_zone, on_feature, owners, points
 from companion.games.carcassonne.state import CarcState, Flood, Follower, Laid, Meteor, Tornado, long_name, short_name
 from companion.games.carcassonne.tiles import OPPOSITE, SIDES, TileType
@@ -37,8 +37,6 @@ LIGHT_MARGIN = 3
 MODES = ("tiles", "cells", "light")
 FEATURES = {"city": "city", "road": "road", "field": "farmer", "cloister": "monk"}
 """The light mode: the features a follower may stand on, as the table names them."""
-SHORT_JUMP = 2
-"""LEFT and RIGHT on the turns of a tile and on the followers step this far: each of five one press away."""
 TURN_NAMES = ("upright", "quarter right", "half turn", "quarter left")
 
 
@@ -1038,19 +1036,14 @@ class CarcassonneGame:
           is not a step of its own), laid out round the likeliest (:mod:`.likely`): it is under the cursor, the
           next two likeliest one press away with UP and DOWN, the two after them with LEFT and RIGHT, which turn
           a page of about the square root of the list (all of 30 within five presses).
-        - The turns of a tile (a kind typed), the followers: as listed (no follower first), LEFT and RIGHT two,
-          so each of five is one press from the first."""
-        if state.mode != "tiles":
-            return list(options), None, 1
-        if state.phase in ("rotation", "deploy"):
-            return list(options), None, SHORT_JUMP
-        if state.phase != "kind" or state.pending_cell is None:
-            return list(options), None, 1
+        - Every other list (the followers, the tornado's paths, a tile's turns after a typed kind): as listed
+          (no follower first), LEFT and RIGHT a page alike, so each of five is one press from the first."""
+        if state.phase != "kind" or state.mode != "tiles" or state.pending_cell is None:
+            return list(options), None, page(len(options))
         ranked = [option for _, option in sorted(self._turned_kinds(state, state.pending_cell, options),
                                                  key=lambda oo: -oo[0])]  # stable: most left first on a tie
-        jump = max(SHORT_JUMP, round(len(ranked) ** 0.5))
-        laid, start = laid_out(ranked, jump)
-        return laid, start, jump
+        laid, start = laid_out(ranked, page(len(ranked)))
+        return laid, start, page(len(ranked))
 
     def _turned_kinds(self, state: CarcState, cell: Cell, options: Sequence[Option]) -> list[tuple[float, Option]]:
         """Each kind option that asks the turn after it, as one option per turn that fits (a ``lay``), with the

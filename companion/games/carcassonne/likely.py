@@ -68,6 +68,12 @@ def fit_table(game: CarcassonneGame, state: CarcState) -> FitTable:
     return FitTable({c: f for c, f in spaces.items() if f}, left)
 
 
+def page(n: int) -> int:
+    """How far LEFT and RIGHT step on a list of ``n`` (UP and DOWN: one): about its square root, at least two, so
+    round the list any of five is one press from the first, of ten three, of thirty five."""
+    return max(2, round(n ** 0.5))
+
+
 def laid_out(likeliest_first: Sequence[T], jump: int) -> tuple[list[T], int]:
     """A list laid out round its likeliest item for buttons that step it round (UP and DOWN one, LEFT and RIGHT
     ``jump``), and where that item is (in the middle). The fewer presses a place in the list is from the
