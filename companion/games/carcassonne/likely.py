@@ -18,14 +18,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
+from companion.games.carcassonne.state import CarcState
 from companion.games.carcassonne.tiles import TileType
 from companion.places import Cell
 
-if TYPE_CHECKING:
-    from companion.games.carcassonne.engine import CarcassonneGame
-    from companion.games.carcassonne.state import CarcState
+
+class Rules(Protocol):
+    """What the table of fits asks the engine: the open spaces, what fits one, and the tiles of a kind left."""
+
+    def open_cells(self, state: CarcState) -> list[Cell]: ...
+
+    def layable(self, state: CarcState, cell: Cell) -> list[tuple[TileType, tuple[int, ...]]]: ...
+
+    def remaining(self, state: CarcState, tile: TileType) -> int: ...
+
 
 T = TypeVar("T")
 
@@ -61,7 +69,7 @@ class FitTable:
         return ways
 
 
-def fit_table(game: CarcassonneGame, state: CarcState) -> FitTable:
+def fit_table(game: Rules, state: CarcState) -> FitTable:
     """Where every kind left in the bag fits on ``state``'s board."""
     spaces = {cell: tuple(game.layable(state, cell)) for cell in game.open_cells(state)}
     left = {tile.key: game.remaining(state, tile) for fits in spaces.values() for tile, _ in fits}
