@@ -44,7 +44,8 @@ def carcassonne_table(rng: random.Random, game: Any, state: Any, options: list[A
     bag = max(1, game.bag_left(state))
     kinds = [o for o in options if o.event.action in ("kind", "lay") and "kind" in o.event.args]
     if kinds:
-        weights = [max(0, left(o.event.args["kind"])) for o in kinds]
+        offered = [o.event.args["kind"] for o in kinds]  # a kind that fits several ways is offered once a way
+        weights = [max(0, left(kind)) / offered.count(kind) for kind in offered]
         if sum(weights) > 0:
             return rng.choices(kinds, weights)[0]
     for action, disaster in (("meteor", "meteor"), ("flood", "flood")):

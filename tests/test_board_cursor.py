@@ -22,7 +22,7 @@ from companion.games.base import HasBoard, Option
 from companion.hexgrid import Hex
 from companion.journal import Journal
 from companion.places import Board, Cell, Link, Location, Place, place_from_args, position
-from companion.session import Press, Roll, Session
+from companion.session import Decide, Press, Roll, Session
 from companion.session.board_cursor import ARROWS, BoardCursor, route
 from companion.session.choices import cursor, ends
 from companion.session.request import OpenRequest
@@ -256,26 +256,54 @@ def test_several_options_at_one_place_open_their_short_list(journal):
     assert s.current.live[-1].event == options[last].event
 
 
-def test_the_cursor_starts_where_the_last_tile_was_laid(journal):
+def test_the_cursor_starts_where_the_last_thing_happened(journal):
+    """The meteor is aimed at any laid tile: the cursor starts on the tile laid last (the last place named)."""
     s = started(journal, "carcassonne")
-    laid = 0
+    game = s.current.game
+    for _ in range(5):  # five plain tiles, each where it first fits, no follower
+        state = s.current.state
+        cell, tile, turns = next((c, t, q) for c in game.open_cells(state) for t, q in game.layable(state, c)
+                                 if not t.disaster)
+        s.handle(Decide(Choice("lay", {"x": cell.x, "y": cell.y, "kind": tile.key, "quarters": turns[0]})))
+        if s.current.state.phase == "deploy":
+            s.handle(Decide(Choice("pass", {})))
+    s.handle(Decide(Choice("meteor", {})))
+    run = s.current
+    assert run.state.phase == "meteor_aim", s.panel.message
+    named = [place_from_args(e.event.args) for e in run.live if isinstance(e.event, Choice)]
+    last = [p for p in named if isinstance(p, Cell)][-1]
+    options = s.options()
+    at = options[selected(s)]
+    assert isinstance(at.place, Cell) and not ends(at)
+    eligible = [o.place for o in options if isinstance(o.place, Cell)]
+    least = min(math.dist((c.x, c.y), (last.x, last.y)) for c in eligible)
+    assert math.dist((at.place.x, at.place.y), (last.x, last.y)) == pytest.approx(least)
+
+
+def test_the_cursor_starts_where_the_next_tile_most_likely_goes(journal):
+    """Laying a tile, the cursor starts on the space nearest, on the whole, to where the tiles left in the bag fit:
+    each kind's tiles left spread evenly over the ways it fits (worked out here again from the rules' fits)."""
+    s = started(journal, "carcassonne")
+    game = s.current.game
+    checked = 0
     for _ in decisions(s, random.Random(5)):
-        run = s.current
-        named = [(e.event.action, place_from_args(e.event.args)) for e in run.live if isinstance(e.event, Choice)]
-        placed = [(action, place) for action, place in named if place is not None]
-        if run.state.phase != "cell" or not placed or placed[-1][0] not in ("cell", "lay", "deploy"):
-            continue  # the last place named is the tile laid last turn (not a meteor's aim, say)
-        last = placed[-1][1]
-        options = s.options()
-        at = options[selected(s)]
-        assert not ends(at) and isinstance(at.place, Cell)
-        spaces = [o.place for o in options if isinstance(o.place, Cell)]
-        least = min(math.dist((c.x, c.y), (last.x, last.y)) for c in spaces)
-        assert math.dist((at.place.x, at.place.y), (last.x, last.y)) == pytest.approx(least)
-        laid += 1
-        if laid == 6:
+        state = s.current.state
+        if state.phase != "cell":
+            continue
+        fits = {c: game.layable(state, c) for c in game.open_cells(state)}
+        ways: dict[str, int] = {}
+        for kinds in fits.values():
+            for tile, turns in kinds:
+                ways[tile.key] = ways.get(tile.key, 0) + len(turns)
+        odds = {c: sum(game.remaining(state, t) * len(q) / ways[t.key] for t, q in kinds)
+                for c, kinds in fits.items() if kinds}
+        spread = {c: sum(p * math.dist((c.x, c.y), (o.x, o.y)) for o, p in odds.items()) for c in odds}
+        at = s.options()[selected(s)].place
+        assert isinstance(at, Cell) and spread[at] == pytest.approx(min(spread.values()))
+        checked += 1
+        if checked == 6:
             break
-    assert laid == 6
+    assert checked == 6
 
 
 def test_an_arrow_press_asks_the_engine_nothing(journal, monkeypatch):
@@ -302,10 +330,11 @@ def test_a_decision_with_few_places_stays_a_list(journal):
             if s.current.state.phase == "kind" and len(s.options()) > 2:
                 break
     assert on_board(s) is None
+    start = s.options().start  # the likeliest kind, the list laid out round it
     press(s, "DOWN")
-    assert selected(s) == 1
+    assert selected(s) == (start + 1) % len(s.options())
     press(s, "UP", "UP")
-    assert not ends(s.options()[selected(s)])
+    assert selected(s) == (start - 1) % len(s.options()) and not ends(s.options()[selected(s)])
 
 
 def carcassonne_spaces(journal: Journal, turns: int) -> Iterator[tuple[int, int]]:
@@ -366,3 +395,58 @@ def test_allegheny_names_the_place_under_the_cursor(journal):
         else:
             press(s, "ROLL")
     assert named >= 10
+
+
+def reached(options: list[Option], moves: BoardCursor, start: int) -> set[int]:
+    """Every option the buttons reach from ``start`` (the session's own rule for a press, lanes and all)."""
+    from collections import deque
+
+    from companion.session.board_cursor import ROUTE_BUTTONS, moved
+    from companion.session.choices import Offered
+
+    offered = Offered(options, start)
+    seen = {(start, None, False)}
+    todo = deque([OpenRequest()])
+    while todo:
+        now = todo.popleft()
+        for button in ROUTE_BUTTONS:
+            after = moved(offered, moves, now, button)
+            if after is not None and (key := (cursor(offered, after.choice), after.lane, after.listing)) not in seen:
+                seen.add(key)
+                todo.append(after)
+    return {at for at, _, _ in seen}
+
+
+def spaces(cells: list[Cell], unplaced: int) -> list[Option]:
+    return [*(Option.of(f"space {n}", Choice("cell", {"x": c.x, "y": c.y})) for n, c in enumerate(cells)),
+            *(Option(f"other {n}", Choice(f"other{n}", {})) for n in range(unplaced))]
+
+
+def test_a_space_whose_nearest_places_all_lie_on_its_diagonals_is_reached():
+    """A Carcassonne board had a space (1 east, 4 south) with its nearest spaces only diagonal to it: every arrow from
+    them went straight on past it. Such a space is now UP's and DOWN's from a place on its diagonal."""
+    cells = [Cell(x, y) for x, y in ((-3, -6), (-3, -5), (-3, -4), (-3, -1), (-2, -7), (-2, -3), (-2, -2), (-2, 0),
+                                     (-2, 2), (-1, -6), (-1, -5), (-1, 0), (-1, 1), (-1, 3), (0, -4), (0, -2), (0, 3),
+                                     (1, -3), (1, -1), (1, 4), (2, -1), (2, 1), (2, 2), (2, 3), (3, 0))]
+    options = spaces(cells, 3)
+    moves = BoardCursor.of(options)
+    assert moves is not None
+    for start in range(len(options)):
+        assert reached(options, moves, start) == set(range(len(options)))
+
+
+def test_no_space_is_out_of_reach_on_a_grown_square_board():
+    """Boards grown at random as Carcassonne's grow, some open spaces left out (no tile fits there), a few options
+    with no place: from wherever the cursor is, every option is reached."""
+    rng = random.Random(11)
+    for _ in range(25):
+        laid = {Cell(0, 0)}
+        for _ in range(rng.randint(3, 70)):
+            laid.add(rng.choice(sorted({n for c in laid for n in c.neighbours() if n not in laid})))
+        open_cells = sorted({n for c in laid for n in c.neighbours() if n not in laid})
+        options = spaces([c for c in open_cells if rng.random() < rng.choice((0.6, 0.8, 1.0))], rng.randint(0, 4))
+        moves = BoardCursor.of(options)
+        if moves is None:
+            continue
+        for start in range(len(options)):
+            assert reached(options, moves, start) == set(range(len(options))), (open_cells, start)

@@ -33,9 +33,8 @@ def test_a_game_with_all_four_disasters_through_the_session(tmp_path):
         # Red lays the spring with the buttons: the space, the kind, the turn, then no follower
         pick(s, "1 south")
         assert s.panel.prompt.short == "Red: which tile?"
-        pick(s, "River spring")
-        assert s.panel.prompt.short == "Red: turn the tile"
-        pick(s, "river S")
+        assert "River spring" not in s.panel.menu.items  # fits two ways: each turn is named with the kind
+        pick(s, "River spring: river S")
         pick(s, "No follower")
         decide(s, "lay", x=0, y=2, kind="river_cities", quarters=0)
         decide(s, "pass")

@@ -6,7 +6,9 @@ board's plane (:func:`companion.places.position`: x to the right, y down, as the
 that name no place ("End turn", "Pass", "Drew the meteor") are spots too, in a row under the board, left to right
 in list order: DOWN past the lowest place reaches them, UP from them goes back onto the board.
 
-An arrow moves to the nearest spot whose direction from here lies within 45 degrees of the arrow's; when none does,
+An arrow moves to the nearest spot whose direction from here lies within 45 degrees of the arrow's (on a square grid,
+a space whose nearest places all lie on its diagonals is UP's or DOWN's from there, else every arrow from them would
+go straight on past it); when none does,
 to the nearest spot on that side at all (the half-plane), so no spot is out of reach; when none lies on that side,
 the cursor stays and says so. Ties (two hexes up-right and down-right of a flat-topped hex) go to the spot nearer the
 line the arrows have kept since they began moving along this axis (:attr:`OpenRequest.lane`), so RIGHT pressed on
@@ -39,7 +41,7 @@ from typing import Any
 
 from companion.dice import Choice, Event
 from companion.games.base import HasBoard, Option
-from companion.places import Board, Link, Location, Place, Point, place_from_args, position
+from companion.places import Board, Cell, Link, Location, Place, Point, place_from_args, position
 from companion.session.choices import Offered, cursor, ends, first_choice, step_choice
 from companion.session.request import OpenRequest
 
@@ -72,6 +74,38 @@ class BoardCursor:
         self.spots = tuple(spots)
         self._spot_of = {i: n for n, spot in enumerate(self.spots) for i in spot.options}
         self._moves: dict[tuple[int, str, float], int | None] = {}
+        self._diagonal: frozenset[int] = frozenset()
+        self._reach_all()
+
+    def _reach_all(self) -> None:
+        """On a square grid, a space whose nearest places all lie on its diagonals can be out of every arrow's
+        reach (each arrow from them goes straight on past it), and so can a pair of such spaces, each reached from
+        the other only: such a space is then UP's and DOWN's from a place on its diagonal (:attr:`_diagonal`),
+        until every spot is reached from the first. A space with a place right next to it is reached from there,
+        so a grid whose every space has one is not looked at further; nor is a board of any other shape."""
+        if any(spot.place is not None and not isinstance(spot.place, Cell) for spot in self.spots):
+            return
+        cells = {spot.place for spot in self.spots if isinstance(spot.place, Cell)}
+        lone = {n for n, spot in enumerate(self.spots)
+                if isinstance(spot.place, Cell) and not any(c in cells for c in spot.place.neighbours())}
+        for _ in range(len(self.spots)):
+            if not lone - self._diagonal:
+                return
+            reached = {0}
+            todo = [0]
+            for n in todo:  # breadth first over the arrows, each pressed as from a fresh start
+                x, y = self.spots[n].at
+                for dx, dy in ARROWS.values():
+                    axis = "h" if dx else "v"
+                    found = self._nearest(n, dx, dy, axis, y if axis == "h" else x)
+                    if found is not None and found not in reached:
+                        reached.add(found)
+                        todo.append(found)
+            out = (lone - reached) - self._diagonal
+            if not out:
+                return
+            self._diagonal |= out
+            self._moves.clear()
 
     @classmethod
     def of(cls, options: Sequence[Option], board: Board | None = None) -> BoardCursor | None:
@@ -123,7 +157,8 @@ class BoardCursor:
                 continue
             across = abs(vy * dx - vx * dy)
             off_lane = abs((spot.at[1] if axis == "h" else spot.at[0]) - keep)
-            rank = (0 if across < along - _EPS else 1, round(math.hypot(vx, vy), 6), round(off_lane, 6), n)
+            inside = across < along - _EPS or (n in self._diagonal and axis == "v" and across <= along + _EPS)
+            rank = (0 if inside else 1, round(math.hypot(vx, vy), 6), round(off_lane, 6), n)
             if best is None or rank < best:
                 best = rank
         return None if best is None else best[3]
@@ -185,12 +220,23 @@ def _last_place(last: Event | None, before: Offered | None) -> Place | None:
 def offer(game: Any, state: Any, options: Sequence[Option], last: Event | None,
           before: Offered | None = None) -> tuple[Offered, BoardCursor | None]:
     """The options of ``state`` with where the cursor starts, and their board cursor (None: a list). ``last`` is
-    the event that led to ``state``; ``before`` what was offered in the state before it (same game)."""
+    the event that led to ``state``; ``before`` what was offered in the state before it (same game).
+
+    An engine may lay its options out for the buttons (``arranged(state, options)``: the options reordered and
+    the one a list starts on, Carcassonne's kinds round the likeliest) and name the place an answer on the board
+    most likely is (``likely_place(state)``: the cursor starts there instead of where the last thing happened)."""
+    arrange = getattr(game, "arranged", None)
+    listed: int | None = None
+    jump = 1
+    if callable(arrange):
+        options, listed, jump = arrange(state, options)
     near = _last_place(last, before)
+    likely = getattr(game, "likely_place", None)
+    aim = likely(state) if callable(likely) else None  # where the engine expects the answer, else the last place
     board = _board(game, state, options)
     moves = BoardCursor.of(options, board)
-    start = moves.start(near, board) if moves is not None else None
-    return Offered(options, start, near), moves
+    start = moves.start(aim if aim is not None else near, board) if moves is not None else listed
+    return Offered(options, start, near, jump if moves is None else 1), moves
 
 
 def moved(options: Offered, moves: BoardCursor | None, request: OpenRequest, button: str) -> OpenRequest | None:
@@ -200,11 +246,15 @@ def moved(options: Offered, moves: BoardCursor | None, request: OpenRequest, but
     fewest presses a driver is told are the presses the buttons take.
 
     A list is stepped one option a press (UP and LEFT back, DOWN and RIGHT on, wrapping onto an option that ends
-    nothing); on the board an arrow goes to the nearest place that way, OK on a place with several options opens
-    their short list, which the arrows step through and BACK leaves with the cursor still on that place."""
+    nothing), or LEFT and RIGHT ``jump`` options at once round the list where the engine says (:attr:`Offered.jump`);
+    on the board an arrow goes to the nearest place that way, OK on a place with several options opens their short
+    list, which the arrows step through and BACK leaves with the cursor still on that place."""
     at = cursor(options, request.choice)
     if button in ARROWS:
         step = -1 if button in ("UP", "LEFT") else 1
+        jump = options.jump if isinstance(options, Offered) and button in ("LEFT", "RIGHT") else 1
+        if moves is None and jump > 1 and not any(ends(o) for o in options):
+            return request.with_(choice=(at + step * jump) % len(options))
         if moves is None:
             return request.with_(choice=step_choice(options, request.choice, step))
         if request.listing:

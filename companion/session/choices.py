@@ -52,13 +52,17 @@ class Offered(list[Option]):
     before any press: on the board, where the last thing happened) and ``near`` (the place that start was
     worked out from, carried on to the next state when an event names no place: a dice roll, "No follower")."""
 
-    def __init__(self, options: Iterable[Option] = (), start: int | None = None, near: Place | None = None) -> None:
+    def __init__(self, options: Iterable[Option] = (), start: int | None = None, near: Place | None = None,
+                 jump: int = 1) -> None:
         super().__init__(options)
         self.start = first_choice(self) if start is None or not 0 <= start < len(self) else start
         self.near = near
+        self.jump = jump
+        """How far LEFT and RIGHT step on a list (UP and DOWN step one): a list laid out round its likeliest
+        option reaches the two next to it with UP and DOWN and the two ``jump`` away with LEFT and RIGHT."""
 
     def copy(self) -> Offered:
-        return Offered(self, self.start, self.near)
+        return Offered(self, self.start, self.near, self.jump)
 
 
 def cursor(options: Sequence[Option], choice: int | None) -> int:

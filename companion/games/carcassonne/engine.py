@@ -23,6 +23,7 @@ from companion.games.base import Option, SetupQuestion
 from companion.games.carcassonne import tornado as twister
 from companion.games.carcassonne.data import Data
 from companion.games.carcassonne.features import Analysis, Placed, analyse, around, neighbour
+from companion.games.carcassonne.likely import FitTable, fit_table, laid_out, page
 from companion.games.carcassonne.scoring import cities_hit, earthquake_zone, on_feature, owners, points
 from companion.games.carcassonne.state import CarcState, Flood, Follower, Laid, Meteor, Tornado, long_name, short_name
 from companion.games.carcassonne.tiles import OPPOSITE, SIDES, TileType
@@ -59,6 +60,7 @@ class CarcassonneGame:
         self.fold = fold
         self.catalog = data.catalog
         self.rules = data.rules
+        self._fits: tuple[object, FitTable] | None = None  # the last board's (see :meth:`fit_table`)
 
     # -- published data -------------------------------------------------------------------------
     def map_json(self) -> dict[str, Any]:
@@ -206,6 +208,23 @@ class CarcassonneGame:
             if turns:
                 out.append((tile, turns))
         return out
+
+    def fit_table(self, state: CarcState) -> FitTable:
+        """Where every kind left in the bag fits (:mod:`.likely`): worked out once per board and bag, as the space,
+        the kind and the discard decisions of a turn all read it."""
+        key = (state.board, state.drawn, state.river, state.flood)
+        if self._fits is None or self._fits[0] != key:
+            self._fits = (key, fit_table(self, state))
+        return self._fits[1]
+
+    def likely_place(self, state: CarcState) -> Cell | None:
+        """Where the next tile most likely goes (the board cursor starts there): the open space the most tiles left
+        in the bag fit, each kind's odds spread over the spaces it fits (:meth:`.likely.FitTable.space_odds`)."""
+        if state.mode != "tiles" or state.phase != "cell":
+            return None
+        odds = self.fit_table(state).space_odds()
+        return min(sorted(odds), key=lambda c: sum(p * ((c.x - o.x) ** 2 + (c.y - o.y) ** 2) ** 0.5
+                                                   for o, p in odds.items()), default=None)
 
     def unlayable(self, state: CarcState, fit: set[str] | None = None) -> list[TileType]:
         """The kinds left in the bag that fit on no open space however turned (``fit``: the keys known to fit)."""
@@ -962,9 +981,10 @@ class CarcassonneGame:
             return self._choices_cell_light(state)
         out = []
         fit: set[str] = set()
+        table = self.fit_table(state) if state.mode == "tiles" else None
         for cell in self.open_cells(state):
-            if state.mode == "tiles":
-                kinds = self.layable(state, cell)
+            if table is not None:
+                kinds = table.spaces.get(cell, ())
                 if not kinds:
                     continue
                 fit.update(tile.key for tile, _ in kinds)
@@ -989,22 +1009,59 @@ class CarcassonneGame:
     def _choices_kind(self, state: CarcState) -> Sequence[Option]:
         cell = state.pending_cell
         assert cell is not None
-        where = {"x": cell.x, "y": cell.y}
         if state.mode == "cells":
             out = [Option("Plain tile", Choice("kind", {"kind": ""}), cell)]
             for kind in ("tornado", "earthquake"):
                 tile = next(t for t in self.catalog.types if t.disaster == kind)
                 out.append(Option(f"{kind.capitalize()} tile", Choice("kind", {"kind": tile.key}), cell))
             return out
+        where = {"x": cell.x, "y": cell.y}
         out = []
         layable = sorted(self.layable(state, cell), key=lambda kt: -self.remaining(state, kt[0]))
-        for tile, turns in layable:  # the likely tile first: the kind with most left in the bag
+        for tile, turns in layable:  # the kind with most left in the bag first (the session lays them out)
             left = f"{self.remaining(state, tile)} left"
             if len(turns) == 1:
                 event = Choice("lay", {**where, "kind": tile.key, "quarters": turns[0]})
             else:
                 event = Choice("kind", {"kind": tile.key})
             out.append(Option(tile.name, event, cell, f"{tile.name} ({left})"))
+        return out
+
+    def arranged(self, state: CarcState, options: Sequence[Option]) -> tuple[list[Option], int | None, int]:
+        """The options as the buttons step through them, the one the cursor starts on (None: where a list starts)
+        and how far LEFT and RIGHT step. :meth:`choices` keeps its own order and steps (most left first, the turn
+        asked after the kind), so what reads it (a seeded game, the journal's mend, a typed kind) is unchanged.
+
+        - The kinds that fit a space, each turn that fits named with its kind ("City corner: city SW", so the turn
+          is not a step of its own), laid out round the likeliest (:mod:`.likely`): it is under the cursor, the
+          next two likeliest one press away with UP and DOWN, the two after them with LEFT and RIGHT, which turn
+          a page of about the square root of the list (all of 30 within five presses).
+        - Every other list (the followers, the tornado's paths, a tile's turns after a typed kind): as listed
+          (no follower first), LEFT and RIGHT a page alike, so each of five is one press from the first."""
+        if state.phase != "kind" or state.mode != "tiles" or state.pending_cell is None:
+            return list(options), None, page(len(options))
+        ranked = [option for _, option in sorted(self._turned_kinds(state, state.pending_cell, options),
+                                                 key=lambda oo: -oo[0])]  # stable: most left first on a tie
+        laid, start = laid_out(ranked, page(len(ranked)))
+        return laid, start, page(len(ranked))
+
+    def _turned_kinds(self, state: CarcState, cell: Cell, options: Sequence[Option]) -> list[tuple[float, Option]]:
+        """Each kind option that asks the turn after it, as one option per turn that fits (a ``lay``), with the
+        odds of each (:meth:`.likely.FitTable.kind_odds`, shared evenly by the turns)."""
+        odds = self.fit_table(state).kind_odds(cell)
+        out: list[tuple[float, Option]] = []
+        for option in options:
+            kind = _kind_of(option)
+            if option.event.action != "kind":
+                out.append((odds.get(kind, 0.0), option))
+                continue
+            tile = self.catalog.by_key[kind]
+            turns = [q for q in tile.rotations() if not self.fits(state, cell, tile, q)]
+            left = self.remaining(state, tile)
+            out += [(odds.get(kind, 0.0) / len(turns),
+                     Option(f"{tile.name}: {turn_label(tile, q)}",
+                            Choice("lay", {"x": cell.x, "y": cell.y, "kind": kind, "quarters": q}), cell,
+                            f"{tile.name} ({left} left), {turn_label(tile, q)}")) for q in turns]
         return out
 
     def _choices_rotation(self, state: CarcState) -> Sequence[Option]:
@@ -1092,6 +1149,11 @@ class CarcassonneGame:
 
     def _choices_over(self, state: CarcState) -> Sequence[Option]:
         return []
+
+
+def _kind_of(option: Option) -> str:
+    kind = option.event.args.get("kind")
+    return kind if isinstance(kind, str) else ""
 
 
 def _reach(at: Cell, step: int) -> frozenset[Cell]:
