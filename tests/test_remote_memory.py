@@ -115,7 +115,7 @@ def test_the_pixels_are_let_go_once_encoded_and_a_later_phone_gets_the_same_png(
 
 MAPPED = """
 import ctypes, json
-from companion.remote.memory import return_large_buffers
+from companion.malloc import return_large_buffers
 
 class Info(ctypes.Structure):
     _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
@@ -146,7 +146,7 @@ def test_large_buffers_keep_a_mapping_of_their_own_once_the_threshold_is_fixed(f
 
 TRIMMED = """
 import ctypes
-from companion.remote.memory import give_back, return_large_buffers
+from companion.malloc import give_back, return_large_buffers
 
 def resident():
     fields = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines())

@@ -29,10 +29,10 @@ from typing import Any
 from tornado import web, websocket
 from tornado.iostream import StreamClosedError
 
+from companion.malloc import give_back
 from companion.remote import assets
 from companion.remote.codes import SEATS, Joining, Phone
 from companion.remote.limits import Bucket, JoinLimits
-from companion.remote.memory import give_back
 from companion.remote.messages import MAX_MESSAGE, Refused, parse
 from companion.remote.source import PhoneInputs
 from companion.remote.view import Snapshot

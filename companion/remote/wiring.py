@@ -13,10 +13,10 @@ from typing import Any, Protocol
 
 from companion.config import RemoteConfig
 from companion.inputs import Ask
+from companion.malloc import return_large_buffers
 from companion.remote.app import Hub
 from companion.remote.codes import Joining
 from companion.remote.join import MENU_LABEL, Dressed, JoinDresser, PhonesMenu, box_address
-from companion.remote.memory import return_large_buffers
 from companion.remote.server import RemoteServer
 from companion.remote.source import PhoneInputs
 from companion.remote.view import PHONE_SIZE, RemoteView

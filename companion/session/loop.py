@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from companion.inputs import Decide, Hold, InputEvent, Press, Roll
+from companion.malloc import give_back
 from companion.session import collector
 from companion.session.core import Frame, Session
 
@@ -235,8 +236,6 @@ class Loop:
     def _rest(self) -> None:
         """The table is left alone: memory kept only for the next frame's speed goes back to the system (each
         :class:`Rests` view's, then the free pages of glibc's heaps), once in this quiet spell."""
-        from companion.remote.memory import give_back
-
         self._resting = True
         self.rested += 1
         for view in list(self.views):

@@ -1,4 +1,5 @@
-"""Freed memory handed back to the system while the phones' page runs (glibc's malloc, on Linux).
+"""Freed memory handed back to the system (glibc's malloc, on Linux): by the phones' page at every picture, and
+by the box's loop once a table has been left alone (``Loop._rest``).
 
 Each phone's frame passes a few large buffers through the box (the picture's pixels, Pillow's image, the PNG,
 the websocket frames): a few MB allocated and freed at every frame, on three threads. glibc's malloc serves
