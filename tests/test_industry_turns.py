@@ -16,6 +16,7 @@ from companion.inputs import Decide, Hold, Press
 from companion.journal import Journal
 from companion.paths import maps_dir
 from companion.session import Session
+from tests.conftest import edit_map
 
 SIX = ("coal", "cotton", "location", "ship", "iron", "goods")
 """The Japan display as dealt: coal and ironworks cards leave it at the end of the turn."""
@@ -163,8 +164,7 @@ def test_an_end_of_turn_typed_wrong_is_refused_in_one_line(journal: Journal, arg
 def test_the_reading_zero_counts_nothing(tmp_path: Path) -> None:
     maps = tmp_path / "maps"
     shutil.copytree(maps_dir(), maps)
-    path = maps / "industry.toml"
-    path.write_text(path.read_text().replace("actions_per_turn = 2", "actions_per_turn = 0"))
+    edit_map(maps, "industry.toml", "actions_per_turn = 2", "actions_per_turn = 0")
     with Journal(tmp_path / "j.sqlite") as journal:
         s = japan(journal, maps)
         five_actions(s)

@@ -16,6 +16,7 @@ from companion.games.base import replay
 from companion.journal import Journal
 from companion.journal.entries import fold_entries
 from companion.session import Decide, Press, Session
+from tests.test_mend_session import pick
 
 SIX = ("coal", "cotton", "location", "ship", "iron", "goods")
 
@@ -35,14 +36,6 @@ def steps(s: Session, action: str, **args: Any) -> None:
         if s.current.state.pending_args().get(key) == value:
             continue  # a step the box took itself
         decide(s, action, **given)
-
-
-def pick(s: Session, label: str) -> None:
-    items = list(s.panel.menu.items)
-    assert label in items, items
-    while s.panel.menu.items[s.panel.menu.selected] != label:
-        s.handle(Press("DOWN"))
-    s.handle(Press("OK"))
 
 
 def rows(path: Path) -> list[tuple[Any, ...]]:
