@@ -9,6 +9,12 @@ from the threads' heaps, whose freed space stays resident in pieces too small to
 on the box with eight phones than the buffers themselves. Fixing the threshold (``mallopt(M_MMAP_THRESHOLD)``)
 keeps large blocks mapped and unmapped at once, at the price of a few system calls per frame.
 
+Each thread that allocates gets a heap (an arena) of its own, up to eight per core, and each keeps free pages
+resident: the page's server thread and its encoder's would add two more heaps to the loop's. Capping the arenas
+at two (``mallopt(M_ARENA_MAX)``, set before the page's threads start) has the box's other threads share one heap:
+with OpenSSL loaded by the page alone (asyncio and Tornado import ``ssl`` unconditionally; the box itself no
+longer loads it, companion/sha256.py), this is what keeps the page inside its 10 MB.
+
 The PNG encoder's own smaller buffers (zlib's state, Pillow's blocks: tens of KB each) are freed inside the
 threads' heaps and stay resident there; ``malloc_trim`` after each picture gives every heap's free pages back
 (a quarter of a millisecond here), about 2 MB with phones connected. It trims the whole process: part of what
@@ -26,6 +32,10 @@ M_MMAP_THRESHOLD = -3
 """glibc's ``mallopt`` parameter (malloc.h): the size from which a block gets a mapping of its own."""
 LARGE = 128 * 1024
 """glibc's own starting threshold, kept fixed."""
+M_ARENA_MAX = -8
+"""glibc's ``mallopt`` parameter: how many heaps (arenas) the threads may spread over."""
+ARENAS = 2
+"""The main thread's heap and one the box's other threads share."""
 
 
 @cache
@@ -44,9 +54,13 @@ def _glibc() -> Any:
 
 
 def return_large_buffers() -> bool:
-    """Fix malloc's mapping threshold at :data:`LARGE`; False where there is no such knob."""
+    """Fix malloc's mapping threshold at :data:`LARGE` and the threads' heaps at :data:`ARENAS`; False where there
+    is no such knob."""
     libc = _glibc()
-    return libc is not None and bool(libc.mallopt(M_MMAP_THRESHOLD, LARGE))
+    if libc is None:
+        return False
+    libc.mallopt(M_ARENA_MAX, ARENAS)
+    return bool(libc.mallopt(M_MMAP_THRESHOLD, LARGE))
 
 
 def give_back() -> None:

@@ -176,3 +176,49 @@ def test_freed_memory_inside_the_heap_goes_back_to_the_system_once_given_back():
     freed, given_back = map(int, out.stdout.split())
     assert freed < 5  # freed, yet resident: the heap keeps it
     assert given_back >= 20  # MB: given back
+
+
+ARENAS = """
+import ctypes, os, tempfile, threading
+from companion.malloc import return_large_buffers
+
+if FIX:
+    assert return_large_buffers()
+libc = ctypes.CDLL(None)
+libc.malloc.restype = ctypes.c_void_p
+libc.malloc.argtypes = (ctypes.c_size_t,)
+libc.fopen.restype = ctypes.c_void_p
+libc.fopen.argtypes = (ctypes.c_char_p, ctypes.c_char_p)
+libc.malloc_info.argtypes = (ctypes.c_int, ctypes.c_void_p)
+libc.fclose.argtypes = (ctypes.c_void_p,)
+start, done = threading.Barrier(7), threading.Barrier(7)
+
+def work():
+    start.wait()  # all six allocate at once, as the page's threads do beside the loop's
+    kept = [libc.malloc(4096) for _ in range(200)]
+    done.wait()
+
+threads = [threading.Thread(target=work) for _ in range(6)]
+for t in threads:
+    t.start()
+start.wait()
+done.wait()
+for t in threads:
+    t.join()
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "info.xml").encode()
+    out = libc.fopen(path, b"w")
+    libc.malloc_info(0, out)
+    libc.fclose(out)
+    print(open(path).read().count("<heap nr="))
+"""
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_the_threads_share_two_heaps_once_the_page_starts(fixed):
+    """Each thread that allocates would get a heap of its own (glibc's arenas, 8 per core at most), its free
+    pages resident; the page caps them at two, as it starts (companion/malloc.py)."""
+    script = ARENAS.replace("FIX", str(fixed))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    heaps = int(out.stdout)
+    assert heaps <= 2 if fixed else heaps > 2

@@ -63,8 +63,8 @@ class Remote:
         return f"http://{self.address}/"
 
     def start(self) -> Remote:
+        return_large_buffers()  # the phones' frames pass large buffers through three threads (companion/malloc.py)
         self.server.start()
-        return_large_buffers()  # the phones' frames pass large buffers through three threads (memory.py)
         table = self._table
         self.dresser = dresser = JoinDresser(self.joining, table.session, self.address)
         table.loop.views[:] = [Dressed.of(v, dresser) for v in table.loop.views]
