@@ -57,23 +57,31 @@ def join(driver, box, seat=""):
 
 
 def settled(driver, box):
-    """Wait until the phone shows the box's newest frame, then check its picture is the projector's."""
-    until(driver, lambda: phone_frame(driver) == box.remote.view.count)
-    frame, pixels = driver.execute_script("""
-        const img = document.getElementById("board");
-        const canvas = document.createElement("canvas");
-        canvas.width = img.naturalWidth;
-        canvas.height = img.naturalHeight;
-        const context = canvas.getContext("2d");
-        context.drawImage(img, 0, 0);
-        const rgba = context.getImageData(0, 0, canvas.width, canvas.height).data;
-        let s = "";
-        for (let i = 0; i < rgba.length; i += 4) s += String.fromCharCode(rgba[i], rgba[i + 1], rgba[i + 2]);
-        return [Number(img.dataset.frame), btoa(s), canvas.width, canvas.height];""")[:2]
-    assert frame == box.remote.view.count
-    surface = box.projector.renderer.surface
-    picture = Image.frombytes("RGB", surface.get_size(), base64.b64decode(pixels))
-    assert picture.tobytes() == pygame.image.tobytes(surface, "RGB"), "the phone's picture is not the projector's"
+    """Wait until the phone shows the box's newest frame, then check its picture is the projector's. The box may
+    draw once more on its own right after a step (its quiet turn): then the check is made again on the newer frame,
+    so the phone's picture is only ever compared with the projector's frame of the same number."""
+    for _ in range(20):
+        until(driver, lambda: phone_frame(driver) == box.remote.view.count)
+        frame, pixels = driver.execute_script("""
+            const img = document.getElementById("board");
+            const canvas = document.createElement("canvas");
+            canvas.width = img.naturalWidth;
+            canvas.height = img.naturalHeight;
+            const context = canvas.getContext("2d");
+            context.drawImage(img, 0, 0);
+            const rgba = context.getImageData(0, 0, canvas.width, canvas.height).data;
+            let s = "";
+            for (let i = 0; i < rgba.length; i += 4) s += String.fromCharCode(rgba[i], rgba[i + 1], rgba[i + 2]);
+            return [Number(img.dataset.frame), btoa(s), canvas.width, canvas.height];""")[:2]
+        count = box.remote.view.count
+        surface = box.projector.renderer.surface
+        projected = pygame.image.tobytes(surface, "RGB")
+        if frame != count or box.remote.view.count != count:
+            continue  # a newer frame came meanwhile: look again
+        picture = Image.frombytes("RGB", surface.get_size(), base64.b64decode(pixels))
+        assert picture.tobytes() == projected, "the phone's picture is not the projector's"
+        return
+    raise AssertionError("the box kept drawing new frames: the phone never caught up")
 
 
 def phone_frame(driver):
