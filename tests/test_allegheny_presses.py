@@ -47,16 +47,41 @@ def test_a_one_link_build_takes_at_most_five_presses(journal: Journal) -> None:
     s = Session(journal)
     offered(s)
     p = Presses(s)
-    assert s.panel.menu is not None and s.panel.menu.items[:2] == ("Build: PRR", "Build: C&O")  # hers first
+    menu = s.panel.menu
+    assert menu is not None and menu.items[menu.selected] == "Build: PRR"  # hers under the cursor
+    assert menu.items[menu.selected + 1] == "Build: C&O"  # her other railroad one press away
     p.pick("Build: PRR")
     assert s.current is not None and s.current.state.build_from == "philadelphia"  # the only end: not asked
     assert oled.oled_lines(s.panel)[0] == "PRR from Philadelphia"  # the OLED says which end
     p.pick("To Harrisburg")
     assert s.current.state.build_from == "harrisburg"  # the next link from the new end
     assert oled.oled_lines(s.panel)[0] == "PRR from Harrisburg"
+    menu = s.panel.menu
+    assert menu is not None and menu.items[menu.selected] == "Done building"  # a link laid: stopping is one OK
     p.pick("Done building")
     assert s.current.state.phase == "turn" and s.current.state.current == 1
     assert p.count <= ONE_LINK_TARGET, p.count
+    assert p.count == 4, p.count
+
+
+def test_after_a_link_the_next_link_is_one_arrow_from_done_building(journal: Journal) -> None:
+    """Done building under the cursor never stops a build silently: the build stops only on OK, and the links
+    from the new end are an arrow or two away (then OK)."""
+    s = Session(journal)
+    offered(s)
+    p = Presses(s)
+    p.pick("Build: PRR")
+    p.pick("To Harrisburg")
+    assert s.current is not None and s.current.state.phase == "build" and s.current.state.laid == 1
+    before = p.count
+    links = [o.label for o in s.options() if o.event.action == "build"]
+    assert links, "links from Harrisburg"
+    arrows = {label: len(p._route(label)) for label in links}  # before the OK that picks it
+    assert min(arrows.values()) == 1 and max(arrows.values()) <= 2, arrows
+    nearest = min(links, key=lambda label: arrows[label])
+    p.pick(nearest)
+    assert p.count - before == 2
+    assert s.current.state.phase == "build" and len(s.current.state.tracks) == 2  # still building
 
 
 def test_the_next_build_of_a_railroad_starts_at_its_newest_end(journal: Journal) -> None:

@@ -98,9 +98,10 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     # -- the first player: the PRR's owner, then clockwise ---------------------------------------------------
     assert "Player 4 owns the PRR: first player" in s.panel.result
     assert s.panel.status == "Player 4's turn - auto: Pittsburgh 0/2"
-    # her own railroads first (the B&M and the PRR), then the others
-    assert s.panel.menu.items == ("Build: B&M", "Build: PRR", "Build: C&O", "Build: B&O", "Build: NYC",
-                                  "Develop locations", "Other action", "End game")
+    # her own railroads nearest the cursor (on the B&M, the PRR just below), then the others round them
+    assert s.panel.menu.items == ("Other action", "Build: NYC", "Build: C&O", "Build: B&M", "Build: PRR",
+                                  "Build: B&O", "Develop locations", "End game")
+    assert s.panel.menu.items[s.panel.menu.selected] == "Build: B&M"
 
     # -- building into Pittsburgh opens the P&LE -------------------------------------------------------------
     choose(s, "Build: B&O")
