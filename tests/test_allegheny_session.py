@@ -107,7 +107,8 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     choose(s, "Build: B&O")
     # a single end to build from is not asked: the build starts there, and the OLED's title says so
     assert s.current.state.build_from == "baltimore" and oled.oled_lines(s.panel)[0] == "B&O from Baltimore"
-    assert s.panel.menu.items[0] == "To Cumberland" and s.frame.cursor == Link("baltimore", "cumberland")
+    # the board cursor starts at the end built from: on the link from Baltimore nearest it
+    assert s.panel.menu.items[0] == "To Cumberland" and s.frame.cursor == Link("baltimore", "harrisburg")
     choose(s, "Other end")
     assert s.panel.menu.items == ("From Baltimore", "Done building")
     assert s.frame.cursor == Location("baltimore")  # the projector's cursor sits on the option's place

@@ -23,7 +23,7 @@ from companion.games.allegheny import network as net
 from companion.games.allegheny.data import Board, Railroad
 from companion.games.allegheny.state import AlleghenyState, Auction, Share, Track
 from companion.games.base import Option, SetupQuestion
-from companion.places import GraphBoard, Link, place_from_args
+from companion.places import GraphBoard, Link, Location, place_from_args
 
 TURN_ACTIONS: tuple[str, ...] = ("build_track", "develop_locations", "other_action", "end_game")
 BID_CHOICES = 60
@@ -475,6 +475,13 @@ class AlleghenyGame:
         return [Option.of(f"To {self.board.name(k.other(r.ple_opens_at))}",
                           Choice("build", {"railroad": r.ple, "link": [k.a, k.b]}))
                 for k in self._ple_links(state)]
+
+    def likely_place(self, state: AlleghenyState) -> Location | None:
+        """Where on the board the answer most likely is, so the board cursor starts there: while building, the
+        end the next link is built from (the link nearest it under the cursor, the others round it)."""
+        if state.phase == "build" and state.build_from:
+            return Location(state.build_from)
+        return None
 
     def arranged(self, state: AlleghenyState, options: Sequence[Option]) -> tuple[list[Option], int | None, int]:
         """The options as the buttons step through them and the one the cursor starts on (None: where a list
