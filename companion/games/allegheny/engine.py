@@ -212,16 +212,32 @@ class AlleghenyGame:
     def _newest_end(self, state: AlleghenyState, rr: str) -> str:
         """The far end of the railroad's newest link (its base before it has one); external connections end a
         line, so they are never an end to build from."""
-        reach = net.reach(self.board, state, rr)
+        newest = self._newest_link(state, rr)
+        if newest is None:
+            return self.rr(rr).base
+        start, far = newest
+        return far if far in net.reach(self.board, state, rr) else start
+
+    def _newest_link(self, state: AlleghenyState, rr: str) -> tuple[str, str] | None:
+        """The railroad's newest link as (the end it was built from, its far end); None before it has one."""
         for i in range(len(state.tracks) - 1, -1, -1):
             t = state.tracks[i]
             if t.railroad != rr:
                 continue
             earlier = replace(state, tracks=state.tracks[:i])
             start = t.link.a if t.link.a in net.reach(self.board, earlier, rr) else t.link.b
-            far = t.link.other(start)
-            return far if far in reach else start
-        return self.rr(rr).base
+            return start, t.link.other(start)
+        return None
+
+    def _line_ended(self, state: AlleghenyState) -> bool:
+        """Whether the building railroad's newest link ended its line: its far end is an external connection or
+        can take no further link (then stopping is the likely answer; after "Other end" it is not)."""
+        newest = self._newest_link(state, state.railroad)
+        if newest is None:
+            return False
+        far = newest[1]
+        return far not in net.reach(self.board, state, state.railroad) or \
+            not net.buildable_from(self.board, state, state.railroad, far)
 
     def _next_player(self, state: AlleghenyState, said: str) -> AlleghenyState:
         """The turn passes clockwise."""
@@ -492,14 +508,17 @@ class AlleghenyGame:
           first), the next likeliest railroads one press away above and below it, then two presses, and so on;
           "Other action" at the top, "Develop locations" under the railroads, "End game" last.
         - A build once a link is laid: "Done building" under the cursor (one press stops), the links from the new
-          end an arrow or two away (on the board: up from the row under it; in a list: below it and, round the
-          top, above it)."""
+          end (or, when that link ended the line, the other ends to build from) an arrow or two away (on the
+          board: up from the row under it; in a list: below it and, round the top, above it)."""
         if state.phase == "turn":
             return self._turn_laid_out(options)
         if state.phase == "build" and state.laid > 0:
             done = [o for o in options if o.event.action == "done_building"]
-            links = [o for o in options if o.event.action == "build"]  # not after "Other end": another end wanted
-            rest = [o for o in options if o.event.action not in ("done_building", "build")]
+            # The links from the new end; or, when the new link ended the line, the ends to build from (not after
+            # "Other end", when another end is wanted, not the end of the build).
+            step = "build" if state.build_from or not self._line_ended(state) else "build_from"
+            links = [o for o in options if o.event.action == step]
+            rest = [o for o in options if o.event.action not in ("done_building", step)]
             if done and links:
                 # Done first (the cursor starts on it, also over the board); a second link round the top.
                 return [*done, *links[:1], *rest, *links[1:][::-1]], 0, 1
