@@ -1,6 +1,7 @@
 """Allegheny entries with few presses, counted through the real session: a one-link build is at most five presses
-(the railroad she owns first, the end to build from not asked when there is one, the link, then Done building).
-A build goes on from the new end, and a game journaled the older way (the end picked by hand) still replays."""
+(the railroad she owns under the cursor, the end to build from not asked when there is one, the link nearest that
+end under the cursor, then Done building, under the cursor once a link is laid). A build goes on from the new end,
+and a game journaled the older way (the end picked by hand) still replays."""
 
 from __future__ import annotations
 
@@ -119,3 +120,47 @@ def test_a_build_journaled_with_the_end_picked_by_hand_still_replays(journal: Jo
     again.start()
     assert again.current is not None and again.current.state == end
     assert {t.link.ends() for t in end.tracks} == {("lynchburg", "richmond"), ("baltimore", "richmond")}
+
+
+def _to_player_two(s: Session) -> None:
+    for action in (Choice("build_track", {"railroad": "prr"}),
+                   Choice("build", {"link": ["philadelphia", "harrisburg"]}), Choice("done_building")):
+        s.handle(Decide(action))
+        assert not s.message, s.message
+    assert s.current is not None and s.current.state.current == 1  # Player 2: the C&O and the B&M
+
+
+def test_a_link_that_ends_the_line_leaves_the_cursor_on_done_building(journal: Journal) -> None:
+    """An external connection ends a line: the build is likely over, so the cursor is on Done building, and the
+    railroad's other ends to build from are an arrow away."""
+    s = Session(journal)
+    offered(s)
+    _to_player_two(s)
+    p = Presses(s)
+    p.pick("Build: B&M")
+    p.pick("To Maine +$3")
+    assert s.current is not None and s.current.state.phase == "build" and s.current.state.build_from == ""
+    menu = s.panel.menu
+    assert menu is not None and menu.items[menu.selected] == "Done building"
+    assert len(p._route("From Boston")) == 1  # an arrow, then OK
+    p.pick("Done building")
+    assert s.current.state.phase == "turn" and s.current.state.current == 2
+    assert p.count <= ONE_LINK_TARGET, p.count
+
+
+def test_after_other_end_the_cursor_is_on_an_end_not_on_done_building(journal: Journal) -> None:
+    """"Other end" asks for another end: the cursor starts on one, never on Done building."""
+    s = Session(journal)
+    offered(s)
+    _to_player_two(s)
+    p = Presses(s)
+    p.pick("Build: B&M")
+    p.pick("To Springfield")
+    assert s.current is not None and s.current.state.build_from == "springfield"
+    assert s.panel.menu is not None and s.panel.menu.items[s.panel.menu.selected] == "Done building"
+    p.pick("Other end")
+    menu = s.panel.menu
+    assert s.current.state.build_from == "" and menu is not None
+    assert menu.items[menu.selected].startswith("From "), menu
+    p.pick(menu.items[menu.selected])
+    assert s.current.state.build_from in ("boston", "springfield")
