@@ -1,6 +1,7 @@
 """Allegheny entries with few presses, counted through the real session: a one-link build is at most five presses
-(the railroad she owns first, the end to build from not asked when there is one, the link, then Done building).
-A build goes on from the new end, and a game journaled the older way (the end picked by hand) still replays."""
+(the railroad she owns under the cursor, the end to build from not asked when there is one, the link nearest that
+end under the cursor, then Done building, under the cursor once a link is laid). A build goes on from the new end,
+and a game journaled the older way (the end picked by hand) still replays."""
 
 from __future__ import annotations
 
@@ -47,16 +48,41 @@ def test_a_one_link_build_takes_at_most_five_presses(journal: Journal) -> None:
     s = Session(journal)
     offered(s)
     p = Presses(s)
-    assert s.panel.menu is not None and s.panel.menu.items[:2] == ("Build: PRR", "Build: C&O")  # hers first
+    menu = s.panel.menu
+    assert menu is not None and menu.items[menu.selected] == "Build: PRR"  # hers under the cursor
+    assert menu.items[menu.selected + 1] == "Build: C&O"  # her other railroad one press away
     p.pick("Build: PRR")
     assert s.current is not None and s.current.state.build_from == "philadelphia"  # the only end: not asked
     assert oled.oled_lines(s.panel)[0] == "PRR from Philadelphia"  # the OLED says which end
     p.pick("To Harrisburg")
     assert s.current.state.build_from == "harrisburg"  # the next link from the new end
     assert oled.oled_lines(s.panel)[0] == "PRR from Harrisburg"
+    menu = s.panel.menu
+    assert menu is not None and menu.items[menu.selected] == "Done building"  # a link laid: stopping is one OK
     p.pick("Done building")
     assert s.current.state.phase == "turn" and s.current.state.current == 1
     assert p.count <= ONE_LINK_TARGET, p.count
+    assert p.count == 4, p.count
+
+
+def test_after_a_link_the_next_link_is_one_arrow_from_done_building(journal: Journal) -> None:
+    """Done building under the cursor never stops a build silently: the build stops only on OK, and the links
+    from the new end are an arrow or two away (then OK)."""
+    s = Session(journal)
+    offered(s)
+    p = Presses(s)
+    p.pick("Build: PRR")
+    p.pick("To Harrisburg")
+    assert s.current is not None and s.current.state.phase == "build" and s.current.state.laid == 1
+    before = p.count
+    links = [o.label for o in s.options() if o.event.action == "build"]
+    assert links, "links from Harrisburg"
+    arrows = {label: len(p._route(label)) for label in links}  # before the OK that picks it
+    assert min(arrows.values()) == 1 and max(arrows.values()) <= 2, arrows
+    nearest = min(links, key=lambda label: arrows[label])
+    p.pick(nearest)
+    assert p.count - before == 2
+    assert s.current.state.phase == "build" and len(s.current.state.tracks) == 2  # still building
 
 
 def test_the_next_build_of_a_railroad_starts_at_its_newest_end(journal: Journal) -> None:
@@ -94,3 +120,47 @@ def test_a_build_journaled_with_the_end_picked_by_hand_still_replays(journal: Jo
     again.start()
     assert again.current is not None and again.current.state == end
     assert {t.link.ends() for t in end.tracks} == {("lynchburg", "richmond"), ("baltimore", "richmond")}
+
+
+def _to_player_two(s: Session) -> None:
+    for action in (Choice("build_track", {"railroad": "prr"}),
+                   Choice("build", {"link": ["philadelphia", "harrisburg"]}), Choice("done_building")):
+        s.handle(Decide(action))
+        assert not s.message, s.message
+    assert s.current is not None and s.current.state.current == 1  # Player 2: the C&O and the B&M
+
+
+def test_a_link_that_ends_the_line_leaves_the_cursor_on_done_building(journal: Journal) -> None:
+    """An external connection ends a line: the build is likely over, so the cursor is on Done building, and the
+    railroad's other ends to build from are an arrow away."""
+    s = Session(journal)
+    offered(s)
+    _to_player_two(s)
+    p = Presses(s)
+    p.pick("Build: B&M")
+    p.pick("To Maine +$3")
+    assert s.current is not None and s.current.state.phase == "build" and s.current.state.build_from == ""
+    menu = s.panel.menu
+    assert menu is not None and menu.items[menu.selected] == "Done building"
+    assert len(p._route("From Boston")) == 1  # an arrow, then OK
+    p.pick("Done building")
+    assert s.current.state.phase == "turn" and s.current.state.current == 2
+    assert p.count <= ONE_LINK_TARGET, p.count
+
+
+def test_after_other_end_the_cursor_is_on_an_end_not_on_done_building(journal: Journal) -> None:
+    """"Other end" asks for another end: the cursor starts on one, never on Done building."""
+    s = Session(journal)
+    offered(s)
+    _to_player_two(s)
+    p = Presses(s)
+    p.pick("Build: B&M")
+    p.pick("To Springfield")
+    assert s.current is not None and s.current.state.build_from == "springfield"
+    assert s.panel.menu is not None and s.panel.menu.items[s.panel.menu.selected] == "Done building"
+    p.pick("Other end")
+    menu = s.panel.menu
+    assert s.current.state.build_from == "" and menu is not None
+    assert menu.items[menu.selected].startswith("From "), menu
+    p.pick(menu.items[menu.selected])
+    assert s.current.state.build_from in ("boston", "springfield")

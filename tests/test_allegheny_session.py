@@ -98,15 +98,17 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     # -- the first player: the PRR's owner, then clockwise ---------------------------------------------------
     assert "Player 4 owns the PRR: first player" in s.panel.result
     assert s.panel.status == "Player 4's turn - auto: Pittsburgh 0/2"
-    # her own railroads first (the B&M and the PRR), then the others
-    assert s.panel.menu.items == ("Build: B&M", "Build: PRR", "Build: C&O", "Build: B&O", "Build: NYC",
-                                  "Develop locations", "Other action", "End game")
+    # her own railroads nearest the cursor (on the B&M, the PRR just below), then the others round them
+    assert s.panel.menu.items == ("Other action", "Build: NYC", "Build: C&O", "Build: B&M", "Build: PRR",
+                                  "Build: B&O", "Develop locations", "End game")
+    assert s.panel.menu.items[s.panel.menu.selected] == "Build: B&M"
 
     # -- building into Pittsburgh opens the P&LE -------------------------------------------------------------
     choose(s, "Build: B&O")
     # a single end to build from is not asked: the build starts there, and the OLED's title says so
     assert s.current.state.build_from == "baltimore" and oled.oled_lines(s.panel)[0] == "B&O from Baltimore"
-    assert s.panel.menu.items[0] == "To Cumberland" and s.frame.cursor == Link("baltimore", "cumberland")
+    # the board cursor starts at the end built from: on the link from Baltimore nearest it
+    assert s.panel.menu.items[0] == "To Cumberland" and s.frame.cursor == Link("baltimore", "harrisburg")
     choose(s, "Other end")
     assert s.panel.menu.items == ("From Baltimore", "Done building")
     assert s.frame.cursor == Location("baltimore")  # the projector's cursor sits on the option's place

@@ -12,7 +12,7 @@ it says who pays what (a bid to a railroad's treasury, $3 to the bank, a connect
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -23,7 +23,7 @@ from companion.games.allegheny import network as net
 from companion.games.allegheny.data import Board, Railroad
 from companion.games.allegheny.state import AlleghenyState, Auction, Share, Track
 from companion.games.base import Option, SetupQuestion
-from companion.places import GraphBoard, Link, place_from_args
+from companion.places import GraphBoard, Link, Location, place_from_args
 
 TURN_ACTIONS: tuple[str, ...] = ("build_track", "develop_locations", "other_action", "end_game")
 BID_CHOICES = 60
@@ -197,7 +197,7 @@ class AlleghenyGame:
             raise RuleError(f"the {self.rr(key).name} has not opened: it builds no track yet")
         end = self._default_end(state, key)
         said = f"{who} builds for the {self.rr(key).name}" + (f" from {self.board.name(end)}" if end else "")
-        return replace(state, phase="build", railroad=key, build_from=end, recent=(said,))
+        return replace(state, phase="build", railroad=key, build_from=end, laid=0, recent=(said,))
 
     def _default_end(self, state: AlleghenyState, rr: str) -> str:
         """Where a build starts without asking: the end of the railroad's newest link when a link can be built
@@ -212,21 +212,37 @@ class AlleghenyGame:
     def _newest_end(self, state: AlleghenyState, rr: str) -> str:
         """The far end of the railroad's newest link (its base before it has one); external connections end a
         line, so they are never an end to build from."""
-        reach = net.reach(self.board, state, rr)
+        newest = self._newest_link(state, rr)
+        if newest is None:
+            return self.rr(rr).base
+        start, far = newest
+        return far if far in net.reach(self.board, state, rr) else start
+
+    def _newest_link(self, state: AlleghenyState, rr: str) -> tuple[str, str] | None:
+        """The railroad's newest link as (the end it was built from, its far end); None before it has one."""
         for i in range(len(state.tracks) - 1, -1, -1):
             t = state.tracks[i]
             if t.railroad != rr:
                 continue
             earlier = replace(state, tracks=state.tracks[:i])
             start = t.link.a if t.link.a in net.reach(self.board, earlier, rr) else t.link.b
-            far = t.link.other(start)
-            return far if far in reach else start
-        return self.rr(rr).base
+            return start, t.link.other(start)
+        return None
+
+    def _line_ended(self, state: AlleghenyState) -> bool:
+        """Whether the building railroad's newest link ended its line: its far end is an external connection or
+        can take no further link (then stopping is the likely answer; after "Other end" it is not)."""
+        newest = self._newest_link(state, state.railroad)
+        if newest is None:
+            return False
+        far = newest[1]
+        return far not in net.reach(self.board, state, state.railroad) or \
+            not net.buildable_from(self.board, state, state.railroad, far)
 
     def _next_player(self, state: AlleghenyState, said: str) -> AlleghenyState:
         """The turn passes clockwise."""
         nxt = (state.current + 1) % state.players
-        return replace(state, phase="turn", current=nxt, railroad="", build_from="", first_developed="",
+        return replace(state, phase="turn", current=nxt, railroad="", build_from="", first_developed="", laid=0,
                        recent=(said, f"{self.seat(nxt)}'s turn"))
 
     # -- building track ---------------------------------------------------------------------------
@@ -248,7 +264,7 @@ class AlleghenyGame:
             raise RuleError(f"the {self.rr(rr).name} is building, not {named!r}")
         link = self._link(event.args)
         start = link.a if link.a in net.reach(self.board, state, rr) else link.b
-        state = self._lay(state, rr, link, free=False)
+        state = replace(self._lay(state, rr, link, free=False), laid=state.laid + 1)
         opens = self.board.rules.ple_opens_at
         if opens in link.ends() and not state.ple_open and rr != self.board.rules.ple:
             return self._ple_opens(state)
@@ -475,6 +491,54 @@ class AlleghenyGame:
         return [Option.of(f"To {self.board.name(k.other(r.ple_opens_at))}",
                           Choice("build", {"railroad": r.ple, "link": [k.a, k.b]}))
                 for k in self._ple_links(state)]
+
+    def likely_place(self, state: AlleghenyState) -> Location | None:
+        """Where on the board the answer most likely is, so the board cursor starts there: while building, the
+        end the next link is built from (the link nearest it under the cursor, the others round it)."""
+        if state.phase == "build" and state.build_from:
+            return Location(state.build_from)
+        return None
+
+    def arranged(self, state: AlleghenyState, options: Sequence[Option]) -> tuple[list[Option], int | None, int]:
+        """The options as the buttons step through them and the one the cursor starts on (None: where a list
+        starts); LEFT and RIGHT step one like UP and DOWN. :meth:`choices` keeps its own order (hers first), so
+        what reads it (a seeded game, a typed decision) is unchanged. Nothing is taken without an OK.
+
+        - A turn: the railroad she is likeliest to build for under the cursor (hers, the one she built last
+          first), the next likeliest railroads one press away above and below it, then two presses, and so on;
+          "Other action" at the top, "Develop locations" under the railroads, "End game" last.
+        - A build once a link is laid: "Done building" under the cursor (one press stops), the links from the new
+          end (or, when that link ended the line, the other ends to build from) an arrow or two away (on the
+          board: up from the row under it; in a list: below it and, round the top, above it)."""
+        if state.phase == "turn":
+            return self._turn_laid_out(options)
+        if state.phase == "build" and state.laid > 0:
+            done = [o for o in options if o.event.action == "done_building"]
+            # The links from the new end; or, when the new link ended the line, the ends to build from (not after
+            # "Other end", when another end is wanted, not the end of the build).
+            step = "build" if state.build_from or not self._line_ended(state) else "build_from"
+            links = [o for o in options if o.event.action == step]
+            rest = [o for o in options if o.event.action not in ("done_building", step)]
+            if done and links:
+                # Done first (the cursor starts on it, also over the board); a second link round the top.
+                return [*done, *links[:1], *rest, *links[1:][::-1]], 0, 1
+        return list(options), None, 1
+
+    @staticmethod
+    def _turn_laid_out(options: Sequence[Option]) -> tuple[list[Option], int | None, int]:
+        builds = [o for o in options if o.event.action == "build_track"]
+        if not builds:
+            return list(options), None, 1
+        above: list[Option] = []
+        below: list[Option] = []
+        for k, option in enumerate(builds[1:]):  # likeliest first: alternately just below, then just above
+            (below if k % 2 == 0 else above).append(option)
+        by = {o.event.action: o for o in options}
+        top = [by["other_action"]] if "other_action" in by else []
+        under = [by["develop_locations"]] if "develop_locations" in by else []
+        last = [o for o in options if o.event.action not in ("build_track", "other_action", "develop_locations")]
+        laid = [*top, *above[::-1], builds[0], *below, *under, *last]
+        return laid, len(top) + len(above), 1
 
     def _bid_options(self, state: AlleghenyState, a: Auction) -> list[Option]:
         """Every bid from the least one allowed up, a dollar apart (the arrows step the amount; a larger bid is
