@@ -197,7 +197,7 @@ class AlleghenyGame:
             raise RuleError(f"the {self.rr(key).name} has not opened: it builds no track yet")
         end = self._default_end(state, key)
         said = f"{who} builds for the {self.rr(key).name}" + (f" from {self.board.name(end)}" if end else "")
-        return replace(state, phase="build", railroad=key, build_from=end, laid=0, recent=(said,))
+        return replace(state, phase="build", railroad=key, build_from=end, recent=(said,))
 
     def _default_end(self, state: AlleghenyState, rr: str) -> str:
         """Where a build starts without asking: the end of the railroad's newest link when a link can be built
@@ -229,20 +229,10 @@ class AlleghenyGame:
             return start, t.link.other(start)
         return None
 
-    def _line_ended(self, state: AlleghenyState) -> bool:
-        """Whether the building railroad's newest link ended its line: its far end is an external connection or
-        can take no further link (then stopping is the likely answer; after "Other end" it is not)."""
-        newest = self._newest_link(state, state.railroad)
-        if newest is None:
-            return False
-        far = newest[1]
-        return far not in net.reach(self.board, state, state.railroad) or \
-            not net.buildable_from(self.board, state, state.railroad, far)
-
     def _next_player(self, state: AlleghenyState, said: str) -> AlleghenyState:
         """The turn passes clockwise."""
         nxt = (state.current + 1) % state.players
-        return replace(state, phase="turn", current=nxt, railroad="", build_from="", first_developed="", laid=0,
+        return replace(state, phase="turn", current=nxt, railroad="", build_from="", first_developed="",
                        recent=(said, f"{self.seat(nxt)}'s turn"))
 
     # -- building track ---------------------------------------------------------------------------
@@ -264,7 +254,7 @@ class AlleghenyGame:
             raise RuleError(f"the {self.rr(rr).name} is building, not {named!r}")
         link = self._link(event.args)
         start = link.a if link.a in net.reach(self.board, state, rr) else link.b
-        state = replace(self._lay(state, rr, link, free=False), laid=state.laid + 1)
+        state = self._lay(state, rr, link, free=False)
         opens = self.board.rules.ple_opens_at
         if opens in link.ends() and not state.ple_open and rr != self.board.rules.ple:
             return self._ple_opens(state)
@@ -507,21 +497,11 @@ class AlleghenyGame:
         - A turn: the railroad she is likeliest to build for under the cursor (hers, the one she built last
           first), the next likeliest railroads one press away above and below it, then two presses, and so on;
           "Other action" at the top, "Develop locations" under the railroads, "End game" last.
-        - A build once a link is laid: "Done building" under the cursor (one press stops), the links from the new
-          end (or, when that link ended the line, the other ends to build from) an arrow or two away (on the
-          board: up from the row under it; in a list: below it and, round the top, above it)."""
+        - A build: the options in their own order (the links, "Other end", "Done building" last); the cursor
+          starts on the board at the link nearest the end the build goes on from (:meth:`likely_place`). Done
+          building ends her turn, so it is never under the cursor: no single press ends a turn by accident."""
         if state.phase == "turn":
             return self._turn_laid_out(options)
-        if state.phase == "build" and state.laid > 0:
-            done = [o for o in options if o.event.action == "done_building"]
-            # The links from the new end; or, when the new link ended the line, the ends to build from (not after
-            # "Other end", when another end is wanted, not the end of the build).
-            step = "build" if state.build_from or not self._line_ended(state) else "build_from"
-            links = [o for o in options if o.event.action == step]
-            rest = [o for o in options if o.event.action not in ("done_building", step)]
-            if done and links:
-                # Done first (the cursor starts on it, also over the board); a second link round the top.
-                return [*done, *links[:1], *rest, *links[1:][::-1]], 0, 1
         return list(options), None, 1
 
     @staticmethod

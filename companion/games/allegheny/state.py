@@ -77,9 +77,6 @@ class AlleghenyState:
     bonuses: tuple[tuple[str, str], ...] = ()
     """(railroad, external location) connection bonuses paid so far."""
     recent: tuple[str, ...] = ()
-    laid: int = 0
-    """Links the railroad building has laid in this build (build phase): once one is, stopping is the likely
-    answer and the buttons start on "Done building"."""
 
     def level(self, key: str) -> int:
         return dict(self.development).get(key, 0)
