@@ -65,17 +65,20 @@ def test_the_players_with_actions_left_are_asked_for_first(journal: Journal) -> 
     assert items(s)[:3] == ("Blue", "Green", "Red")  # Red has taken her two: the next seat first, Red last
 
 
-def test_the_entry_taking_the_last_action_ends_the_turn_with_one_ok(journal: Journal) -> None:
+def test_the_entry_taking_the_last_action_ends_the_turn_one_press_from_the_cursor(journal: Journal) -> None:
     """"At the end of the turn remove any coal or ironworks cards ... move all of the remaining cards to the lower
     value spaces ... refill the display": the turn ends when Green takes her second action, the OLED saying so on
-    the answer itself; the display slides and its refill is asked at once."""
+    the answer itself; the display slides and its refill is asked at once. The answer that ends the turn is never
+    where the cursor starts (no single press ends a turn by accident): one press away."""
     s = japan(journal)
     five_actions(s)
     decide(s, "link", **{"from": "okayama", "to": "kobe"})
-    assert items(s)[0] == "Green, end turn"  # where the cursor starts: one OK
+    assert items(s)[0] == "Green, end turn"
+    assert s.panel.menu is not None and s.panel.menu.selected != 0  # not under the cursor
     assert "Green, turn goes on" in items(s) and items(s).index("Green, turn goes on") > items(s).index("Red")
     p = Presses(s)
-    p.press("OK")
+    p.pick("Green, end turn")
+    assert p.count == 2  # an arrow, then OK
     assert s.current is not None
     state = s.current.state
     assert state.turn == 2 and state.phase == "deal" and state.acted == ()

@@ -34,10 +34,13 @@ def setup_questions(game: Any) -> Sequence[SetupQuestion]:
 
 
 def ends(option: Option) -> bool:
-    """An option that ends a turn, a phase or the game ("end", "end_turn", "end_player_phase", "end_game"): the
-    cursor never starts on one, and a wrapping list does not land on one."""
+    """An option that ends a turn, a phase or the game ("end", "end_turn", "end_player_phase", "end_game", or an
+    entry that ends the turn with it): the cursor never starts on one, and a wrapping list does not land on one."""
     action = option.event.action
-    return action == "end" or action.startswith("end_")
+    if action == "end" or action.startswith("end_"):
+        return True
+    # an entry offered as the end of the turn too (Age of Industry's "Green, end turn"): its last step ends the turn
+    return isinstance(option.event, Choice) and option.event.args.get("end_turn") is True
 
 
 def first_choice(options: Sequence[Option]) -> int:
