@@ -130,15 +130,21 @@ def _to_player_two(s: Session) -> None:
     assert s.current is not None and s.current.state.current == 1  # Player 2: the C&O and the B&M
 
 
-def test_a_link_that_ends_the_line_leaves_the_cursor_on_an_end_never_on_done_building(journal: Journal) -> None:
-    """An external connection ends a line: the cursor is on an end to build from, never on Done building (it ends
-    her turn), which is one arrow away."""
+def _b_and_m_builds(journal: Journal, link: str) -> tuple[Session, Presses]:
+    """Player 2 builds one B&M link (``link``, as the OLED names it), every press counted."""
     s = Session(journal)
     offered(s)
     _to_player_two(s)
     p = Presses(s)
     p.pick("Build: B&M")
-    p.pick("To Maine +$3")
+    p.pick(link)
+    return s, p
+
+
+def test_a_link_that_ends_the_line_leaves_the_cursor_on_an_end_never_on_done_building(journal: Journal) -> None:
+    """An external connection ends a line: the cursor is on an end to build from, never on Done building (it ends
+    her turn), which is one arrow away."""
+    s, p = _b_and_m_builds(journal, "To Maine +$3")
     assert s.current is not None and s.current.state.phase == "build" and s.current.state.build_from == ""
     menu = s.panel.menu
     assert menu is not None and menu.items[menu.selected] == "From Boston"
@@ -150,12 +156,7 @@ def test_a_link_that_ends_the_line_leaves_the_cursor_on_an_end_never_on_done_bui
 
 def test_after_other_end_the_cursor_is_on_an_end_not_on_done_building(journal: Journal) -> None:
     """"Other end" asks for another end: the cursor starts on one, never on Done building."""
-    s = Session(journal)
-    offered(s)
-    _to_player_two(s)
-    p = Presses(s)
-    p.pick("Build: B&M")
-    p.pick("To Springfield")
+    s, p = _b_and_m_builds(journal, "To Springfield")
     assert s.current is not None and s.current.state.build_from == "springfield"
     assert s.panel.menu is not None and s.panel.menu.items[s.panel.menu.selected] != "Done building"
     p.pick("Other end")
