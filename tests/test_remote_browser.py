@@ -76,12 +76,11 @@ def settled(driver, box):
         count = box.remote.view.count
         surface = box.projector.renderer.surface
         projected = pygame.image.tobytes(surface, "RGB")
-        if frame != count or box.remote.view.count != count:
-            continue  # a newer frame came meanwhile: look again
-        picture = Image.frombytes("RGB", surface.get_size(), base64.b64decode(pixels))
-        assert picture.tobytes() == projected, "the phone's picture is not the projector's"
-        return
-    raise AssertionError("the box kept drawing new frames: the phone never caught up")
+        if frame == count == box.remote.view.count:
+            break  # else a newer frame came meanwhile: look again
+    assert frame == count, "the box kept drawing new frames: the phone never caught up"
+    picture = Image.frombytes("RGB", surface.get_size(), base64.b64decode(pixels))
+    assert picture.tobytes() == projected, "the phone's picture is not the projector's"
 
 
 def phone_frame(driver):
