@@ -65,11 +65,16 @@ def test_a_painter_draws_from_the_frames_data_alone(key, painter_class, seed, ev
     options = {"players": 4, "forecaster": 2} if key == "kansas" else {}
     state = seeded_state(game, seed, events, options)
     frame = frame_for(game, state)
-    blind = painter_class(BoardOnly(game))  # no rule to call: only the board, the state and the frame's data
-    blind.use(frame.drawn)
+    draws_from_data_alone(painter_class, BoardOnly, game, state, frame.drawn)
+
+
+def draws_from_data_alone(painter_class: Any, printed: Any, game: Any, state: Any, drawn: Any) -> None:
+    """A painter given only what is printed (``printed(game)``: no rule to call) and the frame's ``drawn`` data
+    paints what the game's own painter paints; handed nothing, the rules' lines and figures are gone."""
+    blind = painter_class(printed(game))
+    blind.use(drawn)
     assert picture(blind, state) == picture(painter_of(game, state), state)
-    # and the data is what makes the picture: handed nothing, the rules' lines are gone
-    bare = painter_class(BoardOnly(game))
+    bare = painter_class(printed(game))
     bare.use(NOTHING)
     assert picture(bare, state) != picture(blind, state)
 

@@ -16,10 +16,10 @@ from companion.games.allegheny.painter import Painter as AlleghenyPainter
 from companion.games.carcassonne.painter import Painter as CarcassonnePainter
 from companion.games.industry.painter import IndustryPainter
 from companion.places import Link
-from companion.session.drawn import drawn_of, painter_of
+from companion.session.drawn import drawn_of
 from companion.views.drawn import NOTHING
-from companion.views.projector import Layout
-from companion.views.projector.renderer import ProjectorRenderer, side_inner
+from companion.views.projector.renderer import ProjectorRenderer
+from tests.test_painters_drawn import draws_from_data_alone
 
 SIZE = (1280, 720)
 
@@ -37,15 +37,6 @@ class MapsOnly:
                 setattr(self, name, getattr(game, name))
         self.title = game.title
         self.key = game.key
-
-
-def picture(painter: Any, state: Any) -> bytes:
-    """The painter's marks and side panel for ``state``, as pixels."""
-    layout = Layout.for_board(painter.map_data(state).shaped(), *SIZE)
-    surface = pygame.Surface(SIZE)
-    painter.paint_state(surface, layout, state)
-    painter.paint_side(surface, layout, side_inner(layout, False), state)
-    return pygame.image.tobytes(surface, "RGB")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -81,13 +72,7 @@ def test_a_painter_draws_from_the_frames_data_alone(key, painter_class, seed, ev
     game = load_game(key, None)
     state = seeded_state(game, seed, events, options)
     frame = frame_for(game, state)
-    blind = painter_class(MapsOnly(game))  # no rule to call: only the maps, the state and the frame's data
-    blind.use(frame.drawn)
-    assert picture(blind, state) == picture(painter_of(game, state), state)
-    # and the data is what makes the picture: handed nothing, the rules' figures are gone
-    bare = painter_class(MapsOnly(game))
-    bare.use(NOTHING)
-    assert picture(bare, state) != picture(blind, state)
+    draws_from_data_alone(painter_class, MapsOnly, game, state, frame.drawn)  # only the maps to read
 
 
 def test_the_industry_data_are_the_ledgers_figures_and_the_cards_names():
