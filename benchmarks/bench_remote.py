@@ -94,20 +94,15 @@ def serve_stages() -> None:
     import importlib
     import queue
 
-    from companion.config import Config, RemoteConfig
+    from companion.config import RemoteConfig
     from companion.inputs import Press
     from companion.journal import Journal
-    from companion.sim import build_table, sim_config
 
     def memory() -> str:
         return f"{_vmrss(os.getpid())[0]:.2f}"
 
     with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
-        config = Config(remote=RemoteConfig(enabled=False, port=0, bind="127.0.0.1"))
-        views, closers = box_views()
-        table = build_table(journal, sim_config(config, headless=True), tick=0.05, views=views)
-        table.closers.extend(closers)
-        table.session.start("kansas", {"players": 4})
+        table = kansas_box(journal, remote=False)
 
         def roll() -> int:
             before = table.loop.frames_shown
@@ -158,19 +153,13 @@ def tap_latency() -> tuple[list[float], float]:
 
     import aiohttp
 
-    from companion.config import Config, RemoteConfig
     from companion.inputs import Quit
     from companion.journal import Journal
-    from companion.sim import build_table, sim_config
 
     with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
-        config = Config(remote=RemoteConfig(enabled=True, port=0, bind="127.0.0.1"))
-        views, closers = box_views()
-        table = build_table(journal, sim_config(config, headless=True), views=views, tick=0.05)
-        table.closers.extend(closers)
+        table = kansas_box(journal, remote=True)
         remote = table.parts["remote-server"]
         url = f"http://127.0.0.1:{remote.server.port}"
-        table.session.start("kansas", {"players": 4})
         loop_thread = threading.Thread(target=table.loop.run, daemon=True)
         loop_thread.start()
         try:
@@ -276,36 +265,38 @@ def rss_mb(remote: bool, phones: int = PHONES) -> tuple[float, float]:
         _stop_box(proc)
 
 
-def box_views() -> tuple[list[Any], list[Any]]:
-    """The box's own views and their closers: the OLED (luma's dummy device, drawn by Pillow as on the box) and
-    the projector's 1080p map drawn headless."""
+def kansas_box(journal: Any, remote: bool) -> Any:
+    """The simulated table every measured box is: the box's own views (the OLED on luma's dummy device, drawn by
+    Pillow as on the box; the projector's 1080p map drawn headless), the phones' page on a free loopback port when
+    ``remote``, a 4-player Kansas game started. The caller closes it."""
     from luma.core.device import dummy
 
+    from companion.config import Config, RemoteConfig
     from companion.session.views import OledView
+    from companion.sim import build_table, sim_config
     from companion.views.oled import render
     from companion.views.projector import ProjectorRenderer, ProjectorView
     from hardware.oled import Display, OledSettings
 
     settings = OledSettings()
     display = Display(settings, device=dummy(width=settings.width, height=settings.height, mode="1"))
-    return [OledView(display, render), ProjectorView(ProjectorRenderer((1920, 1080)))], [display.close]
+    views = [OledView(display, render), ProjectorView(ProjectorRenderer((1920, 1080)))]
+    config = Config(remote=RemoteConfig(enabled=remote, port=0, bind="127.0.0.1"))
+    table = build_table(journal, sim_config(config, headless=True), tick=0.05, views=views)
+    table.closers.append(display.close)
+    table.session.start("kansas", {"players": 4})
+    return table
 
 
 def serve(remote: bool) -> None:
-    """A box in this process for the memory figure: the simulated table with the box's views (:func:`box_views`),
+    """A box in this process for the memory figure: the simulated table with the box's views (:func:`kansas_box`),
     the page on a free loopback port when ``remote``. Prints the port and the code, then takes "roll" (the ROLL
     button, answered once the frame is shown) and "quit" on stdin."""
-    from companion.config import Config, RemoteConfig
     from companion.inputs import Press, Quit
     from companion.journal import Journal
-    from companion.sim import build_table, sim_config
 
     with tempfile.TemporaryDirectory() as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
-        config = Config(remote=RemoteConfig(enabled=remote, port=0, bind="127.0.0.1"))
-        views, closers = box_views()
-        table = build_table(journal, sim_config(config, headless=True), tick=0.05, views=views)
-        table.closers.extend(closers)
-        table.session.start("kansas", {"players": 4})
+        table = kansas_box(journal, remote)
         thread = threading.Thread(target=table.loop.run, daemon=True)
         thread.start()
         _until(lambda: table.loop.frames_shown > 0)
