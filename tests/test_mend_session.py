@@ -55,6 +55,13 @@ def open_mend(s: Session) -> None:
     assert s.panel.menu.title == "Mend which entry?"
 
 
+def turn_third_tile(s: Session) -> None:
+    """The table's one mend these tests share: entry 3's road turned from SW to NW through the menu."""
+    open_mend(s)
+    pick(s, "3. road SW")
+    pick(s, "road NW")
+
+
 def test_a_tiles_rotation_mended_three_entries_back_is_the_game_played_right(tmp_path):
     s = carcassonne(tmp_path / "j.sqlite", TURNS)
     try:
@@ -106,9 +113,7 @@ def test_a_mend_survives_a_restart(tmp_path):
     path = tmp_path / "j.sqlite"
     s = carcassonne(path, TURNS)
     with s.journal:
-        open_mend(s)
-        pick(s, "3. road SW")
-        pick(s, "road NW")
+        turn_third_tile(s)
         state, digest = s.current.state, s.digest()
     with Journal(path) as journal:
         again = Session(journal)
@@ -121,9 +126,7 @@ def test_undo_after_a_mend_takes_back_the_last_entry_of_the_mended_game(tmp_path
     path = tmp_path / "j.sqlite"
     s = carcassonne(path, TURNS)
     with s.journal:
-        open_mend(s)
-        pick(s, "3. road SW")
-        pick(s, "road NW")
+        turn_third_tile(s)
         s.handle(Press("OK"))
         s.undo()
         assert [x.event.action for x in s.current.live] == ["cell", "kind", "rotate", "pass", "lay"]
@@ -332,9 +335,7 @@ def test_a_mend_is_on_disk_before_its_screen_is_shown(tmp_path):
     s = carcassonne(path, TURNS)
     with s.journal:
         s.journal.write_behind = True
-        open_mend(s)
-        pick(s, "3. road SW")
-        pick(s, "road NW")
+        turn_third_tile(s)
         s.settle_writes()
         assert s.panel.menu.title == "Entry 3 mended"
         assert rows(path)[-1][2] == "mend" and '"quarters": 1' in rows(path)[-1][3]
