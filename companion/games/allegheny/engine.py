@@ -212,22 +212,16 @@ class AlleghenyGame:
     def _newest_end(self, state: AlleghenyState, rr: str) -> str:
         """The far end of the railroad's newest link (its base before it has one); external connections end a
         line, so they are never an end to build from."""
-        newest = self._newest_link(state, rr)
-        if newest is None:
-            return self.rr(rr).base
-        start, far = newest
-        return far if far in net.reach(self.board, state, rr) else start
-
-    def _newest_link(self, state: AlleghenyState, rr: str) -> tuple[str, str] | None:
-        """The railroad's newest link as (the end it was built from, its far end); None before it has one."""
+        reach = net.reach(self.board, state, rr)
         for i in range(len(state.tracks) - 1, -1, -1):
             t = state.tracks[i]
             if t.railroad != rr:
                 continue
             earlier = replace(state, tracks=state.tracks[:i])
             start = t.link.a if t.link.a in net.reach(self.board, earlier, rr) else t.link.b
-            return start, t.link.other(start)
-        return None
+            far = t.link.other(start)
+            return far if far in reach else start
+        return self.rr(rr).base
 
     def _next_player(self, state: AlleghenyState, said: str) -> AlleghenyState:
         """The turn passes clockwise."""
