@@ -56,7 +56,7 @@ async def phone(box, index, stop, final, seen, rng):
                 if state["dice"]:
                     message = {"t": "dice", "dice": [[k, rng.randint(1, 6)] for k in state["dice"]]}
                 elif state["options"]:
-                    message = {"t": "pick", "option": rng.randrange(len(state["options"]))}
+                    message = {"t": "pick", "option": rng.choice(playing_on(state["options"]))}
                 elif state["question"]:
                     message = {"t": "answer", "yes": rng.random() < 0.5}
                 elif state["undo"] and rng.random() < 0.05:
@@ -81,6 +81,17 @@ def agreed(box, seen):
     count = box.remote.view.count
     return all(frame == count and picture is not None and int.from_bytes(picture[:8], "big") == count
                for frame, picture in seen)
+
+
+ENDS_THE_GAME = ("End game", "End: final scoring")
+"""The labels of the options that end a game at once (Allegheny's, Carcassonne's; Kansas's on its last turn)."""
+
+
+def playing_on(options):
+    """The options a phone picks from: the table plays on, so not one that ends the game at once (a round of a
+    few seconds could end before the buttons pressed anything), unless nothing else is offered."""
+    going = [i for i, o in enumerate(options) if not o["label"].startswith(ENDS_THE_GAME)]
+    return going or list(range(len(options)))
 
 
 def buttons(box, stop, rng, pressed):
