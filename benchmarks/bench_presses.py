@@ -62,21 +62,55 @@ def carcassonne_table(rng: random.Random, game: Any, state: Any, options: list[A
 
 
 def industry_table() -> Choose:
-    """An Age of Industry table: two entries a turn (what each player does with her two actions: a building, a
-    link, a card), any legal ones, then the end of the turn; never Cancel."""
-    seen = {"turn": -1, "entries": 0}
+    """An Age of Industry table playing a turn as the rules have it: the players in an order of their own each turn
+    (the box does not see how it is set), each making her two actions (the base rules' figure) one after the other,
+    each a building, a rail link, a ship, a card or a sale (any legal one, every answer at random) in her own colour,
+    then the end of the turn: with the last action's answer ("Green, end turn") where the box offers it, else
+    *End turn*. The display is dealt from a deck shuffled once a game, the hands dealt from it first (the table
+    deals; the box does not see the cards). The table counts its own actions, so it plays the same on any version
+    of the box."""
+    seen: dict[str, Any] = {"turn": -1, "order": [], "made": 0, "deck": None}
+
+    def deal(rng: random.Random, game: Any, state: Any, options: list[Any]) -> Any:
+        if seen["deck"] is None:
+            cards = ["location" if c.startswith("at:") else c for c in game.board(state).deck]
+            rng.shuffle(cards)
+            seen["deck"] = cards[game.rules.hand * len(state.players):]
+        by = {o.event.args["card"]: o for o in options}
+        while seen["deck"]:
+            card = seen["deck"].pop()
+            if card in by:
+                return by[card]
+        return rng.choice(options)
 
     def choose(rng: random.Random, game: Any, state: Any, options: list[Any]) -> Any:
+        if options and options[0].event.action == "deal":
+            return deal(rng, game, state, options)
         if state.turn != seen["turn"]:
-            seen["turn"], seen["entries"] = state.turn, 0
-        enders = [o for o in options if ends(o)]
+            order = list(state.players)
+            rng.shuffle(order)
+            seen.update(turn=state.turn, order=order, made=0)
+        order, made = seen["order"], seen["made"]
         rest = [o for o in options if not ends(o) and o.event.action != "cancel"]
-        if enders:  # the turn's own prompt: an entry, or the end of the turn
-            if seen["entries"] >= 2 or not rest:
-                return enders[0]
-            seen["entries"] += 1
-        return rng.choice(rest or options)
+        if not state.pending:  # the turn's own prompt: the next action, or the end of the turn
+            actions = [o for o in rest if o.event.action in INDUSTRY_ACTIONS]
+            if made >= ACTIONS * len(order) or not actions:
+                return next((o for o in options if ends(o)), None) or rng.choice(rest)
+            seen["made"] += 1
+            return rng.choice(actions)
+        actor = order[min(made - 1, ACTIONS * len(order) - 1) // ACTIONS]
+        mine = [o for o in options if actor in (o.event.args.get("owner"), o.event.args.get("player"))]
+        pool = mine or rest or options
+        last = made == ACTIONS * len(order)
+        return rng.choice([o for o in pool if ends(o) == last] or pool)
     return choose
+
+
+ACTIONS = 2
+"""A player's actions a turn (the base rules' figure; maps/industry.toml ``players.actions_per_turn``)."""
+INDUSTRY_ACTIONS = ("industry", "link", "ship", "card", "faceup", "sell")
+"""Age of Industry's entries a player makes as an action (a card taken, free or paid, is counted as one by the
+table; the box counts a paid one with the building it is used for)."""
 
 
 INDUSTRY_BUILDS = ("industry", "link", "ship")

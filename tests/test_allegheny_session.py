@@ -98,10 +98,13 @@ def test_a_scripted_allegheny_game(journal: Journal) -> None:
     # -- the first player: the PRR's owner, then clockwise ---------------------------------------------------
     assert "Player 4 owns the PRR: first player" in s.panel.result
     assert s.panel.status == "Player 4's turn - auto: Pittsburgh 0/2"
-    # her own railroads nearest the cursor (on the B&M, the PRR just below), then the others round them
-    assert s.panel.menu.items == ("Other action", "Build: NYC", "Build: C&O", "Build: B&M", "Build: PRR",
-                                  "Build: B&O", "Develop locations", "End game")
-    assert s.panel.menu.items[s.panel.menu.selected] == "Build: B&M"
+    # her own railroads nearest the cursor (on the B&M, the PRR just below), the others one press away round
+    # them (UP and DOWN one, LEFT and RIGHT a page), End game never one press away
+    menu = s.panel.menu
+    assert menu.items[menu.selected] == "Build: B&M" and menu.items[menu.selected + 1] == "Build: PRR"
+    one_press = {o.label for i, o in enumerate(s.options()) if len(s.presses_to(i)) == 2}
+    assert one_press == {"Build: PRR", "Build: C&O", "Build: B&O", "Build: NYC"}
+    assert {"Develop locations", "Other action", "End game"} <= set(menu.items)
 
     # -- building into Pittsburgh opens the P&LE -------------------------------------------------------------
     choose(s, "Build: B&O")

@@ -364,7 +364,7 @@ def test_a_whole_game_in_tile_mode_costs_seven_presses_a_turn():
 def test_laid_out_puts_the_likeliest_in_the_fewest_presses():
     """Round a list stepped by one (UP, DOWN) and by a page (LEFT, RIGHT): the likeliest in the middle, the next
     four one press away, the second likeliest just below the first and the third just above."""
-    from companion.games.carcassonne.likely import laid_out
+    from companion.games.layout import laid_out
 
     for n in range(1, 40):
         jump = max(2, round(n ** 0.5))

@@ -65,7 +65,8 @@ def test_the_two_face_up_cards_are_named_at_the_start_and_shown_by_name(journal:
     deck = s.current.state.deck
     assert s.current.state.beside == ("?", "?") and s.panel.prompt is not None
     assert s.panel.prompt.short == "Face up: which card?"
-    assert s.panel.menu is not None and s.panel.menu.items[0] == "Location card"  # the most numerous kind first
+    menu = s.panel.menu
+    assert menu is not None and menu.items[menu.selected] == "Location card"  # the most numerous kind first
     assert "Take face-up card" not in s.panel.menu.items
     assert "(not named yet)" in side_lines(s)
     named(s, "coal", "location")

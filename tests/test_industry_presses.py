@@ -121,12 +121,13 @@ def test_each_step_starts_on_the_likely_answer(journal: Journal) -> None:
     p = Presses(s)
     enter(p, "link", **{"from": "osaka", "to": "kobe", "owner": "Blue"})
     p.pick("Build industry")
-    assert s.panel.menu is not None and s.panel.menu.items[0] == "Kobe"
-    assert set(s.panel.menu.items[1:3]) == {"Okayama", "Osaka"}  # a link from Kobe (Takamatsu's sea lane too)
+    assert under_cursor(s) == "Kobe" and likeliest(s)[0] == "Kobe"
+    assert set(likeliest(s)[1:3]) == {"Okayama", "Osaka"}  # a link from Kobe (Takamatsu's sea lane too)
     p.pick("Kobe")
-    assert s.panel.menu.items[0] == "Port"  # Kobe's own port space
+    assert under_cursor(s) == "Port"  # Kobe's own port space
     p.pick("Port")
-    assert s.panel.menu.items[:3] == ("Blue", "Green", "Red")
+    assert under_cursor(s) == "Blue" and likeliest(s)[:3] == ["Blue", "Green", "Red"]
+    assert {"Green", "Red"} <= one_press_away(s)
     p.pick("Blue")
     p.pick("Build rail link")
     # from Kobe, where the last entry was; Okayama is the one link left there, taken without asking; the OLED
@@ -134,12 +135,31 @@ def test_each_step_starts_on_the_likely_answer(journal: Journal) -> None:
     assert s.current.state.pending_args() == {"from": "kobe", "to": "okayama"}
     assert s.panel.prompt is not None and s.panel.prompt.short == "Kobe-Okayama"
     # Blue has taken her two actions (the link, the port): the players with actions left come first
-    assert s.panel.menu.items[:3] == ("Green", "Red", "Blue") and "Other start" in s.panel.menu.items
+    assert under_cursor(s) == "Green" and likeliest(s)[:3] == ["Green", "Red", "Blue"]
+    assert "Other start" in s.panel.menu.items
     p.pick("Other start")
-    assert s.panel.menu.items[0] == "Kobe" and s.panel.prompt.short == "From where?"
+    assert under_cursor(s) == "Kobe" and s.panel.prompt.short == "From where?"
     p.pick("Osaka")
     assert s.current.state.pending_args() == {"from": "osaka", "to": "kyoto"}  # the one link left from Osaka
     assert s.panel.prompt.short == "Osaka-Kyoto"
+
+
+def under_cursor(s: Session) -> str:
+    """The option the cursor is on, as the OLED shows it."""
+    menu = s.panel.menu
+    assert menu is not None
+    return menu.items[menu.selected]
+
+
+def likeliest(s: Session) -> list[str]:
+    """The engine's own order of the answers, likeliest first (the session lays them out round the first)."""
+    assert s.current is not None
+    return [o.label for o in s.current.game.choices(s.current.state)]
+
+
+def one_press_away(s: Session) -> set[str]:
+    """The answers one arrow from the cursor (then OK)."""
+    return {o.label for i, o in enumerate(s.options()) if len(s.presses_to(i)) == 2}
 
 
 def test_a_single_answer_never_completes_an_entry_so_older_journals_replay_step_by_step(journal: Journal) -> None:

@@ -75,7 +75,9 @@ def test_a_japan_game_builds_runs_the_display_three_turns_and_ends_with_the_deck
     pick(session, "Red")
     pick(session, "Build rail link")  # from where the last entry was: Osaka, said on the OLED
     assert session.panel.prompt.short == "From Osaka to?"
-    assert session.panel.menu.items == ("Kobe", "Kyoto", "Other start", "Cancel")
+    menu = session.panel.menu
+    assert set(menu.items) == {"Kobe", "Kyoto", "Other start", "Cancel"} and menu.items[menu.selected] == "Kobe"
+    assert menu.items[menu.selected + 1] == "Kyoto"  # the next likeliest one press down
     pick(session, "Kobe")
     pick(session, "Red")
     assert session.panel.result == ("Red: rail Osaka - Kobe ($4)",)

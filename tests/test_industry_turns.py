@@ -42,8 +42,16 @@ def decide(s: Session, action: str, **args: object) -> None:
 
 
 def items(s: Session) -> tuple[str, ...]:
+    """The answers in the engine's own order, likeliest first (the OLED lays them out round the first)."""
+    assert s.current is not None and s.panel.menu is not None
+    out = tuple(o.label for o in s.current.game.choices(s.current.state))
+    assert set(out) == set(s.panel.menu.items)
+    return out
+
+
+def under_cursor(s: Session) -> str:
     assert s.panel.menu is not None
-    return tuple(s.panel.menu.items)
+    return s.panel.menu.items[s.panel.menu.selected]
 
 
 def five_actions(s: Session) -> None:
@@ -74,7 +82,7 @@ def test_the_entry_taking_the_last_action_ends_the_turn_one_press_from_the_curso
     five_actions(s)
     decide(s, "link", **{"from": "okayama", "to": "kobe"})
     assert items(s)[0] == "Green, end turn"
-    assert s.panel.menu is not None and s.panel.menu.selected != 0  # not under the cursor
+    assert under_cursor(s) == items(s)[1]  # not under the cursor: the next answer is
     assert "Green, turn goes on" in items(s) and items(s).index("Green, turn goes on") > items(s).index("Red")
     p = Presses(s)
     p.pick("Green, end turn")

@@ -56,13 +56,16 @@ class Option:
     """One decision the table can take now: what the OLED lists, the event it sends, the place it concerns.
 
     ``label`` is written to fit the OLED (the engine's short form); ``text`` is the longer sentence for
-    the projector, when the engine has one. ``place`` lets the projector's cursor sit on it.
+    the projector, when the engine has one. ``place`` lets the projector's cursor sit on it. ``ends_turn`` marks
+    an option that ends a player's turn though its action's name does not say so (Allegheny's "Done building"),
+    so the cursor never starts on it (:func:`companion.session.choices.ends`).
     """
 
     label: str
     event: Choice
     place: Place | None = None
     text: str = ""
+    ends_turn: bool = False
 
     @property
     def hex(self) -> Hex | None:
@@ -70,9 +73,10 @@ class Option:
         return self.place if isinstance(self.place, Hex) else None
 
     @classmethod
-    def of(cls, label: str, event: Choice, place: Place | None = None, text: str = "") -> Option:
+    def of(cls, label: str, event: Choice, place: Place | None = None, text: str = "",
+           ends_turn: bool = False) -> Option:
         """An option whose place, unless given, is the one its event's arguments name."""
-        return cls(label, event, place if place is not None else place_from_args(event.args), text)
+        return cls(label, event, place if place is not None else place_from_args(event.args), text, ends_turn)
 
 
 class SetupQuestion(NamedTuple):

@@ -222,21 +222,23 @@ def offer(game: Any, state: Any, options: Sequence[Option], last: Event | None,
     """The options of ``state`` with where the cursor starts, and their board cursor (None: a list). ``last`` is
     the event that led to ``state``; ``before`` what was offered in the state before it (same game).
 
-    An engine may lay its options out for the buttons (``arranged(state, options)``: the options reordered and
-    the one a list starts on, Carcassonne's kinds round the likeliest) and name the place an answer on the board
-    most likely is (``likely_place(state)``: the cursor starts there instead of where the last thing happened)."""
-    arrange = getattr(game, "arranged", None)
-    listed: int | None = None
-    jump = 1
-    if callable(arrange):
-        options, listed, jump = arrange(state, options)
+    An engine may lay its options out for the buttons when they are a list (``arranged(state, options)``: the
+    options reordered, the one the list starts on and how far LEFT and RIGHT step; Carcassonne's kinds round the
+    likeliest); on the board the places lay them out, in the engine's own order. It may also name the place an
+    answer on the board most likely is (``likely_place(state)``: the cursor starts there instead of where the last
+    thing happened)."""
     near = _last_place(last, before)
     likely = getattr(game, "likely_place", None)
     aim = likely(state) if callable(likely) else None  # where the engine expects the answer, else the last place
     board = _board(game, state, options)
     moves = BoardCursor.of(options, board)
-    start = moves.start(aim if aim is not None else near, board) if moves is not None else listed
-    return Offered(options, start, near, jump if moves is None else 1), moves
+    if moves is not None:  # on the board the places lay the options out, in the engine's own order
+        return Offered(options, moves.start(aim if aim is not None else near, board), near, 1), moves
+    arrange = getattr(game, "arranged", None)
+    if not callable(arrange):
+        return Offered(options, None, near, 1), None
+    laid, start, jump = arrange(state, options)
+    return Offered(laid, start, near, jump), None
 
 
 def moved(options: Offered, moves: BoardCursor | None, request: OpenRequest, button: str) -> OpenRequest | None:
@@ -246,15 +248,16 @@ def moved(options: Offered, moves: BoardCursor | None, request: OpenRequest, but
     fewest presses a driver is told are the presses the buttons take.
 
     A list is stepped one option a press (UP and LEFT back, DOWN and RIGHT on, wrapping onto an option that ends
-    nothing), or LEFT and RIGHT ``jump`` options at once round the list where the engine says (:attr:`Offered.jump`);
+    nothing), or LEFT and RIGHT ``jump`` options at once round the list where the engine says (:attr:`Offered.jump`),
+    going on past an option that ends a turn, a phase or the game (only UP and DOWN stop on one);
     on the board an arrow goes to the nearest place that way, OK on a place with several options opens their short
     list, which the arrows step through and BACK leaves with the cursor still on that place."""
     at = cursor(options, request.choice)
     if button in ARROWS:
         step = -1 if button in ("UP", "LEFT") else 1
         jump = options.jump if isinstance(options, Offered) and button in ("LEFT", "RIGHT") else 1
-        if moves is None and jump > 1 and not any(ends(o) for o in options):
-            return request.with_(choice=(at + step * jump) % len(options))
+        if moves is None and jump > 1:
+            return request.with_(choice=_jumped(options, at, step * jump))
         if moves is None:
             return request.with_(choice=step_choice(options, request.choice, step))
         if request.listing:
@@ -267,6 +270,18 @@ def moved(options: Offered, moves: BoardCursor | None, request: OpenRequest, but
     if button == "BACK" and request.listing:
         return request.with_(listing=False)
     return None
+
+
+def _jumped(options: Sequence[Option], at: int, by: int) -> int:
+    """The option ``by`` options from ``at`` round the list, or the first past it (the same way) that ends nothing:
+    a page turned never lands on "End game", so a press more to step onto it is always one of UP or DOWN."""
+    n = len(options)
+    there = (at + by) % n
+    for _ in range(n):
+        if not ends(options[there]):
+            return there
+        there = (there + (1 if by > 0 else -1)) % n
+    return there
 
 
 ROUTE_BUTTONS = ("UP", "DOWN", "LEFT", "RIGHT", "OK", "BACK")

@@ -34,8 +34,11 @@ def setup_questions(game: Any) -> Sequence[SetupQuestion]:
 
 
 def ends(option: Option) -> bool:
-    """An option that ends a turn, a phase or the game ("end", "end_turn", "end_player_phase", "end_game", or an
-    entry that ends the turn with it): the cursor never starts on one, and a wrapping list does not land on one."""
+    """An option that ends a turn, a phase or the game ("end", "end_turn", "end_player_phase", "end_game", an
+    entry that ends the turn with it, or one its engine marks so): the cursor never starts on one, and a wrapping
+    list does not land on one."""
+    if option.ends_turn:
+        return True
     action = option.event.action
     if action == "end" or action.startswith("end_"):
         return True

@@ -23,6 +23,7 @@ from companion.games.allegheny import network as net
 from companion.games.allegheny.data import Board, Railroad
 from companion.games.allegheny.state import AlleghenyState, Auction, Share, Track
 from companion.games.base import Option, SetupQuestion
+from companion.games.layout import laid_out, page
 from companion.places import GraphBoard, Link, Location, place_from_args
 
 TURN_ACTIONS: tuple[str, ...] = ("build_track", "develop_locations", "other_action", "end_game")
@@ -212,16 +213,22 @@ class AlleghenyGame:
     def _newest_end(self, state: AlleghenyState, rr: str) -> str:
         """The far end of the railroad's newest link (its base before it has one); external connections end a
         line, so they are never an end to build from."""
-        reach = net.reach(self.board, state, rr)
+        newest = self._newest_link(state, rr)
+        if newest is None:
+            return self.rr(rr).base
+        start, far = newest
+        return far if far in net.reach(self.board, state, rr) else start
+
+    def _newest_link(self, state: AlleghenyState, rr: str) -> tuple[str, str] | None:
+        """The railroad's newest link as (the end it was built from, its far end), None before it has one."""
         for i in range(len(state.tracks) - 1, -1, -1):
             t = state.tracks[i]
             if t.railroad != rr:
                 continue
             earlier = replace(state, tracks=state.tracks[:i])
             start = t.link.a if t.link.a in net.reach(self.board, earlier, rr) else t.link.b
-            far = t.link.other(start)
-            return far if far in reach else start
-        return self.rr(rr).base
+            return start, t.link.other(start)
+        return None
 
     def _next_player(self, state: AlleghenyState, said: str) -> AlleghenyState:
         """The turn passes clockwise."""
@@ -484,35 +491,36 @@ class AlleghenyGame:
         return None
 
     def arranged(self, state: AlleghenyState, options: Sequence[Option]) -> tuple[list[Option], int | None, int]:
-        """The options as the buttons step through them and the one the cursor starts on (None: where a list
-        starts); LEFT and RIGHT step one like UP and DOWN. :meth:`choices` keeps its own order (hers first), so
-        what reads it (a seeded game, a typed decision) is unchanged. Nothing is taken without an OK.
+        """The options as the buttons step through them, the one the cursor starts on (None: where a list starts)
+        and how far LEFT and RIGHT step. :meth:`choices` keeps its own order (hers first), so what reads it (a
+        seeded game, a typed decision) is unchanged. Nothing is taken without an OK.
 
-        - A turn: the railroad she is likeliest to build for under the cursor (hers, the one she built last
-          first), the next likeliest railroads one press away above and below it, then two presses, and so on;
-          "Other action" at the top, "Develop locations" under the railroads, "End game" last.
-        - A build: the options in their own order (the links, "Other end", "Done building" last); the cursor
-          starts on the board at the link nearest the end the build goes on from (:meth:`likely_place`). Done
-          building ends her turn, so it is never under the cursor: no single press ends a turn by accident."""
+        - A turn: laid out round the railroad she is likeliest to build for (hers, the one she built last first;
+          :func:`companion.games.layout.laid_out`): it is under the cursor, the next four likeliest one press away
+          (UP and DOWN one, LEFT and RIGHT a page), every other within two; "Develop locations" and "Other action"
+          after the railroads, "End game" the farthest (a page turned never lands on it).
+        - A build: on the board, the cursor on the link nearest the end the build goes on from
+          (:meth:`likely_place`), "Done building" at that end, one arrow back from the link under the cursor
+          whichever way it runs (it ends her turn, so it is never under the cursor); in a list (one link left),
+          "Done building" just under the links and "Other end" last."""
         if state.phase == "turn":
             return self._turn_laid_out(options)
+        if state.phase == "build":
+            done = [o for o in options if o.event.action == "done_building"]
+            rest = [o for o in options if o.event.action not in ("done_building", "build_back")]
+            back = [o for o in options if o.event.action == "build_back"]
+            return [*rest, *done, *back], None, 1
         return list(options), None, 1
 
     @staticmethod
     def _turn_laid_out(options: Sequence[Option]) -> tuple[list[Option], int | None, int]:
-        builds = [o for o in options if o.event.action == "build_track"]
-        if not builds:
+        if not any(o.event.action == "build_track" for o in options):
             return list(options), None, 1
-        above: list[Option] = []
-        below: list[Option] = []
-        for k, option in enumerate(builds[1:]):  # likeliest first: alternately just below, then just above
-            (below if k % 2 == 0 else above).append(option)
-        by = {o.event.action: o for o in options}
-        top = [by["other_action"]] if "other_action" in by else []
-        under = [by["develop_locations"]] if "develop_locations" in by else []
-        last = [o for o in options if o.event.action not in ("build_track", "other_action", "develop_locations")]
-        laid = [*top, *above[::-1], builds[0], *below, *under, *last]
-        return laid, len(top) + len(above), 1
+        order = ("build_track", "develop_locations", "other_action")
+        ranked = sorted(options, key=lambda o: order.index(o.event.action) if o.event.action in order else len(order))
+        jump = page(len(ranked))
+        laid, start = laid_out(ranked, jump)
+        return laid, start, jump
 
     def _bid_options(self, state: AlleghenyState, a: Auction) -> list[Option]:
         """Every bid from the least one allowed up, a dollar apart (the arrows step the amount; a larger bid is
@@ -550,14 +558,19 @@ class AlleghenyGame:
                 out.append(Option.of(f"To {other.name}{extra}", Choice("build", {"railroad": rr, "link": [k.a, k.b]})))
             out.append(Option.of("Other end", Choice("build_back")))
             if any(t.railroad == rr for t in state.tracks):  # a link built: the railroad may stop here
-                out.append(Option.of("Done building", Choice("done_building")))
+                # at the end the build goes on from (the links round it): one arrow back from the link under the
+                # cursor, whichever way that link runs
+                out.append(Option.of("Done building", Choice("done_building"), Location(state.build_from),
+                                     ends_turn=True))
             return out
         ends = [end for end in net.reach(self.board, state, rr) if net.buildable_from(self.board, state, rr, end)]
         newest = self._newest_end(state, rr)
         # Asked only when the newest end cannot build or "Other end" was picked: then another end is wanted first.
         ends.sort(key=lambda end: end == newest)
         out = [Option.of(f"From {self.board.name(end)}", Choice("build_from", {"location": end})) for end in ends]
-        out.append(Option.of("Done building", Choice("done_building")))
+        link = self._newest_link(state, rr)
+        stopped = Location(link[1]) if link is not None and link[1] not in ends else None  # where the line stopped
+        out.append(Option.of("Done building", Choice("done_building"), stopped, ends_turn=True))
         return out
 
     def _develop_options(self, state: AlleghenyState) -> list[Option]:

@@ -23,10 +23,11 @@ from companion.games.base import Option, SetupQuestion
 from companion.games.carcassonne import tornado as twister
 from companion.games.carcassonne.data import Data
 from companion.games.carcassonne.features import Analysis, Placed, analyse, around, neighbour
-from companion.games.carcassonne.likely import FitTable, fit_table, laid_out, page
+from companion.games.carcassonne.likely import FitTable, fit_table
 from companion.games.carcassonne.scoring import cities_hit, earthquake_zone, on_feature, owners, points
 from companion.games.carcassonne.state import CarcState, Flood, Follower, Laid, Meteor, Tornado, long_name, short_name
 from companion.games.carcassonne.tiles import OPPOSITE, SIDES, TileType
+from companion.games.layout import laid_out, page
 from companion.places import Cell, SquareBoard
 
 START = Cell(0, 0)

@@ -16,9 +16,8 @@ per board (:class:`FitTable`), the same for the space, the kind and the discard 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 from companion.games.carcassonne.state import CarcState
 from companion.games.carcassonne.tiles import TileType
@@ -34,8 +33,6 @@ class Rules(Protocol):
 
     def remaining(self, state: CarcState, tile: TileType) -> int: ...
 
-
-T = TypeVar("T")
 
 Fits = tuple[tuple[TileType, tuple[int, ...]], ...]
 """The kinds left in the bag that fit one space, each with the turns that fit."""
@@ -74,36 +71,3 @@ def fit_table(game: Rules, state: CarcState) -> FitTable:
     spaces = {cell: tuple(game.layable(state, cell)) for cell in game.open_cells(state)}
     left = {tile.key: game.remaining(state, tile) for fits in spaces.values() for tile, _ in fits}
     return FitTable({c: f for c, f in spaces.items() if f}, left)
-
-
-def page(n: int) -> int:
-    """How far LEFT and RIGHT step on a list of ``n`` (UP and DOWN: one): about its square root, at least two, so
-    round the list any of five is one press from the first, of ten three, of thirty five."""
-    return max(2, round(n ** 0.5))
-
-
-def laid_out(likeliest_first: Sequence[T], jump: int) -> tuple[list[T], int]:
-    """A list laid out round its likeliest item for buttons that step it round (UP and DOWN one, LEFT and RIGHT
-    ``jump``), and where that item is (in the middle). The fewer presses a place in the list is from the
-    likeliest, the likelier the item put there; of places as near, the one next to it first (UP, DOWN: the second
-    likeliest just below, the third just above, the OLED showing both beside the cursor), then the nearer in the
-    list. With ``jump`` 3 and ten items, the four after the likeliest are one press away and all within three."""
-    n = len(likeliest_first)
-    if n <= 3:  # round a list of three, each is one press from the first
-        return list(likeliest_first), 0
-    far = {0: 0}
-    todo = [0]
-    for here in todo:  # breadth first over the offsets from the likeliest, round the list
-        for step in (1, -1, jump, -jump):
-            there = (here + step) % n
-            if there not in far:
-                far[there] = far[here] + 1
-                todo.append(there)
-    def signed(offset: int) -> int:
-        return offset if offset <= n // 2 else offset - n
-    order = sorted(far, key=lambda o: (far[o], abs(signed(o)), signed(o) < 0))
-    start = n // 2
-    out: list[T | None] = [None] * n
-    for item, offset in zip(likeliest_first, order, strict=True):
-        out[(start + signed(offset)) % n] = item
-    return [item for item in out if item is not None], start

@@ -7,7 +7,7 @@ ends the game, the sea lanes and Minnesota's markets, and the rail-link ledger.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -29,6 +29,7 @@ from companion.games.industry.entries import (
     short,
 )
 from companion.games.industry.state import EMPTY, TO_DEAL, UNNAMED, IndustryState, Slot
+from companion.games.layout import laid_out, page
 from companion.places import GraphBoard, Link, Location, Place
 
 DEAL_MODES: tuple[str, ...] = ("table", "box")
@@ -501,6 +502,30 @@ class IndustryGame:
             out.sort(key=lambda o: o.event.action != "link")
         return out
 
+    def arranged(self, state: IndustryState, options: Sequence[Option]) -> tuple[list[Option], int | None, int]:
+        """The options as the buttons step through them, the one the cursor starts on and how far LEFT and RIGHT
+        step. :meth:`choices` keeps its own order (likeliest first), so what reads it (a seeded game, the mend, a
+        typed decision) is unchanged.
+
+        Every list is laid out round its likeliest answer (:func:`companion.games.layout.laid_out`): it is under
+        the cursor, the next four one press away (UP and DOWN one, LEFT and RIGHT a page), every other of ten
+        within two: the entries, most made first; a step's answers, the likely first; the card kinds, the most
+        numerous in the deck first. What ends the turn is never under the cursor: the likely answer that ends it
+        ("Green, end turn") just under it, *End turn* just above it (UP, then OK: the box cannot count what it
+        never sees, a loan or a pass, so the table ends some turns itself), *Cancel* the farthest. On the board
+        the places lay the options out (the session's board cursor), not this order."""
+        lead = [o for o in options if not _ends(o) and o.event.action != "cancel"][:1]
+        closing = [o for o in options[:1] if _ends(o) and o.event.action != ENDS]  # "Green, end turn" listed first
+        rest = [o for o in options if o not in lead + closing]
+        others = [o for o in rest if not _ends(o) and o.event.action != "cancel"]
+        end_turn = [o for o in rest if o.event.action == ENDS]
+        ranked = [*lead, *closing, *others[:1 - len(closing)], *end_turn, *others[1 - len(closing):],
+                  *(o for o in rest if _ends(o) and o.event.action != ENDS),
+                  *(o for o in rest if o.event.action == "cancel")]
+        jump = page(len(ranked))
+        laid, start = laid_out(ranked, jump)
+        return laid, start, jump
+
     def _links_next(self, t: Table) -> bool:
         """The last action was a building by a player with an action left, and a rail link goes on from it."""
         most, acted = self.rules.actions_per_turn, t.state.acted
@@ -722,3 +747,8 @@ TURN_ENTRIES: dict[str, Entry] = {e.key: e for e in (
 )}
 
 __all__ = ["DEAL_MODES", "IndustryGame"]
+
+
+def _ends(option: Option) -> bool:
+    """The option ends the turn: *End turn*, or an entry's answer offered with the end of the turn."""
+    return option.event.action == ENDS or option.event.args.get(ENDS) is True

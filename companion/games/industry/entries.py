@@ -321,8 +321,18 @@ LINK = Entry("link", "Build rail link", (
 
 
 def _check_ship_space(t: Table, a: dict[str, Any], v: Any) -> None:
+    """A ship space is offered only when a ship can be built there by someone: a space whose ship no technology
+    overbuilds, or whose ship nobody may overbuild yet, would lead to a step with no answer."""
     if v not in t.board.ships:
         raise RuleError(f"no ship space {v!r} on the {t.board.name} map")
+    old = t.state.ship(v)
+    if old is None:
+        return
+    name = t.board.ships[v].name
+    if t.rules.overbuild_higher_tech and old.tech >= max(t.rules.ship_tech):
+        raise RuleError(f"{name} holds {old.owner}'s Tech {old.tech} ship: no technology is higher to overbuild it")
+    if not _passes(t, {**a, "space": v}, _check_ship_owner, t.state.players):
+        raise RuleError(f"{name}: only {old.owner} may overbuild that ship, once it is flipped")
 
 
 def _check_ship_owner(t: Table, a: dict[str, Any], v: Any) -> None:
