@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from benchmarks.presses_scripted import leading_option
 from companion.session import Press, Session
 
 
@@ -64,7 +65,7 @@ def enter(p: Presses, action: str, **args: object) -> None:
     game = s.current.game
     for _ in range(12):
         state = s.current.state
-        option = _leading(game, state, s.options(), action, args)
+        option = leading_option(game, state, s.options(), action, args)
         assert option is not None, (action, args, [o.label for o in s.options()])
         before = len(s.journal.events(s.current.game_id))
         p.pick(option.label)
@@ -72,27 +73,3 @@ def enter(p: Presses, action: str, **args: object) -> None:
         if not s.current.state.pending:  # type: ignore[attr-defined]
             return
     raise AssertionError(f"entry {action} {args} not made in 12 picks")
-
-
-def _fields(args: object) -> set[str]:
-    return {k for k in dict(args)} - {"page"}  # type: ignore[call-overload]
-
-
-def _leading(game: object, state: object, options: list, action: str, args: dict) -> object:
-    """The option on the way to ``action`` with ``args``: the one agreeing with them and giving the most; a page
-    option only when its page holds such an option."""
-    best = None
-    for o in options:
-        if o.event.action != action:
-            continue
-        given = {k: v for k, v in o.event.args.items() if k != "page"}
-        if any(k not in args or args[k] != v for k, v in given.items()):
-            continue
-        if "page" in o.event.args:
-            inner = game.choices(game.apply(state, o.event))  # type: ignore[attr-defined]
-            if _leading(game, game.apply(state, o.event), [x for x in inner if "page" not in x.event.args],  # type: ignore[attr-defined]
-                        action, args) is None:
-                continue
-        if best is None or len(given) > len(_fields(best.event.args)):
-            best = o
-    return best

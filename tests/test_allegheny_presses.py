@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from entry_presses import Presses
 
+from benchmarks.presses_scripted import ALLEGHENY_WINNERS, allegheny_build, allegheny_offering
 from companion.dice import Choice
-from companion.inputs import Decide
+from companion.inputs import Decide, Press
 from companion.journal import Journal
+from companion.places import Location
 from companion.session import Session
 from companion.views import oled
 
@@ -26,21 +28,11 @@ def journal(tmp_path: Path):
         yield j
 
 
-WINNERS = {"co": 1, "bo": 2, "nyc": 3, "bm": 1, "prr": 0}
-"""The initial offering, typed: Player 1 wins the PRR alone (and plays first), the others the rest."""
-
-
 def offered(s: Session) -> None:
-    s.start(game="allegheny", options={"players": 4})
+    """A four-player game through its initial offering, typed: Player 1 wins the PRR alone and plays first."""
+    allegheny_offering(s)
     assert s.current is not None
-    while (a := s.current.state.auction) is not None:
-        wanted = WINNERS[a.railroad]
-        if (a.bidder == wanted and a.leader != wanted) or a.leader is None:
-            s.handle(Decide(Choice("bid", {"amount": a.high + 1})))
-        else:
-            s.handle(Decide(Choice("pass", {})))
-        assert not s.message, s.message
-    assert {x.railroad: x.seat for x in s.current.state.shares} == WINNERS
+    assert {x.railroad: x.seat for x in s.current.state.shares} == ALLEGHENY_WINNERS
     assert s.current.state.phase == "turn" and s.current.state.current == 0
 
 
@@ -60,9 +52,14 @@ def test_a_one_link_build_takes_at_most_five_presses(journal: Journal) -> None:
     menu = s.panel.menu
     assert menu is not None and menu.items[menu.selected].startswith("To ")  # a link from the new end
     assert len(p._route("Done building")) == 1  # never under the cursor: an arrow away (then OK)
+    route = p._route("Done building")
+    s.handle(Press(route[0]))  # on the board, at the end the build stands on: the projector rings Harrisburg
+    assert s.frame is not None and s.frame.cursor == Location("harrisburg")
+    assert oled.oled_lines(s.panel)[0] == "PRR from Harrisburg"
     p.pick("Done building")
     assert s.current.state.phase == "turn" and s.current.state.current == 1
-    assert p.count <= ONE_LINK_TARGET, p.count
+    assert p.count + 1 <= ONE_LINK_TARGET, p.count + 1
+    assert allegheny_build() == p.count + 1  # the presses benchmark counts this build, and counts it alike
 
 
 def test_after_a_link_the_next_link_is_at_most_one_arrow_away(journal: Journal) -> None:

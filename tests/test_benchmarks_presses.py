@@ -3,9 +3,11 @@ wraps at its ends), pressing them for real enters exactly that option, and looki
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
-from benchmarks.bench_presses import SCRIPTS, one_link_builds, rounds, rows_of
+from benchmarks.bench_presses import SCRIPTS, one_link_builds, rows_of
 from benchmarks.presses_play import MOVES, PressPlanner, Turn, play
 from companion.journal import Journal
 from companion.session import Press, Session
@@ -61,13 +63,12 @@ def test_a_whole_stormfury_game_is_counted_turn_by_turn(session) -> None:
     assert rows["stormfury: presses per game, median of 1"].value == played.total
 
 
-def test_rounds_and_one_link_builds_are_cut_from_the_turns() -> None:
+def test_one_link_builds_are_cut_from_the_turns() -> None:
     class S:
         def __init__(self, tracks: int) -> None:
             self.tracks = tuple(range(tracks))
 
     turns = [Turn(("turn", i % 3), p, S(0), S(n)) for i, (p, n) in enumerate([(5, 1), (7, 2), (3, 0), (4, 1)])]
-    assert rounds(3)(turns) == [15]
     assert one_link_builds(turns) == [5, 4]
 
 
@@ -83,3 +84,31 @@ def test_a_table_model_that_cannot_read_the_engine_is_counted_not_silent(session
     rows = {r.measure: r for r in rows_of({"stormfury": [played]})}
     assert played.finished and played.guessed > 0
     assert rows["stormfury: decisions the table model could not read the engine for"].ok is False
+
+
+def test_the_age_of_industry_table_plays_the_rules_turn(session) -> None:
+    """Each turn every player makes her two actions in a row, in her own colour, and only then is the turn ended
+    (by the last action's "end turn" answer, or End turn): a round of three players is one turn of the game."""
+    from benchmarks.bench_presses import ACTIONS
+
+    script = SCRIPTS["industry"]
+    table = script.table()
+    picked: list[tuple[int, str, object, bool]] = []
+
+    def watched(rng, game, state, options):
+        option = table(rng, game, state, options)
+        args = option.event.args
+        picked.append((state.turn, option.event.action, args.get("owner", args.get("player")), ends(option)))
+        return option
+
+    played = play(session, "industry", script.options, seed=2, turn_of=script.turn_of, choose=watched,
+                  stop=lambda state: state.turn > 3)
+    assert played.unreachable == 0 and played.guessed == 0
+    for turn in (1, 2, 3):
+        mine = [p for p in picked if p[0] == turn]
+        owners = [p[2] for p in mine if p[2] is not None]  # the owner of each entry, in order
+        runs = [owners[0]] + [b for a, b in pairwise(owners) if b != a]
+        assert len(runs) == len(set(runs)) == 3, owners  # each player's entries together, each player once
+        assert all(owners.count(who) >= ACTIONS for who in runs), owners  # two actions each (a paid card: more)
+        ending = [p for p in mine if p[3]]
+        assert len(ending) == 1 and ending[0] is mine[-1]  # the turn ends once, by its last answer

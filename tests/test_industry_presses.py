@@ -1,47 +1,45 @@
 """Age of Industry entries with few presses, counted through the real session (tests/entry_presses.py): the
 likely answer first at every step (places near the last entry, the industry last built or the one the location's
 own space takes, the player of the last entry as owner, those with actions left before those without, a rail link
-first after a building by a player with an action left, the card kinds most numerous in the deck), a step the rules
-leave one answer to not asked, a rail link going on from the new end, and the turn ended by the entry that takes
-the last player's last action ("Green, end turn", one press from the cursor: it ends the turn, so the cursor never
-starts on it).
+first after a building by a player with an action left, the card kinds most numerous in the deck), each list laid
+out round its likeliest answer (the next four one press away), a step the rules leave one answer to not asked, a
+rail link going on from the new end, and the turn ended by the entry that takes the last player's last action
+("Green, end turn", one press from the cursor: it ends the turn, so the cursor never starts on it).
 
-The round: Japan, three players, six entries (two industries, a link, a display card, two industries and a link),
-the last one ending the turn, then the display's refill, its cards dealt in the order of a seeded shuffle of the
-deck (the table deals: each card named, one pick each) or by the box (one ROLL).
+The round (benchmarks/presses_scripted.py, the one the presses benchmark counts): Japan, three players, six
+entries (two industries, a link, a display card, two industries and a link), the last one ending the turn, then
+the display's refill, its cards dealt in the order of a seeded shuffle of the deck (the table deals: each card
+named, one pick each) or by the box (one ROLL).
 
 | | entries | End turn and refill | the round |
 | --- | --- | --- | --- |
 | before any defaults | 62 | 17 | 79 |
 | before the turn's actions were counted | 31 | 14 | 45 |
-| now, the table dealing | 28 | 10 (the refill alone) | 38 |
-| now, the box dealing | 28 | 1 (one ROLL) | 29 |
+| before the lists were laid out round the likeliest | 28 | 10 (the refill alone) | 38 |
+| now, the table dealing | 27 | 6 (the refill alone) | 33 |
+| now, the box dealing | 27 | 1 (one ROLL) | 28 |
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from entry_presses import Presses, enter
 
+from benchmarks.presses_scripted import INDUSTRY_ROUND, deck_order, industry_round
 from companion.dice import Choice
-from companion.games.industry.data import load_all
 from companion.inputs import Decide
 from companion.journal import Journal
 from companion.session import Session
 
 ROUND_TARGET = 35
 """Issue target: an Age of Industry round for three players in at most 35 presses, the end of the turn and the
-display's refill included: met with the box dealing the display (one ROLL for the refill)."""
-ENTRIES_BOUND = 28
-"""The six entries of the round, the last ending the turn: 28 measured (31 before, 62 before any defaults)."""
-TABLE_ROUND_BOUND = 38
-"""The round with the table dealing: the refill names each card the table dealt (10 presses for three cards, the
-kinds most numerous in the deck first), which only the table knows: 38 measured (45 before, 79 before any
-defaults)."""
+display's refill included: met with the table dealing the display (each card named) and with the box dealing it."""
+ENTRIES_BOUND = 27
+"""The six entries of the round, the last ending the turn: 27 measured (28 before the lists were laid out round
+the likeliest, 62 before any defaults)."""
 
 
 @pytest.fixture
@@ -50,24 +48,12 @@ def journal(tmp_path: Path):
         yield j
 
 
-def deck_order(seed: int = 33) -> list[str]:
-    """The Japan deck as dealt at a table: card kinds ("location" for a location card) in a seeded order."""
-    _rules, boards = load_all()
-    cards = ["location" if c.startswith("at:") else c for c in boards["Japan"].deck]
-    random.Random(seed).shuffle(cards)
-    return cards
-
-
 def play_round(s: Session, deal: list[str]) -> tuple[int, int]:
     """The round's six entries, the last one ending the turn, then the refill: (presses for the entries, for all)."""
     assert s.current is not None
     p = Presses(s)
-    enter(p, "industry", location="osaka", kind="iron", owner="Red")
-    enter(p, "link", **{"from": "osaka", "to": "kobe", "owner": "Red"})
-    enter(p, "card", space=1, how="free", player="Blue")
-    enter(p, "industry", location="kobe", kind="port", owner="Blue")
-    enter(p, "industry", location="kobe", kind="cotton", owner="Green")
-    enter(p, "link", **{"from": "kobe", "to": "okayama", "owner": "Green", "end_turn": True})
+    for action, args in INDUSTRY_ROUND:
+        enter(p, action, **args)
     entries = p.count
     assert s.current.state.turn == 2 and s.current.state.acted == ()
     while s.current.state.phase == "deal":
@@ -94,7 +80,8 @@ def test_a_japan_round_for_three_players(journal: Journal) -> None:
     entries, whole = play_round(s, deal)
     print(f"Japan round, 3 players, the table deals: {entries} presses for the entries, {whole} with the refill")
     assert entries <= ENTRIES_BOUND, entries
-    assert whole <= TABLE_ROUND_BOUND, whole
+    assert whole <= ROUND_TARGET, whole
+    assert industry_round("table") == (entries, whole)  # the benchmark's planner counts the same presses
 
 
 def test_a_japan_round_for_three_players_with_the_box_dealing(journal: Journal) -> None:
@@ -107,6 +94,7 @@ def test_a_japan_round_for_three_players_with_the_box_dealing(journal: Journal) 
     print(f"Japan round, 3 players, the box deals: {entries} presses for the entries, {whole} with the refill")
     assert entries <= ENTRIES_BOUND, entries
     assert whole <= ROUND_TARGET, whole
+    assert industry_round("box") == (entries, whole)
 
 
 def test_each_step_starts_on_the_likely_answer(journal: Journal) -> None:

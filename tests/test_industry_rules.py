@@ -254,6 +254,20 @@ def test_overbuilding_a_ship_refills_nothing():
     assert state.ship("enshu").flipped
 
 
+def test_a_ship_space_no_technology_can_overbuild_is_not_offered_and_refused_in_one_line():
+    """"You can overbuild a ship" with a technology above its own (maps/industry.toml overbuild_higher_tech): a
+    space holding a ship of the highest technology takes no ship, so the box never offers it (the entry would end
+    in a step with no answer but Cancel) and a typed one is refused in one line naming the space."""
+    top = max(GAME.rules.ship_tech)
+    state = do(japan(), "ship", space="enshu", owner="Red", tech=top)
+    do(japan(), "ship", space="enshu", owner="Red", tech=top - 1)  # a lower one is a space still open
+    refused(state, "ship", f"holds Red's Tech {top} ship: no technology is higher to overbuild it",
+            space="enshu", owner="Blue", tech=top)
+    refused(state, "ship", "no technology is higher", space="enshu")  # at its first step already
+    spaces = {o.event.args["space"] for o in GAME.choices(do(state, "ship")) if "space" in o.event.args}
+    assert "enshu" not in spaces and "sanriku" in spaces
+
+
 def test_a_sea_lane_is_a_rail_link_of_every_player_with_a_port_at_each_end_and_a_ship_between():
     """"You can use a sea lane ... in the same way as a rail connection IF there is a constructed port at each end
     of the sea lane and a constructed ship in between. It does not matter if the counters are flipped or not. A sea

@@ -182,3 +182,32 @@ def test_the_reading_zero_counts_nothing(tmp_path: Path) -> None:
         decide(s, "link", **{"from": "okayama", "to": "kobe"})
         assert items(s)[:3] == ("Green", "Red", "Blue") and not any("end turn" in i for i in items(s))
         assert s.current is not None and s.current.state.acted == ()
+
+
+def presses_to(s: Session) -> dict[str, int]:
+    """Each answer offered and the presses that pick it from where the cursor starts (the arrows, then OK)."""
+    return {o.label: len(s.presses_to(i)) for i, o in enumerate(s.options())}
+
+
+def test_each_list_is_laid_out_round_its_likeliest_and_end_turn_is_one_press_away_never_under_the_cursor(
+        journal: Journal) -> None:
+    """The entries, most made first: the likeliest under the cursor, the next four one press away (UP, DOWN, and
+    LEFT and RIGHT a page), every other within two; End turn one arrow away (the box cannot count what it never
+    sees, so a table ends some turns itself) and never under the cursor; a page turned never lands on it."""
+    s = japan(journal)
+    decide(s, "industry", location="osaka", kind="iron", owner="Red")
+    likely = items(s)
+    presses = presses_to(s)
+    assert under_cursor(s) == likely[0] == "Build rail link"  # a link goes on from the new building
+    assert presses["End turn"] == 2 and under_cursor(s) != "End turn"
+    assert sum(1 for n in presses.values() if n == 2) == 4
+    assert all(presses[label] == 2 for label in likely[1:4] if label != "End turn")
+    assert max(presses.values()) <= 3
+    for arrow in ("LEFT", "RIGHT"):  # a page turned from anywhere never stops on End turn
+        for at in range(len(s.options())):
+            s.request = s.request.with_(choice=at)
+            s.handle(Press(arrow))
+            assert under_cursor(s) != "End turn"
+    s.request = s.request.with_(choice=None)
+    Presses(s).pick("End turn")
+    assert s.current is not None and s.current.state.turn == 2
