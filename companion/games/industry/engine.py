@@ -746,9 +746,9 @@ TURN_ENTRIES: dict[str, Entry] = {e.key: e for e in (
     Entry("end_turn", "End turn", (), _unused),
 )}
 
-__all__ = ["DEAL_MODES", "IndustryGame"]
-
-
 def _ends(option: Option) -> bool:
     """The option ends the turn: *End turn*, or an entry's answer offered with the end of the turn."""
     return option.event.action == ENDS or option.event.args.get(ENDS) is True
+
+
+__all__ = ["DEAL_MODES", "IndustryGame"]
