@@ -41,6 +41,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +52,9 @@ from companion.dice import FACES
 from companion.session.loop import SLEEP_AFTER
 
 AREA = "service"
+UNIT = Path(__file__).resolve().parent.parent / "systemd" / "companion.service"
+BUSY_PER_CORE = 2
+"""Other programs wanting a core all the time, per core, for the busy machine's rows."""
 SIZE = (1920, 1080)
 ROLLS = int(os.environ.get("BENCH_ROLLS", "150"))
 """Samples per stimulus (tower, button) and overlay setting."""
@@ -106,13 +111,46 @@ def _filesystem(path: str) -> str:
     return kind
 
 
-def game_latency(rolls: int, overlay: bool, journal_dir: str | None = None
-                 ) -> tuple[list[float], list[float], dict[str, Any]]:
+def game_latency(rolls: int, overlay: bool, journal_dir: str | None = None,
+                 scheduling: tuple[int, int] | None = None) -> tuple[list[float], list[float], dict[str, Any]]:
     """A Kansas game in play on the box's parts: every roll is the one the game asks for (accepted,
     journaled with fsync), alternately thrown into the virtual tower and rolled with the ROLL button;
     decisions between rolls are taken untimed. Each sample runs from the stimulus to the later of the
     projector's frame flipped (the loop's on_shown, after every view) and the OLED image through the
-    ssd1306 driver (the Display's writer thread)."""
+    ssd1306 driver (the Display's writer thread). ``scheduling`` (a policy and priority, :func:`unit_scheduling`)
+    is set on this thread before the box's threads start, so they all run under it, as under the unit."""
+    if scheduling is None:
+        return _game_latency(rolls, overlay, journal_dir)
+    before = os.sched_getscheduler(0), os.sched_getparam(0).sched_priority
+    os.sched_setscheduler(0, scheduling[0], os.sched_param(scheduling[1]))
+    try:
+        return _game_latency(rolls, overlay, journal_dir)
+    finally:
+        os.sched_setscheduler(0, before[0], os.sched_param(before[1]))
+
+
+def unit_scheduling(unit: Path = UNIT) -> tuple[int, int] | None:
+    """The CPU scheduling policy and priority systemd/companion.service gives the box (None: the default)."""
+    said = dict(line.split("=", 1) for line in unit.read_text().splitlines()
+                if line.startswith(("CPUSchedulingPolicy=", "CPUSchedulingPriority=")))
+    policy = {"rr": os.SCHED_RR, "fifo": os.SCHED_FIFO}.get(said.get("CPUSchedulingPolicy", "other"))
+    return None if policy is None else (policy, int(said.get("CPUSchedulingPriority", "1")))
+
+
+@contextmanager
+def busy(processes: int) -> Iterator[None]:
+    """``processes`` other programs wanting a core all the time (a plain loop each), for the run inside."""
+    spin = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(processes)]
+    try:
+        yield
+    finally:
+        for proc in spin:
+            proc.kill()
+            proc.wait()
+
+
+def _game_latency(rolls: int, overlay: bool, journal_dir: str | None
+                  ) -> tuple[list[float], list[float], dict[str, Any]]:
     import random
 
     from luma.core.interface.serial import noop
@@ -487,10 +525,37 @@ def run() -> list[Row]:
             rows.append(Row(AREA, "I2C wire per roll p99, 400 kHz (computed)", wire_ms(p99, 400), "ms"))
             rows.append(Row(AREA, "I2C wire, a whole frame, 100 / 400 kHz (computed)", wire_ms(1030, 100), "ms",
                             f"{wire_ms(1030, 400):.1f} at 400"))
+    if not ONLY_PROCESSES:
+        rows += busy_rows()
     with tempfile.TemporaryDirectory(prefix="bench-install-") as tmp:
         box = install_box(Path(tmp))
         for case in ("box, tower unplugged", "box, tower connected", "simulated table"):
             rows += process_rows(case, box)
+    return rows
+
+
+def busy_rows() -> list[Row]:
+    """The roll on a busy machine (``BUSY_PER_CORE`` busy programs a core), overlay off: as a plain process, and
+    under the unit's scheduling (real-time, lowest priority), which needs CAP_SYS_NICE here (root). Beside the
+    rows above, which carry the targets: what the same box meets when other programs want every core."""
+    load = BUSY_PER_CORE * len(os.sched_getaffinity(0))
+    rows: list[Row] = []
+    policy = unit_scheduling()
+    with busy(load):
+        tower_ms, button_ms, _ = game_latency(ROLLS, False)
+        rows += summary(AREA, f"busy machine ({load} busy programs): tower last byte -> OLED + 1080p frame", tower_ms)
+        if policy is None:
+            return rows
+        try:
+            tower_ms, button_ms, _ = game_latency(ROLLS, False, scheduling=policy)
+        except PermissionError:
+            rows.append(Row(AREA, "busy machine, the unit's scheduling: not measured", float("nan"), "ms",
+                            "setting it needs CAP_SYS_NICE: run as root"))
+            return rows
+        rows += summary(AREA, f"busy machine ({load} busy programs), the unit's scheduling (real-time 1): tower "
+                              "last byte -> OLED + 1080p frame", tower_ms)
+        rows += summary(AREA, f"busy machine ({load} busy programs), the unit's scheduling: button edge -> OLED + "
+                              "1080p frame", button_ms)
     return rows
 
 

@@ -243,6 +243,15 @@ class Run:
                    f"import exit {imported.code} {imported.err.strip()}, start exit {start.code}, "
                    f"{status.get('ActiveState')}/{status.get('SubState')} PID {pid}")
 
+        # systemd/companion.service: every thread of the box real-time at the lowest priority (a roll never waits
+        # behind another program for a core), set by systemd before the box's own RestrictRealtime= applies.
+        said = self.sh(f"for t in /proc/{pid}/task/*; do chrt -p ${{t##*/}}; done").out
+        policies = [line.rsplit(":", 1)[1].strip() for line in said.splitlines() if "policy" in line]
+        priorities = [line.rsplit(":", 1)[1].strip() for line in said.splitlines() if "priority" in line]
+        realtime = bool(policies) and set(policies) == {"SCHED_RR"} and set(priorities) == {"1"}
+        self.check("real-time scheduling", realtime,
+                   f"{len(policies)} threads: {sorted(set(policies))} priority {sorted(set(priorities))}")
+
         self.tower_checks(pid)
 
     def tower_checks(self, pid: str) -> None:
