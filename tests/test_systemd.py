@@ -204,3 +204,17 @@ def test_example_config_is_the_defaults():
     from companion.config import Config, load_config
 
     assert load_config(UNIT.parent / "config.example.toml") == Config()
+
+
+def test_the_box_runs_real_time_at_the_lowest_priority_and_cannot_raise_itself():
+    """A roll's turn takes a core as soon as it is ready (docs/systemd.md): SCHED_RR at priority 1 for every thread
+    of the box (no reset on fork: the kernel would reset each new thread's policy too, as the appliance test saw),
+    and no further raise from inside; the service and roll_parts benchmarks read the same policy from the unit
+    when they time the box under it."""
+    import os
+
+    from benchmarks.bench_service import unit_scheduling
+
+    assert directive("CPUSchedulingPolicy") == ["rr"] and directive("CPUSchedulingPriority") == ["1"]
+    assert directive("CPUSchedulingResetOnFork") == [] and directive("RestrictRealtime") == ["yes"]
+    assert unit_scheduling(UNIT) == (os.SCHED_RR, 1)
