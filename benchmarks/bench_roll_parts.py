@@ -4,11 +4,11 @@ The service area's in-process Kansas game (:func:`benchmarks.bench_service.game_
 real link, the journal's fsync, luma's ssd1306 driver, the 1080p renderer) with each part of the loop's turn for a
 roll timed, wall and the loop thread's CPU time: the session's handling (rules, the journal's statements, the
 panel), the OLED's panel drawn, the projector's frame drawn, the wait for the journal's COMMIT, the frame put on the
-screen. Wall minus CPU is time the thread was ready and not running (waiting for a core, or for the GIL held by
-another of the box's threads). The rows compare the median fifth of the rolls with the slowest twentieth, on a
-quiet machine, on a busy one (two busy programs a core) as a plain process and under the unit's scheduling, and
-with the risk overlay on (the tower's rolls: the button's take the same turn). No targets here: the targets are
-the service area's; this says where its tail comes from.
+screen. Wall minus CPU is time the loop thread was off the CPU: waiting for a core, for the GIL held by another of
+the box's threads, or for the journal's COMMIT (its own row). The rows compare the median fifth of the rolls with
+the slowest twentieth, on a quiet machine, on a busy one (two busy programs a core) as a plain process and under
+the unit's scheduling, and with the risk overlay on (the tower's rolls: the button's take the same turn). No
+targets here: the targets are the service area's; this says where its tail comes from.
 """
 
 from __future__ import annotations
@@ -108,9 +108,9 @@ def case_rows(case: str, turns: list[Turn]) -> list[Row]:
                         "ms", f"CPU {_mean([t.cpu.get(part, 0.0) for t in tail]):.2f}; median fifth "
                               f"{_mean([t.wall.get(part, 0.0) for t in middle]):.2f} / CPU "
                               f"{_mean([t.cpu.get(part, 0.0) for t in middle]):.2f}"))
-    waited = [t.total - sum(t.cpu.values()) for t in tail]
+    off = [t.total - sum(t.cpu.values()) for t in tail]
     rows.append(Row(AREA, f"{case}: the roll's turn, slowest 5 %, wall", _mean([t.total for t in tail]), "ms",
-                    f"not running {_mean(waited):.2f}; median fifth {_mean([t.total for t in middle]):.2f}"))
+                    f"off the CPU {_mean(off):.2f}; median fifth {_mean([t.total for t in middle]):.2f}"))
     return rows
 
 
@@ -125,11 +125,16 @@ def run() -> list[Row]:
         policy = unit_scheduling() if scheduled else None
         if scheduled and policy is None:
             continue
-        with timed_parts() as turns:
-            if loaded:
-                with busy(load):
+        try:
+            with timed_parts() as turns:
+                if loaded:
+                    with busy(load):
+                        game_latency(ROLLS, overlay, scheduling=policy)
+                else:
                     game_latency(ROLLS, overlay, scheduling=policy)
-            else:
-                game_latency(ROLLS, overlay, scheduling=policy)
+        except PermissionError:  # the unit's real-time policy: CAP_SYS_NICE, which systemd has and a user not
+            rows.append(Row(AREA, f"{case}: not measured", float("nan"), "ms",
+                            "setting the unit's scheduling needs CAP_SYS_NICE: run as root"))
+            continue
         rows += case_rows(case, turns)
     return rows

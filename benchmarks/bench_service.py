@@ -544,6 +544,7 @@ def busy_rows() -> list[Row]:
     with busy(load):
         tower_ms, button_ms, _ = game_latency(ROLLS, False)
         rows += summary(AREA, f"busy machine ({load} busy programs): tower last byte -> OLED + 1080p frame", tower_ms)
+        rows += summary(AREA, f"busy machine ({load} busy programs): button edge -> OLED + 1080p frame", button_ms)
         if policy is None:
             return rows
         try:

@@ -98,7 +98,10 @@ def test_the_age_of_industry_table_plays_the_rules_turn(session) -> None:
     def watched(rng, game, state, options):
         option = table(rng, game, state, options)
         args = option.event.args
-        picked.append((state.turn, option.event.action, args.get("owner", args.get("player")), ends(option)))
+        given = state.pending_args() if state.pending else {}
+        asked = set(args) - set(given)  # the field this step asks for (a whose step: owner or player)
+        whose = args.get("owner", args.get("player")) if asked & {"owner", "player"} else None
+        picked.append((state.turn, option.event.action, whose, ends(option)))
         return option
 
     played = play(session, "industry", script.options, seed=2, turn_of=script.turn_of, choose=watched,
@@ -106,9 +109,9 @@ def test_the_age_of_industry_table_plays_the_rules_turn(session) -> None:
     assert played.unreachable == 0 and played.guessed == 0
     for turn in (1, 2, 3):
         mine = [p for p in picked if p[0] == turn]
-        owners = [p[2] for p in mine if p[2] is not None]  # the owner of each entry, in order
+        owners = [p[2] for p in mine if p[2] is not None]  # the owner asked for in each entry, in order
         runs = [owners[0]] + [b for a, b in pairwise(owners) if b != a]
         assert len(runs) == len(set(runs)) == 3, owners  # each player's entries together, each player once
-        assert all(owners.count(who) >= ACTIONS for who in runs), owners  # two actions each (a paid card: more)
+        assert all(owners.count(who) >= ACTIONS for who in runs), owners  # two entries each (a paid card: more)
         ending = [p for p in mine if p[3]]
         assert len(ending) == 1 and ending[0] is mine[-1]  # the turn ends once, by its last answer

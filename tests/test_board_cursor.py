@@ -450,3 +450,19 @@ def test_no_space_is_out_of_reach_on_a_grown_square_board():
             continue
         for start in range(len(options)):
             assert reached(options, moves, start) == set(range(len(options))), (open_cells, start)
+
+
+def test_an_engines_layout_never_starts_the_cursor_on_what_ends_a_turn():
+    """Whatever an engine's ``arranged`` says, the cursor does not start on an option that ends a turn: it starts on
+    the first that ends nothing (the rule every decision keeps)."""
+    from companion.session.board_cursor import offer
+
+    class Laying:
+        def arranged(self, state, options):
+            return list(options), 0, 2  # says: start on the first, "End turn"
+
+    options = [Option("End turn", Choice("end_turn", {})), Option("Cancel", Choice("cancel", {})),
+               Option("Done building", Choice("done_building"), ends_turn=True), Option("Build", Choice("build", {}))]
+    offered, moves = offer(Laying(), None, options, None)
+    assert moves is None and offered[offered.start].label == "Cancel"
+    assert [o.ends for o in options] == [True, False, True, False]

@@ -93,7 +93,9 @@ def test_a_card_taken_names_its_taker_and_is_replaced_at_once(journal: Journal) 
     deck = s.current.state.deck
     p = Presses(s)
     p.pick("Take face-up card")
-    assert s.panel.menu is not None and s.panel.menu.items == ("Coal mine", "Location card", "Cancel")
+    menu = s.panel.menu
+    assert menu is not None and set(menu.items) == {"Coal mine", "Location card", "Cancel"}
+    assert menu.items[menu.selected] == "Coal mine" and menu.items[menu.selected + 1] == "Location card"
     p.pick("Coal mine")
     p.pick("Blue")
     assert s.panel.result == ("Blue takes Coal mine (face up)", "Deal a card face up in its place")

@@ -254,18 +254,29 @@ def test_overbuilding_a_ship_refills_nothing():
     assert state.ship("enshu").flipped
 
 
-def test_a_ship_space_no_technology_can_overbuild_is_not_offered_and_refused_in_one_line():
+def test_a_ship_space_no_one_can_build_on_is_not_offered_and_a_journal_that_chose_one_still_replays():
     """"You can overbuild a ship" with a technology above its own (maps/industry.toml overbuild_higher_tech): a
-    space holding a ship of the highest technology takes no ship, so the box never offers it (the entry would end
-    in a step with no answer but Cancel) and a typed one is refused in one line naming the space."""
+    space holding a ship of the highest technology takes no ship, so the box does not offer it (the entry would end
+    in a step with no answer but Cancel); typed whole, it is refused in one line. A journal from before, which
+    offered it, picked it and then cancelled, replays as it was."""
     top = max(GAME.rules.ship_tech)
     state = do(japan(), "ship", space="enshu", owner="Red", tech=top)
-    do(japan(), "ship", space="enshu", owner="Red", tech=top - 1)  # a lower one is a space still open
-    refused(state, "ship", f"holds Red's Tech {top} ship: no technology is higher to overbuild it",
-            space="enshu", owner="Blue", tech=top)
-    refused(state, "ship", "no technology is higher", space="enshu")  # at its first step already
-    spaces = {o.event.args["space"] for o in GAME.choices(do(state, "ship")) if "space" in o.event.args}
-    assert "enshu" not in spaces and "sanriku" in spaces
+    offered = {o.event.args["space"] for o in GAME.choices(do(state, "ship")) if "space" in o.event.args}
+    assert "enshu" not in offered and "sanriku" in offered
+    lower = do(japan(), "ship", space="enshu", owner="Red", tech=top - 1)  # a lower one still leaves it open
+    assert "enshu" in {o.event.args["space"] for o in GAME.choices(do(lower, "ship")) if "space" in o.event.args}
+    refused(state, "ship", f"overbuilding needs a technology above {top}", space="enshu", owner="Blue", tech=top)
+    from_before = do(do(state, "ship", space="enshu"), "cancel")  # the old box's dead end, as journaled
+    assert from_before.ships == state.ships and not from_before.pending
+
+
+def test_a_minnesota_ship_space_nobody_may_overbuild_yet_is_not_offered():
+    """A Minnesota ship is overbuilt only by its owner, once flipped (maps: ship_overbuild_owner_flipped): until
+    then its space is not offered to build on."""
+    state = do(minnesota(), "ship", space="duluth_harbor", owner="Red", tech=1)
+    assert not state.ship("duluth_harbor").flipped
+    offered = {o.event.args["space"] for o in GAME.choices(do(state, "ship")) if "space" in o.event.args}
+    assert "duluth_harbor" not in offered and offered
 
 
 def test_a_sea_lane_is_a_rail_link_of_every_player_with_a_port_at_each_end_and_a_ship_between():

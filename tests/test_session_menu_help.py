@@ -46,7 +46,7 @@ def test_the_help_screen_lists_every_button_and_key(journal):
     assert s.panel.menu.title == "Buttons and keys" and s.panel.menu.items == HELP
     said = " ".join(HELP)
     for button in ("ROLL", "OK", "BACK", "UP", "DOWN", "LEFT", "RIGHT", "held: undo", "held: re-roll", "risk map",
-                   "list page"):
+                   "page/step"):
         assert button in said
     for key in {k for k, v in KEYMAP.items() if v in ("ROLL", "OK", "BACK")} - {"enter", "backspace"}:
         assert key.capitalize().replace("Return", "Enter").replace("Escape", "Esc") in said, key

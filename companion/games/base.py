@@ -68,6 +68,14 @@ class Option:
     ends_turn: bool = False
 
     @property
+    def ends(self) -> bool:
+        """The option ends a turn, a phase or the game: its action says so ("end", "end_turn", "end_game", ...), it
+        is an entry's answer offered with the end of the turn (``end_turn`` among its arguments: Age of Industry's
+        "Green, end turn"), or its engine marks it (:attr:`ends_turn`)."""
+        action = self.event.action
+        return self.ends_turn or action == "end" or action.startswith("end_") or self.event.args.get("end_turn") is True
+
+    @property
     def hex(self) -> Hex | None:
         """The place when it is a hex (hex-board games and their tests speak of hexes)."""
         return self.place if isinstance(self.place, Hex) else None

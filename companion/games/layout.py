@@ -29,8 +29,10 @@ def laid_out(likeliest_first: Sequence[T], jump: int) -> tuple[list[T], int]:
     likeliest just below, the third just above, the OLED showing both beside the cursor), then the nearer in the
     list. With ``jump`` 3 and ten items, the four after the likeliest are one press away and all within three."""
     n = len(likeliest_first)
-    if n <= 3:  # round a list of three, each is one press from the first
+    if n <= 2:
         return list(likeliest_first), 0
+    if n == 3:  # the second just below the first, the third just above: each one press, no wrap needed
+        return [likeliest_first[2], likeliest_first[0], likeliest_first[1]], 1
     far = {0: 0}
     todo = [0]
     for here in todo:  # breadth first over the offsets from the likeliest, round the list

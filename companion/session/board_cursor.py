@@ -238,6 +238,8 @@ def offer(game: Any, state: Any, options: Sequence[Option], last: Event | None,
     if not callable(arrange):
         return Offered(options, None, near, 1), None
     laid, start, jump = arrange(state, options)
+    if start is not None and 0 <= start < len(laid) and ends(laid[start]):
+        start = None  # never where the cursor starts, whatever an engine's layout says: the first that ends nothing
     return Offered(laid, start, near, jump), None
 
 

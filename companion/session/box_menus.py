@@ -34,7 +34,7 @@ HELP: tuple[str, ...] = (
     "UP/DOWN: type a die",
     "OK: enter the typed die",
     "Arrows: board or list",
-    "LEFT/RIGHT: list page",
+    "LEFT/RIGHT: page/step",
     "OK: pick the option",
     "BACK: clear, or menu",
     "BACK held: undo last",

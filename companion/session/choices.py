@@ -34,16 +34,9 @@ def setup_questions(game: Any) -> Sequence[SetupQuestion]:
 
 
 def ends(option: Option) -> bool:
-    """An option that ends a turn, a phase or the game ("end", "end_turn", "end_player_phase", "end_game", an
-    entry that ends the turn with it, or one its engine marks so): the cursor never starts on one, and a wrapping
-    list does not land on one."""
-    if option.ends_turn:
-        return True
-    action = option.event.action
-    if action == "end" or action.startswith("end_"):
-        return True
-    # an entry offered as the end of the turn too (Age of Industry's "Green, end turn"): its last step ends the turn
-    return isinstance(option.event, Choice) and option.event.args.get("end_turn") is True
+    """An option that ends a turn, a phase or the game (:attr:`Option.ends`): the cursor never starts on one, and
+    a wrapping list does not land on one."""
+    return option.ends
 
 
 def first_choice(options: Sequence[Option]) -> int:

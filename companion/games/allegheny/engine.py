@@ -501,7 +501,8 @@ class AlleghenyGame:
           after the railroads, "End game" the farthest (a page turned never lands on it).
         - A build: on the board, the cursor on the link nearest the end the build goes on from
           (:meth:`likely_place`), "Done building" at that end, one arrow back from the link under the cursor
-          whichever way it runs (it ends her turn, so it is never under the cursor); in a list (one link left),
+          (two where links from the end run close together; it ends her turn, so it is never under the cursor);
+          in a list (one link left),
           "Done building" just under the links and "Other end" last."""
         if state.phase == "turn":
             return self._turn_laid_out(options)
@@ -558,8 +559,8 @@ class AlleghenyGame:
                 out.append(Option.of(f"To {other.name}{extra}", Choice("build", {"railroad": rr, "link": [k.a, k.b]})))
             out.append(Option.of("Other end", Choice("build_back")))
             if any(t.railroad == rr for t in state.tracks):  # a link built: the railroad may stop here
-                # at the end the build goes on from (the links round it): one arrow back from the link under the
-                # cursor, whichever way that link runs
+                # at the end the build goes on from (the links round it): an arrow back from the link under the
+                # cursor
                 out.append(Option.of("Done building", Choice("done_building"), Location(state.build_from),
                                      ends_turn=True))
             return out

@@ -511,16 +511,20 @@ class IndustryGame:
         the cursor, the next four one press away (UP and DOWN one, LEFT and RIGHT a page), every other of ten
         within two: the entries, most made first; a step's answers, the likely first; the card kinds, the most
         numerous in the deck first. What ends the turn is never under the cursor: the likely answer that ends it
-        ("Green, end turn") just under it, *End turn* just above it (UP, then OK: the box cannot count what it
-        never sees, a loan or a pass, so the table ends some turns itself), *Cancel* the farthest. On the board
-        the places lay the options out (the session's board cursor), not this order."""
-        lead = [o for o in options if not _ends(o) and o.event.action != "cancel"][:1]
-        closing = [o for o in options[:1] if _ends(o) and o.event.action != ENDS]  # "Green, end turn" listed first
+        ("Green, end turn") just under it, *End turn* just above it (under it in a list of two: the box cannot
+        count what it never sees, a loan or a pass, so the table ends some turns itself), *Cancel* the farthest.
+        On the board the places lay the options out (the session's board cursor), not this order."""
+        lead = [o for o in options if not o.ends and o.event.action != "cancel"][:1]
+        closing = [o for o in options[:1] if o.ends and o.event.action != ENDS]  # "Green, end turn" listed first
         rest = [o for o in options if o not in lead + closing]
-        others = [o for o in rest if not _ends(o) and o.event.action != "cancel"]
+        others = [o for o in rest if not o.ends and o.event.action != "cancel"]
         end_turn = [o for o in rest if o.event.action == ENDS]
-        ranked = [*lead, *closing, *others[:1 - len(closing)], *end_turn, *others[1 - len(closing):],
-                  *(o for o in rest if _ends(o) and o.event.action != ENDS),
+        # laid_out puts the second of these just below the likeliest, the third just above: "Green, end turn"
+        # below and End turn above when both are offered, else the next likeliest below and End turn above
+        below = closing if closing else others[:1]
+        if not closing:
+            others = others[1:]
+        ranked = [*lead, *below, *end_turn, *others, *(o for o in rest if o.ends and o.event.action != ENDS),
                   *(o for o in rest if o.event.action == "cancel")]
         jump = page(len(ranked))
         laid, start = laid_out(ranked, jump)
@@ -745,10 +749,5 @@ TURN_ENTRIES: dict[str, Entry] = {e.key: e for e in (
     ), _unused, lambda t: t.state.deck > 0),
     Entry("end_turn", "End turn", (), _unused),
 )}
-
-def _ends(option: Option) -> bool:
-    """The option ends the turn: *End turn*, or an entry's answer offered with the end of the turn."""
-    return option.event.action == ENDS or option.event.args.get(ENDS) is True
-
 
 __all__ = ["DEAL_MODES", "IndustryGame"]

@@ -321,18 +321,21 @@ LINK = Entry("link", "Build rail link", (
 
 
 def _check_ship_space(t: Table, a: dict[str, Any], v: Any) -> None:
-    """A ship space is offered only when a ship can be built there by someone: a space whose ship no technology
-    overbuilds, or whose ship nobody may overbuild yet, would lead to a step with no answer."""
     if v not in t.board.ships:
         raise RuleError(f"no ship space {v!r} on the {t.board.name} map")
-    old = t.state.ship(v)
+
+
+def _buildable_ship_space(t: Table, key: str) -> bool:
+    """Someone can build a ship on this space now: empty, or holding a ship a higher technology may overbuild and
+    someone may. Only such spaces are offered (one that is not would lead to a step with no answer but Cancel);
+    a step naming another is still taken (a journal from before offered them, and replays as it was), its owner
+    or technology then refused."""
+    old = t.state.ship(key)
     if old is None:
-        return
-    name = t.board.ships[v].name
+        return True
     if t.rules.overbuild_higher_tech and old.tech >= max(t.rules.ship_tech):
-        raise RuleError(f"{name} holds {old.owner}'s Tech {old.tech} ship: no technology is higher to overbuild it")
-    if not _passes(t, {**a, "space": v}, _check_ship_owner, t.state.players):
-        raise RuleError(f"{name}: only {old.owner} may overbuild that ship, once it is flipped")
+        return False
+    return _passes(t, {"space": key}, _check_ship_owner, t.state.players)
 
 
 def _check_ship_owner(t: Table, a: dict[str, Any], v: Any) -> None:
@@ -382,7 +385,8 @@ def _build_ship(t: Table, a: dict[str, Any]) -> IndustryState:
 
 SHIP = Entry("ship", "Build ship", (
     Step("space", "Which space?", lambda t, a: [(short(s.name, 20), s.key, ship_place(t, s.key))
-                                                 for s in sorted(t.board.ships.values(), key=lambda s: s.name)],
+                                                 for s in sorted(t.board.ships.values(), key=lambda s: s.name)
+                                                 if _buildable_ship_space(t, s.key)],
          _check_ship_space),
     Step("owner", "Whose?", _players, _check_ship_owner),
     Step("tech", "Technology?", lambda t, a: [(f"Tech {n}", n, None) for n in t.rules.ship_tech], _check_tech),
