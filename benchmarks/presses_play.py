@@ -196,6 +196,17 @@ def any_option(end_chance: float = 0.3, avoid: tuple[str, ...] = ("cancel",)) ->
     return lambda rng, game, state, options: _pick(rng, options, end_chance, avoid)
 
 
+def in_engine_order(game: Any, state: Any, offered: list[Option]) -> list[Option]:
+    """The options offered, in the engine's own order: what a table decides is the game's, not the buttons', so a
+    list laid out another way for the buttons leaves the same seeded game to count (the session's order is for the
+    presses alone)."""
+    listed = getattr(game, "choices", None)
+    if not callable(listed):
+        return offered
+    rank = {_key(o.event): i for i, o in enumerate(listed(state))}
+    return sorted(offered, key=lambda o: rank.get(_key(o.event), len(rank)))
+
+
 def play(session: Session, game: str, options: Mapping[str, Any], *, seed: int, turn_of: TurnOf,
          choose: Choose | None = None, max_presses: int = 20_000,
          stop: Callable[[Any], bool] | None = None) -> Played:
@@ -246,11 +257,12 @@ def play(session: Session, game: str, options: Mapping[str, Any], *, seed: int, 
             break
         if not choices:
             raise RuntimeError(f"{game}: nothing to answer {prompt.short!r} with")
+        table_sees = in_engine_order(run.game, run.state, choices)
         try:
-            target = (choose or any_option())(rng, run.game, run.state, choices)
+            target = (choose or any_option())(rng, run.game, run.state, table_sees)
         except (AttributeError, KeyError, TypeError, ValueError, StopIteration):
             out.guessed += 1
-            target = any_option()(rng, run.game, run.state, choices)
+            target = any_option()(rng, run.game, run.state, table_sees)
         path = planner.plan(target.event)
         out.decisions += 1
         if path is None:

@@ -115,3 +115,16 @@ def test_the_age_of_industry_table_plays_the_rules_turn(session) -> None:
         assert all(owners.count(who) >= ACTIONS for who in runs), owners  # two entries each (a paid card: more)
         ending = [p for p in mine if p[3]]
         assert len(ending) == 1 and ending[0] is mine[-1]  # the turn ends once, by its last answer
+
+
+def test_the_table_decides_in_the_engines_order_not_the_buttons(session) -> None:
+    """A list laid out for the buttons (Age of Industry's, round its likeliest) is given to the table in the
+    engine's own order, so how the box lays a list out never changes the seeded game being counted."""
+    from benchmarks.presses_play import in_engine_order
+
+    session.start(game="industry", options={"map": "Japan", "players": 3})
+    run = session.current
+    offered = session.options()
+    engine = [o.label for o in run.game.choices(run.state)]
+    assert [o.label for o in offered] != engine  # laid out round the likeliest, not as listed
+    assert [o.label for o in in_engine_order(run.game, run.state, offered)] == engine
