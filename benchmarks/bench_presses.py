@@ -296,8 +296,8 @@ def rows_of(played: dict[str, list[Played]]) -> list[Row]:
             what, count, most = script.piece
             pieces = [n for p in games for n in count(p.turns)]
             if pieces:
-                rows.append(Row(AREA, f"{name}: {what}, median of {len(pieces)}", statistics.median(pieces),
-                                "presses", f"mean {statistics.mean(pieces):.2f}; before {most:g}", most=most))
+                rows.append(Row(AREA, f"{name}: {what}, median of {len(pieces)} (mean {statistics.mean(pieces):.2f})",
+                                statistics.median(pieces), "presses", most=most))
         if before is not None and turn_most is not None:
             rows.append(Row(AREA, f"{name}: no worse than today, per game", statistics.median(totals), "presses",
                             most=before[1]))
