@@ -205,15 +205,14 @@ class AlleghenyGame:
         there (a build goes on from where it stopped), else its only end that can build one; "" (ask) when it has
         several. "Other end" picks another."""
         ends = [e for e in net.reach(self.board, state, rr) if net.buildable_from(self.board, state, rr, e)]
-        newest = self._newest_end(state, rr)
+        newest = self._newest_end(state, rr, self._newest_link(state, rr))
         if newest in ends:
             return newest
         return ends[0] if len(ends) == 1 else ""
 
-    def _newest_end(self, state: AlleghenyState, rr: str) -> str:
-        """The far end of the railroad's newest link (its base before it has one); external connections end a
-        line, so they are never an end to build from."""
-        newest = self._newest_link(state, rr)
+    def _newest_end(self, state: AlleghenyState, rr: str, newest: tuple[str, str] | None) -> str:
+        """The far end of the railroad's newest link (``newest``, :meth:`_newest_link`; its base before it has
+        one); external connections end a line, so they are never an end to build from."""
         if newest is None:
             return self.rr(rr).base
         start, far = newest
@@ -506,11 +505,9 @@ class AlleghenyGame:
           "Done building" just under the links and "Other end" last."""
         if state.phase == "turn":
             return self._turn_laid_out(options)
-        if state.phase == "build":
-            done = [o for o in options if o.event.action == "done_building"]
-            rest = [o for o in options if o.event.action not in ("done_building", "build_back")]
-            back = [o for o in options if o.event.action == "build_back"]
-            return [*rest, *done, *back], None, 1
+        if state.phase == "build":  # the links (or ends) first, then Done building, then Other end
+            after = {"done_building": 1, "build_back": 2}
+            return sorted(options, key=lambda o: after.get(o.event.action, 0)), None, 1
         return list(options), None, 1
 
     @staticmethod
@@ -565,11 +562,11 @@ class AlleghenyGame:
                                      ends_turn=True))
             return out
         ends = [end for end in net.reach(self.board, state, rr) if net.buildable_from(self.board, state, rr, end)]
-        newest = self._newest_end(state, rr)
+        link = self._newest_link(state, rr)
+        newest = self._newest_end(state, rr, link)
         # Asked only when the newest end cannot build or "Other end" was picked: then another end is wanted first.
         ends.sort(key=lambda end: end == newest)
         out = [Option.of(f"From {self.board.name(end)}", Choice("build_from", {"location": end})) for end in ends]
-        link = self._newest_link(state, rr)
         stopped = Location(link[1]) if link is not None and link[1] not in ends else None  # where the line stopped
         out.append(Option.of("Done building", Choice("done_building"), stopped, ends_turn=True))
         return out
