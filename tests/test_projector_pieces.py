@@ -39,14 +39,52 @@ def stray_pixels(piece: Piece, size: tuple[int, int]) -> pygame.Rect | None:
     return drawn
 
 
+_STRIPES: dict[tuple[int, int], pygame.Surface] = {}
+
+
+def clipped_differently(piece: Piece, size: tuple[int, int]) -> pygame.Rect | None:
+    """A clip rectangle through which ``piece`` draws other pixels than without one (None: none of those tried).
+    Tried: its rectangle cut at seven places each way, each side of each cut, over a background of stripes (a
+    piece's pixels may blend with what lies under them). Only the piece's rectangle is drawn and compared."""
+    r = piece.rect.clip(pygame.Rect((0, 0), size))
+    if r.w < 2 or r.h < 2:
+        return None
+    if size not in _STRIPES:
+        _STRIPES[size] = pygame.Surface(size)
+        for y in range(0, size[1], 4):
+            _STRIPES[size].fill((40 + y % 160, 90, 140 - y % 120), (0, y, size[0], 2))
+    under = _STRIPES[size]
+    whole, through = under.copy(), under.copy()
+    piece.draw(whole)
+    clips = []
+    for k in range(1, 8):
+        x, y = r.x + k * r.w // 8, r.y + k * r.h // 8
+        clips += [pygame.Rect(r.x, r.y, x - r.x, r.h), pygame.Rect(x, r.y, r.right - x, r.h),
+                  pygame.Rect(r.x, r.y, r.w, y - r.y), pygame.Rect(r.x, y, r.w, r.bottom - y)]
+    for clip in (c for c in clips if c.w and c.h):
+        through.blit(under, r, r)
+        through.set_clip(clip)
+        piece.draw(through)
+        through.set_clip(None)
+        got = pygame.image.tobytes(through.subsurface(clip), "RGB")
+        if got != pygame.image.tobytes(whole.subsurface(clip), "RGB"):
+            return clip
+    return None
+
+
 def check_frame(renderer: ProjectorRenderer, frame: Any, checked: set[object], label: object) -> None:
     """The frame drawn piece by piece is the one drawn afresh, and each piece not seen before keeps to its
-    rectangle (``checked``: the keys seen so far)."""
-    assert same(renderer.render(frame), render_frame(frame, SIZE)), f"{label} differs from one drawn afresh"
-    for piece in renderer.shown_pieces:
+    rectangle and, unless it says otherwise (``clips=False``), draws the same through a clip, which the repaint
+    relies on (``checked``: the keys seen so far)."""
+    drawn = renderer.render(frame)
+    for piece in renderer.shown_pieces:  # first: a piece breaking its promise is named, not only the frame
         if piece.key not in checked:
             checked.add(piece.key)
             assert stray_pixels(piece, SIZE) is None, f"{piece.key!r} draws outside its rectangle"
+            if piece.clips:
+                clip = clipped_differently(piece, SIZE)
+                assert clip is None, f"{piece.key!r} draws otherwise through the clip {tuple(clip)}: say clips=False"
+    assert same(drawn, render_frame(frame, SIZE)), f"{label} differs from one drawn afresh"
 
 
 def play_checking(s: Session, table: Any, steps: int, name: str) -> tuple[ProjectorRenderer, set[object]]:

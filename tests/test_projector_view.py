@@ -55,17 +55,45 @@ def test_sdl_falling_back_to_offscreen_counts_as_no_display(monkeypatch):
 
 
 def test_the_screen_gets_exactly_the_rendered_frame(maps_dir):
+    """The renderer draws on SDL's screen itself (a frame is not copied there after it is drawn), and what the
+    screen holds after each frame, the whole frame and a change repainted in place, is the frame drawn afresh."""
+    from companion.views.projector import render_frame
+
     game = load(maps_dir)
     view = open_projector(ProjectorConfig(driver="offscreen", width=480, height=270, fullscreen=False), print)
     assert isinstance(view, ProjectorView)
     try:
+        assert view.renderer.surface is pygame.display.get_surface()
         state = seeded_state(game, 7, 8)
-        view.show(frame_for(game, state))
-        assert same(pygame.display.get_surface(), view.renderer.surface)
+        first = frame_for(game, state)
+        view.show(first)
+        assert same(pygame.display.get_surface(), render_frame(first, (480, 270)))
         moved = frame_for(game, state, cursor=game.board.cities[4].population_centre)
         view.show(moved)
         assert view.renderer.full_redraws == 1 and view.renderer.dirty
-        assert same(pygame.display.get_surface(), view.renderer.surface)
+        assert same(pygame.display.get_surface(), render_frame(moved, (480, 270)))
+    finally:
+        view.close()
+
+
+def test_a_calibrated_screen_shows_the_warped_map_and_the_renderer_draws_apart(maps_dir):
+    """Calibrated onto a board, the screen shows the warp of the map, so the renderer keeps a surface of its own
+    (drawing on the screen, it would leave the unwarped map wherever the warp did not write)."""
+    from companion.views.projector.warp import TableProjection
+
+    corners = ((0.0, 0.0, 60.0, 40.0), (480.0, 0.0, 420.0, 30.0), (480.0, 270.0, 440.0, 250.0),
+               (0.0, 270.0, 40.0, 240.0))
+    config = ProjectorConfig(driver="offscreen", width=480, height=270, fullscreen=False, calibration=corners)
+    said: list[str] = []
+    view = open_projector(config, said.append)
+    assert isinstance(view, ProjectorView) and isinstance(view.table, TableProjection), said
+    try:
+        assert view.renderer.surface is not pygame.display.get_surface()
+        game = load(maps_dir)
+        view.show(frame_for(game, seeded_state(game, 7, 8)))
+        screen = pygame.display.get_surface()
+        assert screen.get_at((5, 5))[:3] == (0, 0, 0)  # outside the board's corners: black, not the map
+        assert not same(screen, view.renderer.surface)
     finally:
         view.close()
 

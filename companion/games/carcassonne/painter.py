@@ -35,7 +35,7 @@ from companion.views.projector import palette, text
 from companion.views.projector.board import MapData
 from companion.views.projector.key import KeyEntry, key_height, paint_entries
 from companion.views.projector.layout import Layout, Rect
-from companion.views.projector.marks import draw_line, draw_mark
+from companion.views.projector.marks import draw_line, draw_mark, outline_rect
 from companion.views.projector.painters import BoardPainter
 from companion.views.projector.pieces import Piece, rect_of
 from companion.views.projector.pieces import around as around_points
@@ -742,7 +742,7 @@ class Painter(BoardPainter):
             return
         if row in ("city", "field", "shield", "blank"):
             pygame.draw.rect(surface, {"field": FIELD, "blank": BLANK}.get(row, CITY), box)
-            pygame.draw.rect(surface, CITY_EDGE if row == "city" else palette.GRID, box, 1)
+            outline_rect(surface, CITY_EDGE if row == "city" else palette.GRID, box, 1)
             if row == "shield":
                 draw_shield(surface, c, r * 0.45)
         elif row in ("road", "river"):
@@ -787,7 +787,7 @@ class Painter(BoardPainter):
                 draw_line(surface, a, b, colour, 3, () if row == "flood_spread" else (3, 2), casing=None)
         elif row == "quake_hit":
             pygame.draw.rect(surface, CITY, box)
-            pygame.draw.rect(surface, QUAKE, box, 3)
+            outline_rect(surface, QUAKE, box, 3)
         elif row == "meteor_aim":
             draw_mark(surface, "circle", c, r * 0.8, METEOR)
             text.draw(surface, "M", c, max(text.minimum(surface.get_height()), round(r * 1.2)), ink_on(METEOR),
@@ -796,7 +796,7 @@ class Painter(BoardPainter):
             pygame.draw.rect(surface, CITY, box)
             pygame.draw.line(surface, ENDED, (box.right - 4, box.y + 2), (box.right - 4, box.bottom - 2), 4)
         else:  # open
-            pygame.draw.rect(surface, palette.GRID, box.inflate(-4, -4), 2)
+            outline_rect(surface, palette.GRID, box.inflate(-4, -4), 2)
 
 
 def _path_step(surface: Any, a: Point, b: Point, width: int) -> None:

@@ -29,7 +29,7 @@ from companion.views.projector import palette, text
 from companion.views.projector.board import MapData
 from companion.views.projector.key import paint_key
 from companion.views.projector.layout import Layout, Rect
-from companion.views.projector.marks import draw_line, draw_mark
+from companion.views.projector.marks import draw_line, draw_mark, outline_rect
 from companion.views.projector.painters import BoardPainter
 from companion.views.projector.pieces import Piece, around, rect_of
 
@@ -175,7 +175,7 @@ class IndustryPainter(BoardPainter):
         def draw(surface: Any) -> None:
             for c, box, label in zip(counters, boxes, labels, strict=True):
                 pygame.draw.rect(surface, owner_colour(c.owner), box)
-                pygame.draw.rect(surface, palette.CITY if c.flipped else palette.CITY_EDGE, box, 3 if c.flipped else 1)
+                outline_rect(surface, palette.CITY if c.flipped else palette.CITY_EDGE, box, 3 if c.flipped else 1)
                 text.draw(surface, label, box.center, small, palette.CITY_EDGE, anchor="center", bold=True)
             if market is not None:
                 draw_mark(surface, "diamond", mark, size * 0.55, palette.TEXT if market.counter else palette.GRID)
@@ -207,7 +207,7 @@ class IndustryPainter(BoardPainter):
         image = text.rendered(label, size, True, tuple(palette.CITY_EDGE))
         box = image.get_rect(center=(round(at[0]), round(at[1]))).inflate(6, 2)
         pygame.draw.rect(surface, colour, box)
-        pygame.draw.rect(surface, palette.CITY_EDGE, box, 1)
+        outline_rect(surface, palette.CITY_EDGE, box, 1)
         surface.blit(image, image.get_rect(center=box.center))
 
     def side_lines(self, state: Any) -> list[tuple[str, bool]]:

@@ -28,7 +28,7 @@ from companion.views.projector.board import MapData, Spot, label_place
 from companion.views.projector.chart import paint_damage_chart
 from companion.views.projector.key import FootKey, KeyEntry
 from companion.views.projector.layout import Layout, Rect
-from companion.views.projector.marks import draw_line, draw_polyline, draw_token
+from companion.views.projector.marks import draw_line, draw_polyline, draw_token, outline_rect
 from companion.views.projector.palette import Colour
 from companion.views.projector.pieces import KeptPieces, Piece, around, keep, rect_of
 from companion.views.projector.status import paint_turn
@@ -417,7 +417,7 @@ class StormfuryPainter:
         if forts:
             box = self._fort_box(layout, (x, y))
             pygame.draw.rect(surface, palette.FORT, box)
-            pygame.draw.rect(surface, palette.CITY_EDGE, box, max(1, round(s * 0.05)))
+            outline_rect(surface, palette.CITY_EDGE, box, max(1, round(s * 0.05)))
             text.draw(surface, str(forts), box.center, max(text.px(0.018, layout.height), round(box.w * 0.9)),
                       palette.CITY_EDGE, anchor="center", bold=True)
             self._paint_maker(surface, layout, state, f"fort:{space.id}", box.topleft)
@@ -589,7 +589,7 @@ class StormfuryPainter:
 
         def footprint(surface: Any, box: Any) -> None:
             pygame.draw.rect(surface, palette.faded(palette.category_colour(2), 0.45, palette.TERRAIN["ocean"]), box)
-            pygame.draw.rect(surface, palette.category_colour(2), box, 2)
+            outline_rect(surface, palette.category_colour(2), box, 2)
 
         def path(surface: Any, box: Any) -> None:
             a, b = (box.x + 2, box.centery), (box.right - box.h * 0.5, box.centery)

@@ -18,7 +18,7 @@ from companion.hexgrid import Hex
 from companion.places import Board, Cell, GraphBoard, HexBoard, Location, Place, SquareBoard
 from companion.views.projector import palette, text, textures
 from companion.views.projector.layout import Layout
-from companion.views.projector.marks import draw_line, draw_mark
+from companion.views.projector.marks import draw_line, draw_mark, outline_rect
 from companion.views.projector.pieces import Piece
 from companion.views.projector.shapes import GraphShape
 from companion.views.projector.symbols import Symbols, symbols_for
@@ -174,7 +174,7 @@ def paint_place(surface: Any, layout: Layout, place: Spot, mark: str | None = No
     elif mark == "square":
         half = round(s * 0.22)
         pygame.draw.rect(surface, palette.CITY, (x - half, y - half, 2 * half, 2 * half))
-        pygame.draw.rect(surface, palette.CITY_EDGE, (x - half, y - half, 2 * half, 2 * half), max(1, round(s * 0.05)))
+        outline_rect(surface, palette.CITY_EDGE, (x - half, y - half, 2 * half, 2 * half), max(1, round(s * 0.05)))
     else:
         draw_mark(surface, mark, (x, y), s * 0.38, width=max(1, round(s * 0.06)))
 

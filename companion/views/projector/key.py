@@ -19,7 +19,7 @@ from companion.places import SquareBoard
 from companion.views.projector import palette, text, textures
 from companion.views.projector.board import MapData
 from companion.views.projector.layout import Layout, Rect
-from companion.views.projector.marks import draw_line, draw_mark
+from companion.views.projector.marks import draw_line, draw_mark, outline_rect
 from companion.views.projector.pieces import Piece, rect_of
 from companion.views.projector.symbols import words
 
@@ -89,7 +89,7 @@ def _sampler(what: str, kind: str, data: MapData, fill: Callable[[str], palette.
                          max(2, box.h // 10))
 
     def opened(surface: Any, box: Any) -> None:
-        pygame.draw.rect(surface, palette.GRID, pygame.Rect(box.x, box.y, box.h, box.h).inflate(-4, -4), 2)
+        outline_rect(surface, palette.GRID, pygame.Rect(box.x, box.y, box.h, box.h).inflate(-4, -4), 2)
 
     def river(surface: Any, box: Any) -> None:
         textures.paint_river(surface, [(box.x + 2, box.centery + box.h // 6), (box.right - 2, box.centery -
@@ -200,7 +200,8 @@ class FootKey:
         if self._made is None or self._made[0] != made_for:
             board, extra = data(), list(entries())
             above, key = key_foot_split(layout, rect, board, extra)
+            # clips=False: a hills swatch draws arcs, which pygame draws otherwise through a clip
             piece = Piece(("key", layout.width, layout.height), rect_of(key, 2),
-                          lambda surface: paint_key_foot(surface, layout, rect, board, extra))
+                          lambda surface: paint_key_foot(surface, layout, rect, board, extra), clips=False)
             self._made = (made_for, above, piece)
         return self._made[1], self._made[2]

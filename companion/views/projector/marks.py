@@ -17,6 +17,20 @@ from companion.views.projector.palette import Colour
 from companion.views.projector.shapes.base import Point
 
 
+def outline_rect(surface: Any, colour: Colour, rect: Any, width: int) -> None:
+    """``pygame.draw.rect(surface, colour, rect, width)`` drawn as fills: the same pixels, and the same through a
+    clip, which pygame's outlined rectangle is not (it draws the border at the clip's edge). The renderer repaints a
+    changed rectangle through a clip (pieces.Piece.clips), so the painters draw outlines with this."""
+    r = pygame.Rect(rect)
+    if 2 * width >= min(r.w, r.h):  # the border meets itself: pygame fills the whole rectangle
+        surface.fill(colour, r)
+        return
+    surface.fill(colour, (r.x, r.y, r.w, width))
+    surface.fill(colour, (r.x, r.bottom - width, r.w, width))
+    surface.fill(colour, (r.x, r.y + width, width, r.h - 2 * width))
+    surface.fill(colour, (r.right - width, r.y + width, width, r.h - 2 * width))
+
+
 def mark_points(shape: str, centre: Point, r: float) -> list[Point]:
     """The polygon of a mark of ``shape`` (not "circle") with circumradius ``r`` around ``centre``."""
     x, y = centre

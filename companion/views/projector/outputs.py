@@ -78,7 +78,7 @@ class ScreenOutput:
             say(f"projector: no display ({exc})"[:80])
             return None
         log.info("projector: %s %dx%d on display %d", actual, *screen.get_size(), config.display)
-        return ProjectorView(ProjectorRenderer(screen.get_size()), screen)
+        return ProjectorView(ProjectorRenderer(screen.get_size(), screen), screen)
 
 
 class Output(Protocol):
@@ -124,6 +124,9 @@ def open_projector(config: ProjectorSettings, say: Callable[[str], None], *,
         from companion.views.projector.warp import table_for
 
         view.table = table_for(config, view.renderer.size, say)
+        if view.table is not None and view.renderer.surface is view.screen:
+            # the warp reads the map from the renderer's surface and the screen shows the warped picture: two surfaces
+            view.renderer = ProjectorRenderer(view.renderer.size)
     return view
 
 

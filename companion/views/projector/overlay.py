@@ -17,6 +17,7 @@ import pygame
 from companion.places import Place
 from companion.views.projector import palette, text
 from companion.views.projector.layout import Layout, Rect
+from companion.views.projector.marks import outline_rect
 from companion.views.projector.pieces import KeptPieces, Piece, keep, rect_of
 
 FILL_SCALE = 0.94
@@ -86,7 +87,7 @@ def paint_legend(surface: Any, layout: Layout, title: str = "Risk: chance of bei
     for i in range(bar.w):
         colour = palette.heat(i / max(1, bar.w - 1))
         pygame.draw.line(surface, colour, (bar.x + i, bar.y), (bar.x + i, bar.y + bar.h - 1))
-    pygame.draw.rect(surface, palette.TEXT_DIM, bar.as_tuple(), 1)
+    outline_rect(surface, palette.TEXT_DIM, bar.as_tuple(), 1)
     for stop in LEGEND_STOPS:
         x = bar.x + round(stop * (bar.w - 1))
         anchor = "topleft" if stop == 0 else "topright" if stop == 1 else "midtop"

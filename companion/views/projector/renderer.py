@@ -99,11 +99,13 @@ def side_inner(layout: Layout, overlay: bool) -> Rect:
 class ProjectorRenderer:
     """Keeps the last frame's pieces; ``render(frame)`` returns the surface, ``dirty`` what changed."""
 
-    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE) -> None:
+    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, surface: Any = None) -> None:
+        """``surface``: where the frames are drawn, of ``size``: SDL's screen, so that a frame is drawn in place
+        and not copied there afterwards (:mod:`~companion.views.projector.view`); None: a surface of its own."""
         if not pygame.font.get_init():
             pygame.font.init()
         self.size = (int(size[0]), int(size[1]))
-        self.surface = pygame.Surface(self.size)
+        self.surface = surface if surface is not None else pygame.Surface(self.size)
         self.dirty: list[pygame.Rect] = []
         self.full_redraws = 0
         self.partial_updates = 0

@@ -95,7 +95,7 @@ def _piece(kind: str, words: str, at: tuple[int, int], size: int, colour: Colour
     # so the same through a clip (Piece.clips)
     return Piece((kind, words, at, anchor, size, colour, bold), box(words, at, size, colour, anchor=anchor,
                                                                     bold=bold),
-                 lambda s: draw(s, words, at, size, colour, anchor=anchor, bold=bold), clips=True)
+                 lambda s: draw(s, words, at, size, colour, anchor=anchor, bold=bold))
 
 
 @lru_cache(maxsize=384)

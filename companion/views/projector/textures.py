@@ -28,6 +28,7 @@ from companion.hexgrid import Hex
 from companion.places import Cell
 from companion.views.projector import palette
 from companion.views.projector.layout import Layout
+from companion.views.projector.marks import outline_rect
 from companion.views.projector.palette import Colour
 from companion.views.projector.shapes.base import Point
 
@@ -288,7 +289,7 @@ def paint_swatch(surface: Any, rect: Any, kind: str, fill: Callable[[str], Colou
         surface.set_clip(clip)
     if kind == "river":
         paint_river(surface, [(rect.x, rect.centery + 2), (rect.right, rect.centery - 2)], rect.h * 0.5)
-    pygame.draw.rect(surface, palette.GRID, rect, 1)
+    outline_rect(surface, palette.GRID, rect, 1)
 
 
 def has_coast(terrain: Mapping[Any, str]) -> bool:

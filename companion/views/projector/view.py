@@ -61,6 +61,8 @@ class ProjectorView:
         """Draw ``frame`` (only what changed, and warped onto a board when calibrated) without showing it:
         the loop draws while the journal's write reaches the disk, and shows the frame once it is there
         (SDL's screen is the loop thread's, so ``landing``, that write, is not waited on here)."""
+        if self._gone():  # nothing to draw on (the renderer may draw on the screen itself): show says so
+            return
         surface, dirty = self.renderer.render(frame), self.renderer.dirty
         if self.table is not None and dirty:  # the last step: the map warped onto the board, the rest black
             warped = self.table.project(self.renderer, frame)  # only where the changed rectangles land
@@ -73,6 +75,9 @@ class ProjectorView:
         """Show ``frame`` (drawn now unless :meth:`prepare` drew it); a screen that went away (projector
         unplugged, display closed) raises pygame.error once, and the loop then drops this view and says so:
         the OLED carries on."""
+        if self._gone():
+            self.screen = None
+            raise pygame.error("the display was closed")
         if self._prepared is not frame:
             self.prepare(frame)
         self._prepared = None
@@ -81,15 +86,18 @@ class ProjectorView:
         if dirty:
             self._present(self._surface, dirty)
 
+    def _gone(self) -> bool:
+        """The screen's display was closed under the view (projector unplugged, SDL shut down)."""
+        return self.screen is not None and not pygame.display.get_init()
+
     def _present(self, surface: Any, dirty: list[pygame.Rect]) -> None:
         """The changed rectangles onto SDL's screen (none: only drawn, the headless table)."""
         if self.screen is None:
             return
         try:
-            if not pygame.display.get_init():
-                raise pygame.error("the display was closed")
-            for rect in dirty:
-                self.screen.blit(surface, rect, rect)
+            if surface is not self.screen:  # the renderer draws on the screen itself unless a warp comes between
+                for rect in dirty:
+                    self.screen.blit(surface, rect, rect)
             pygame.display.update(dirty)
         except pygame.error:
             self.screen = None
