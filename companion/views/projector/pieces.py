@@ -142,8 +142,10 @@ def damage(old: Sequence[Piece] | frozenset[Any], new: Sequence[Piece] | frozens
 
 
 def rects_of(changed: Iterable[Identity], screen: pygame.Rect) -> list[pygame.Rect]:
-    """The rectangles of ``changed`` pieces clipped to ``screen``, merged (see :func:`merge`)."""
-    clipped = [screen.clip(i.rect) for i in changed]
+    """The rectangles of ``changed`` pieces clipped to ``screen``, merged (see :func:`merge`). A rectangle comes
+    once however many pieces name it: a place's heat in its old colour went and in its new one came, both in the
+    same rectangle, and under the overlay a roll changes the colour of most places."""
+    clipped = [screen.clip(r) for r in {i.rect for i in changed}]
     return merge([r for r in clipped if r.w > 0 and r.h > 0], screen)
 
 
