@@ -112,19 +112,23 @@ def _filesystem(path: str) -> str:
 
 
 def game_latency(rolls: int, overlay: bool, journal_dir: str | None = None,
-                 scheduling: tuple[int, int] | None = None) -> tuple[list[float], list[float], dict[str, Any]]:
+                 scheduling: tuple[int, int] | None = None, output: str = "offscreen"
+                 ) -> tuple[list[float], list[float], dict[str, Any]]:
     """A Kansas game in play on the box's parts: every roll is the one the game asks for (accepted,
     journaled with fsync), alternately thrown into the virtual tower and rolled with the ROLL button;
     decisions between rolls are taken untimed. Each sample runs from the stimulus to the later of the
     projector's frame flipped (the loop's on_shown, after every view) and the OLED image through the
     ssd1306 driver (the Display's writer thread). ``scheduling`` (a policy and priority, :func:`unit_scheduling`)
-    is set on this thread before the box's threads start, so they all run under it, as under the unit."""
+    is set on this thread before the box's threads start, so they all run under it, as under the unit. ``output``:
+    the projector's way out, SDL's "offscreen" driver (the renderer draws on SDL's screen, as on KMSDRM or a
+    desktop) or "fbdev" (the box's own path on a Pi's console: the changed rectangles converted to the Pi's
+    default RGB565 and copied into a framebuffer that is a regular file here)."""
     if scheduling is None:
-        return _game_latency(rolls, overlay, journal_dir)
+        return _game_latency(rolls, overlay, journal_dir, output)
     before = os.sched_getscheduler(0), os.sched_getparam(0).sched_priority
     os.sched_setscheduler(0, scheduling[0], os.sched_param(scheduling[1]))
     try:
-        return _game_latency(rolls, overlay, journal_dir)
+        return _game_latency(rolls, overlay, journal_dir, output)
     finally:
         os.sched_setscheduler(0, before[0], os.sched_param(before[1]))
 
@@ -149,7 +153,7 @@ def busy(processes: int) -> Iterator[None]:
             proc.wait()
 
 
-def _game_latency(rolls: int, overlay: bool, journal_dir: str | None
+def _game_latency(rolls: int, overlay: bool, journal_dir: str | None, output: str
                   ) -> tuple[list[float], list[float], dict[str, Any]]:
     import random
 
@@ -173,8 +177,13 @@ def _game_latency(rolls: int, overlay: bool, journal_dir: str | None
         device = _Counting(ssd1306)(noop())
         display = Display(device=device, background=True)
         said: list[str] = []
-        projector = open_projector(ProjectorConfig(driver="offscreen", width=SIZE[0], height=SIZE[1],
-                                                   fullscreen=True), said.append)
+        if output == "fbdev":
+            device_file, sysfs = _framebuffer(tmp, bits=16)
+            config = ProjectorConfig(driver="fbdev", width=SIZE[0], height=SIZE[1], framebuffer=str(device_file),
+                                     framebuffer_sysfs=str(sysfs))
+        else:
+            config = ProjectorConfig(driver=output, width=SIZE[0], height=SIZE[1], fullscreen=True)
+        projector = open_projector(config, said.append)
         if projector is None:
             raise RuntimeError(f"no projector: {said}")
         oled = OledView(display, render)
@@ -321,9 +330,9 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def _framebuffer(tmp: str) -> tuple[Path, Path]:
-    """A 1920x1080 32-bit framebuffer as a regular file, with the sysfs entries the box reads."""
-    width, height, bits = *SIZE, 32
+def _framebuffer(tmp: str, bits: int = 32) -> tuple[Path, Path]:
+    """A 1920x1080 framebuffer of ``bits`` a pixel as a regular file, with the sysfs entries the box reads."""
+    width, height = SIZE
     sysfs = Path(tmp) / "sys-fb0"
     sysfs.mkdir()
     (sysfs / "virtual_size").write_text(f"{width},{height}\n")
@@ -526,11 +535,25 @@ def run() -> list[Row]:
             rows.append(Row(AREA, "I2C wire, a whole frame, 100 / 400 kHz (computed)", wire_ms(1030, 100), "ms",
                             f"{wire_ms(1030, 400):.1f} at 400"))
     if not ONLY_PROCESSES:
+        rows += framebuffer_rows()
         rows += busy_rows()
     with tempfile.TemporaryDirectory(prefix="bench-install-") as tmp:
         box = install_box(Path(tmp))
         for case in ("box, tower unplugged", "box, tower connected", "simulated table"):
             rows += process_rows(case, box)
+    return rows
+
+
+def framebuffer_rows() -> list[Row]:
+    """The same roll through the box's own projector path on a Pi's console, the framebuffer at the Pi's default
+    RGB565 (a regular file here, not the Pi's fbdev emulation): the renderer's picture converted and copied, where
+    on SDL's screen it is drawn in place. No targets: the rows above carry them; this is what the console adds."""
+    rows: list[Row] = []
+    for overlay in (False, True):
+        tower_ms, _, _ = game_latency(ROLLS, overlay, output="fbdev")
+        how = "overlay on" if overlay else "overlay off"
+        rows += summary(AREA, f"through the framebuffer (RGB565): tower last byte -> OLED + 1080p frame, {how}",
+                        tower_ms)
     return rows
 
 
