@@ -9,8 +9,10 @@
   through the real link (clock from the frame's last byte) and from the ROLL button on gpiozero's
   MockFactory pin (clock from the release edge: ROLL has a hold, so a press is known on release).
   Each sample ends at the later of the projector's frame flipped and the OLED image through its
-  driver. With the risk overlay off and on. Between samples, untimed, the loop gets the quiet turn a
-  table gives it between rolls (a turn with no input): the work a frame leaves for later, a due snapshot
+  driver. With the risk overlay off and on; and once more (tower rolls, no target) through the framebuffer as
+  the box draws on a Pi's console: RGB565, a regular file here (``framebuffer_rows``). Between samples,
+  untimed, the loop gets the quiet turn a table gives it between rolls (a turn with no input): the work a
+  frame leaves for later, a due snapshot
   of the state and the garbage collection, runs there on the box (companion.session.collector).
 - Start-up, memory, idle CPU: real ``companion run`` processes of the project installed as the Pi installs
   it (``install_box``): systemd/install.sh runs a plain, non-editable ``pip install`` into a venv, so the box

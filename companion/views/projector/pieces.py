@@ -263,19 +263,16 @@ def merge(rects: list[pygame.Rect], screen: pygame.Rect) -> list[pygame.Rect]:
 
 
 def repaint(surface: Any, base: Any, pieces: Sequence[Piece], rects: Sequence[pygame.Rect], scratch: Any) -> None:
-    """Each of ``rects`` brought to what a fresh paint would show: on ``scratch`` (a surface of the same
-    size), the base under the rectangle, every piece touching it drawn whole in order, and then the
-    rectangle alone copied to ``surface``.
+    """Each of ``rects`` brought to what a fresh paint would show: on ``surface`` itself, clipped to the
+    rectangle, the base under it and every piece touching it drawn in order. A piece's pixels depend only on
+    what lies under them, so inside the rectangle they are what a fresh paint gives.
 
-    Not by clipping the pieces to the rectangle: pygame draws some shapes differently when clipped (an
-    outlined rectangle gets its border at the clip's edge), so a clipped repaint would leave seams. What
-    the whole pieces leave on ``scratch`` outside the rectangle is never copied: a piece's pixels depend
-    only on what lies under them, so inside the rectangle they are what a fresh paint gives.
-
-    A rectangle where every piece touching it either lies inside it (a panel line, most often) or draws the
-    same through a clip (:attr:`Piece.clips`: the status strip's fill under a new prompt) is painted on
-    ``surface`` itself, clipped to the rectangle: the copy through ``scratch`` would only cost a second pass
-    over its pixels, and a third surface's worth of memory traffic."""
+    That holds for a piece that draws the same through a clip (:attr:`Piece.clips`, nearly all) or lies
+    inside the rectangle. A rectangle touched by any other piece (pygame draws an outlined rectangle's border
+    at the clip's edge, and an arc otherwise too) is painted whole-piece on ``scratch`` (a surface of the
+    same size) instead, and the rectangle alone copied to ``surface``: what the whole pieces leave on
+    ``scratch`` outside it is never copied. That copy is a second pass over the rectangle's pixels, which is
+    why the painters draw what a clip keeps the same."""
     boxes = [p.rect for p in pieces]
     for rect in rects:
         touching = rect.collidelistall(boxes)
