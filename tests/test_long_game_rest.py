@@ -103,9 +103,27 @@ def _rss_kb() -> int:
     raise AssertionError("no VmRSS")
 
 
-def test_the_renderer_at_rest_gives_its_scratch_back_and_draws_the_next_frame_the_same(carcassonne):
+def test_a_renderer_whose_pieces_all_clip_keeps_no_scratch(carcassonne):
+    """Carcassonne's pieces all draw the same through a clip, so a partial repaint (the cursor moved) paints in
+    place and the renderer never makes the second 1080p surface: at rest there is nothing to give back."""
+    game, state = carcassonne
+    renderer = ProjectorRenderer(SIZE)
+    renderer.render(frame_for(game, state, cursor=Cell(0, 0)))
+    renderer.render(frame_for(game, state, cursor=Cell(0, -1)))
+    assert renderer.partial_updates == 1 and renderer.rest() == 0
+
+
+def test_the_renderer_at_rest_gives_its_scratch_back_and_draws_the_next_frame_the_same(carcassonne, monkeypatch):
     """The repaint scratch's pages go back to the system (the process's resident memory falls by most of a 1080p
-    surface) and the cursor moved after the rest is drawn pixel for pixel as by a renderer that never rested."""
+    surface) and the cursor moved after the rest is drawn pixel for pixel as by a renderer that never rested. Every
+    piece is repainted here as one that does not clip, so the cursor's repaint goes through the scratch."""
+    import dataclasses
+
+    import companion.views.projector.renderer as renderer_module
+
+    repaint = renderer_module.repaint
+    monkeypatch.setattr(renderer_module, "repaint", lambda surface, base, pieces, rects, scratch: repaint(
+        surface, base, [dataclasses.replace(p, clips=False) for p in pieces], rects, scratch))
     game, state = carcassonne
     rested, kept = ProjectorRenderer(SIZE), ProjectorRenderer(SIZE)
     for renderer in (rested, kept):

@@ -188,15 +188,15 @@ def test_a_line_that_fits_whole_wraps_as_measuring_word_by_word_would():
 
 
 def test_a_repaint_in_place_through_a_clip_equals_a_paint_from_scratch():
-    """A fill and a text image repaint clipped to the damage, in place; an outlined rectangle reaching out
-    of the damage goes through the scratch surface, as before: both end as the frame painted whole."""
+    """A fill and a text image repaint clipped to the damage, in place; a piece that does not clip reaching out
+    of the damage goes through the scratch surface, made only then: both end as the frame painted whole."""
     pygame.font.init()
     base = pygame.Surface(SIZE)
     base.fill((30, 60, 90))
     strip = (0, 0, SIZE[0], 40)
     fill = Piece("strip", pygame.Rect(strip), lambda s: pygame.draw.rect(s, (20, 20, 20), strip), clips=True)
     outline = Piece("box", pygame.Rect(100, 100, 200, 100),
-                    lambda s: pygame.draw.rect(s, (200, 0, 0), (100, 100, 200, 100), 3, border_radius=9))
+                    lambda s: pygame.draw.rect(s, (200, 0, 0), (100, 100, 200, 100), 3), clips=False)
     old = [fill, text.piece("status", "roll 2D6", (10, 20), 21, (230, 159, 0), anchor="midleft"), outline]
     new = [fill, text.piece("status", "roll a D8", (10, 20), 21, (230, 159, 0), anchor="midleft"), outline,
            Piece("dot", pygame.Rect(140, 140, 30, 30), lambda s: pygame.draw.circle(s, (0, 200, 0), (155, 155), 14))]
@@ -204,9 +204,15 @@ def test_a_repaint_in_place_through_a_clip_equals_a_paint_from_scratch():
     paint_all(surface, base, old)
     _, changed = compare(shown([tuple(old)]), [tuple(new)])
     rects = [pygame.Rect(i.rect) for i in changed]
-    repaint(surface, base, new, rects, scratch)
+    asked: list[pygame.Surface] = []
+    repaint(surface, base, new, rects, lambda: asked.append(scratch) or scratch)
     paint_all(fresh, base, new)
     assert same(surface, fresh)
+    assert asked, "the dot's rectangle touches the outline, which does not clip: through the scratch"
+    calm = [fill, text.piece("status", "roll 2D6", (10, 20), 21, (230, 159, 0), anchor="midleft"), outline]
+    asked.clear()
+    repaint(surface, base, calm, [pygame.Rect(0, 0, 300, 40)], lambda: asked.append(scratch) or scratch)
+    assert not asked, "the strip's rectangle holds pieces that clip: no scratch asked for"
     assert surface.get_clip() == surface.get_rect(), "the clip is lifted again"
 
 

@@ -262,17 +262,19 @@ def merge(rects: list[pygame.Rect], screen: pygame.Rect) -> list[pygame.Rect]:
     return out
 
 
-def repaint(surface: Any, base: Any, pieces: Sequence[Piece], rects: Sequence[pygame.Rect], scratch: Any) -> None:
+def repaint(surface: Any, base: Any, pieces: Sequence[Piece], rects: Sequence[pygame.Rect],
+            scratch: Callable[[], Any]) -> None:
     """Each of ``rects`` brought to what a fresh paint would show: on ``surface`` itself, clipped to the
     rectangle, the base under it and every piece touching it drawn in order. A piece's pixels depend only on
     what lies under them, so inside the rectangle they are what a fresh paint gives.
 
     That holds for a piece that draws the same through a clip (:attr:`Piece.clips`, nearly all) or lies
     inside the rectangle. A rectangle touched by any other piece (pygame draws an outlined rectangle's border
-    at the clip's edge, and an arc otherwise too) is painted whole-piece on ``scratch`` (a surface of the
-    same size) instead, and the rectangle alone copied to ``surface``: what the whole pieces leave on
-    ``scratch`` outside it is never copied. That copy is a second pass over the rectangle's pixels, which is
-    why the painters draw what a clip keeps the same."""
+    at the clip's edge, and an arc otherwise too) is painted whole-piece on a surface of the same size that
+    ``scratch()`` gives (made when first asked: most frames never ask) instead, and the rectangle alone copied to
+    ``surface``: what the whole pieces leave there outside it is never copied. That copy is a second pass over the
+    rectangle's pixels, and the scratch a second screen's worth of memory, which is why the painters draw what a
+    clip keeps the same."""
     boxes = [p.rect for p in pieces]
     for rect in rects:
         touching = rect.collidelistall(boxes)
@@ -286,11 +288,12 @@ def repaint(surface: Any, base: Any, pieces: Sequence[Piece], rects: Sequence[py
             finally:  # a piece that fails (the loop then drops the view) leaves the surface as it found it
                 surface.set_clip(before)
             continue
+        apart = scratch()
         if base is not None:
-            scratch.blit(base, rect, rect)
+            apart.blit(base, rect, rect)
         for i in touching:
-            pieces[i].draw(scratch)
-        surface.blit(scratch, rect, rect)
+            pieces[i].draw(apart)
+        surface.blit(apart, rect, rect)
 
 
 def paint_all(surface: Any, base: Any, pieces: Sequence[Piece]) -> None:

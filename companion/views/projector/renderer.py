@@ -111,9 +111,9 @@ class ProjectorRenderer:
         self.partial_updates = 0
         self._board: _Board | None = None
         self._scratch: Any = None
-        """Where damaged rectangles are repainted whole before being copied to the surface (made with the first
-        repaint: a start's first frame is painted whole, and a 1080p surface is a lot of memory to clear); its
-        pages go back to the system while the table rests (:meth:`rest`)."""
+        """Where a damaged rectangle touched by a piece that does not clip is repainted whole before being copied to
+        the surface (made when first needed, :meth:`_scratch_surface`: most games' pieces all clip); its pages go
+        back to the system while the table rests (:meth:`rest`)."""
         self._map_key: tuple[Any, Any, bool, tuple[str, ...]] | None = None
         self._map_groups: list[Group] = []
         """The groups of pieces of the game's state (everything but the cursor and the status strip)."""
@@ -182,13 +182,18 @@ class ProjectorRenderer:
             paint_all(self.surface, base, pieces)
             self.full_redraws += 1
         elif rects:
-            if self._scratch is None:
-                self._scratch = pygame.Surface(self.size)
-            repaint(self.surface, base, pieces, rects, self._scratch)
+            repaint(self.surface, base, pieces, rects, self._scratch_surface)
             self.partial_updates += 1
         self._drawn = (board, overlay, pieces, now)
         self.dirty = rects
         return self.surface
+
+    def _scratch_surface(self) -> Any:
+        """Where a rectangle touched by a piece that does not clip is repainted (pieces.repaint), made when first
+        needed: at 1080p another 8 MB, which a frame of pieces that all clip never asks for."""
+        if self._scratch is None:
+            self._scratch = pygame.Surface(self.size, 0, self.surface)
+        return self._scratch
 
     def rest(self) -> int:
         """The table rests: the repaint scratch's pages go back to the system (:mod:`companion.views.release`),
