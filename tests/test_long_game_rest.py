@@ -150,3 +150,19 @@ def test_a_subsurface_is_never_given_back_its_pixels_are_another_surfaces():
 
 def test_a_renderer_that_never_repainted_has_nothing_to_give_back():
     assert ProjectorRenderer((320, 180)).rest() == 0
+
+
+def test_the_box_on_its_menu_repaints_in_place_and_keeps_no_scratch():
+    """No game chosen yet (the box's first screen): a new prompt in the status strip is repainted in place over the
+    idle picture, which covers the screen, so the renderer makes no second 1080p surface for it either."""
+    from companion.session.core import Frame
+    from companion.views.panel import Panel
+    from companion.views.projector import render_frame
+
+    renderer = ProjectorRenderer(SIZE)
+    renderer.render(Frame(Panel(game="", status="choose a game")))
+    changed = Frame(Panel(game="", status="choose a game: Kansas Tornadoes?"))
+    renderer.render(changed)
+    assert renderer.partial_updates == 1 and renderer.dirty
+    assert renderer.rest() == 0
+    assert pygame.image.tobytes(renderer.surface, "RGB") == pygame.image.tobytes(render_frame(changed, SIZE), "RGB")

@@ -43,9 +43,10 @@ _STRIPES: dict[tuple[int, int], pygame.Surface] = {}
 
 
 def clipped_differently(piece: Piece, size: tuple[int, int]) -> pygame.Rect | None:
-    """A clip rectangle through which ``piece`` draws other pixels than without one (None: none of those tried).
-    Tried: its rectangle cut at seven places each way, each side of each cut, over a background of stripes (a
-    piece's pixels may blend with what lies under them). Only the piece's rectangle is drawn and compared."""
+    """A clip rectangle through which ``piece`` draws other pixels than without one, or draws outside it, or which it
+    does not leave as it found it (None: none of those tried). Tried: its rectangle cut at seven places each way,
+    each side of each cut, over a background of stripes (a piece's pixels may blend with what lies under them). Only
+    the piece's rectangle is drawn and compared (its pixels stay inside it: :func:`stray_pixels`)."""
     r = piece.rect.clip(pygame.Rect((0, 0), size))
     if r.w < 2 or r.h < 2:
         return None
@@ -61,13 +62,17 @@ def clipped_differently(piece: Piece, size: tuple[int, int]) -> pygame.Rect | No
         x, y = r.x + k * r.w // 8, r.y + k * r.h // 8
         clips += [pygame.Rect(r.x, r.y, x - r.x, r.h), pygame.Rect(x, r.y, r.right - x, r.h),
                   pygame.Rect(r.x, r.y, r.w, y - r.y), pygame.Rect(r.x, y, r.w, r.bottom - y)]
+    expected = under.copy()
     for clip in (c for c in clips if c.w and c.h):
         through.blit(under, r, r)
+        expected.blit(under, r, r)
+        expected.blit(whole, clip, clip)  # the piece inside the clip, what was under it outside
         through.set_clip(clip)
         piece.draw(through)
+        left = through.get_clip()
         through.set_clip(None)
-        got = pygame.image.tobytes(through.subsurface(clip), "RGB")
-        if got != pygame.image.tobytes(whole.subsurface(clip), "RGB"):
+        if left != clip or pygame.image.tobytes(through.subsurface(r), "RGB") != \
+                pygame.image.tobytes(expected.subsurface(r), "RGB"):
             return clip
     return None
 

@@ -17,7 +17,7 @@ from companion.games.stormfury import load
 from companion.journal import Journal
 from companion.session import Press
 from companion.sim import attach, build_table, sim_config
-from companion.views.projector import ProjectorView, open_projector
+from companion.views.projector import ProjectorRenderer, ProjectorView, open_projector
 from companion.views.projector.outputs import choose_driver
 from tests.conftest import REPO
 
@@ -89,6 +89,10 @@ def test_a_calibrated_screen_shows_the_warped_map_and_the_renderer_draws_apart(m
     assert isinstance(view, ProjectorView) and isinstance(view.table, TableProjection), said
     try:
         assert view.renderer.surface is not pygame.display.get_surface()
+        on_screen = ProjectorView(ProjectorRenderer((480, 270), view.screen), view.screen)  # a view made by hand
+        assert on_screen.renderer.surface is view.screen
+        on_screen.table = view.table  # calibrated afterwards: its renderer draws apart from then on
+        assert on_screen.renderer.surface is not view.screen and on_screen.renderer.size == (480, 270)
         game = load(maps_dir)
         view.show(frame_for(game, seeded_state(game, 7, 8)))
         screen = pygame.display.get_surface()

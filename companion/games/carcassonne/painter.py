@@ -35,7 +35,7 @@ from companion.views.projector import palette, text
 from companion.views.projector.board import MapData
 from companion.views.projector.key import KeyEntry, key_height, paint_entries
 from companion.views.projector.layout import Layout, Rect
-from companion.views.projector.marks import draw_line, draw_mark, outline_rect
+from companion.views.projector.marks import clipped, draw_line, draw_mark, outline_rect
 from companion.views.projector.painters import BoardPainter
 from companion.views.projector.pieces import Piece, rect_of
 from companion.views.projector.pieces import around as around_points
@@ -498,10 +498,9 @@ class Painter(BoardPainter):
         ox, oy = area.topleft
         for box in boxes:
             x, y = box.x - ox, box.y - oy
-            shade.set_clip(pygame.Rect(x, y, box.w, box.h))
-            for k in range(-box.h, box.w, step):
-                pygame.draw.line(shade, (*colour, 150), (x + k, y + box.h), (x + k + box.h, y), width)
-        shade.set_clip(None)
+            with clipped(shade, (x, y, box.w, box.h)):
+                for k in range(-box.h, box.w, step):
+                    pygame.draw.line(shade, (*colour, 150), (x + k, y + box.h), (x + k + box.h, y), width)
         surface.blit(shade, area.topleft)
 
     def _tint(self, surface: Any, layout: Layout, cells: Iterable[Cell], colour: palette.Colour, alpha: int) -> None:
@@ -779,10 +778,9 @@ class Painter(BoardPainter):
             if row == "flood_spread":
                 pygame.draw.rect(surface, palette.faded(colour, 0.6), box)
             elif row == "quake_zone":
-                surface.set_clip(box)
-                for k in range(-box.h, box.w, max(5, box.w // 3)):
-                    pygame.draw.line(surface, QUAKE, (box.x + k, box.bottom), (box.x + k + box.h, box.y), 2)
-                surface.set_clip(None)
+                with clipped(surface, box):
+                    for k in range(-box.h, box.w, max(5, box.w // 3)):
+                        pygame.draw.line(surface, QUAKE, (box.x + k, box.bottom), (box.x + k + box.h, box.y), 2)
             for a, b in zip(_corner_list(box), [*_corner_list(box)[1:], _corner_list(box)[0]], strict=True):
                 draw_line(surface, a, b, colour, 3, () if row == "flood_spread" else (3, 2), casing=None)
         elif row == "quake_hit":

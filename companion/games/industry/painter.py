@@ -263,6 +263,8 @@ class IndustryPainter(BoardPainter):
         kept = self._kept_pieces(layout)
         key = ("key", self.board(state).name, below.as_tuple())
         if key not in kept:
-            kept[key] = Piece(key, rect_of(below, 2), lambda surface: paint_key(surface, layout, below, data))
+            # clips=False: the key's swatches may draw the hills' arcs, which pygame draws otherwise through a clip
+            kept[key] = Piece(key, rect_of(below, 2), lambda surface: paint_key(surface, layout, below, data),
+                              clips=False)
         pieces.append(kept[key])
         return pieces

@@ -7,6 +7,8 @@ Each mark is a shape with a dark edge so it reads on every fill and heat colour;
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -18,17 +20,30 @@ from companion.views.projector.shapes.base import Point
 
 
 def outline_rect(surface: Any, colour: Colour, rect: Any, width: int) -> None:
-    """``pygame.draw.rect(surface, colour, rect, width)`` drawn as fills: the same pixels, and the same through a
-    clip, which pygame's outlined rectangle is not (it draws the border at the clip's edge). The renderer repaints a
-    changed rectangle through a clip (pieces.Piece.clips), so the painters draw outlines with this."""
+    """``pygame.draw.rect(surface, colour, rect, width)`` drawn as fills: the same pixels for a rectangle inside the
+    surface, and the same through a clip, which pygame's outlined rectangle is not (it draws the border at the clip's
+    edge, and at the surface's). The renderer repaints a changed rectangle through a clip (pieces.Piece.clips), so the
+    painters draw outlines with this. A width of 0 fills the rectangle, as pygame's does."""
     r = pygame.Rect(rect)
-    if 2 * width >= min(r.w, r.h):  # the border meets itself: pygame fills the whole rectangle
+    if width <= 0 or 2 * width >= min(r.w, r.h):  # the border meets itself: pygame fills the whole rectangle
         surface.fill(colour, r)
         return
     surface.fill(colour, (r.x, r.y, r.w, width))
     surface.fill(colour, (r.x, r.bottom - width, r.w, width))
     surface.fill(colour, (r.x, r.y + width, width, r.h - 2 * width))
     surface.fill(colour, (r.right - width, r.y + width, width, r.h - 2 * width))
+
+
+@contextmanager
+def clipped(surface: Any, rect: Any) -> Iterator[None]:
+    """Drawing on ``surface`` kept inside ``rect`` as well as inside the clip it already has (a piece may be drawn
+    through the repaint's clip: setting its own would let it draw past it), the clip put back after."""
+    before = surface.get_clip()
+    surface.set_clip(pygame.Rect(rect).clip(before))
+    try:
+        yield
+    finally:
+        surface.set_clip(before)
 
 
 def mark_points(shape: str, centre: Point, r: float) -> list[Point]:

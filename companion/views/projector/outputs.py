@@ -123,10 +123,7 @@ def open_projector(config: ProjectorSettings, say: Callable[[str], None], *,
     if config.calibration:  # only a box calibrated onto its board pays for numpy and the warp
         from companion.views.projector.warp import table_for
 
-        view.table = table_for(config, view.renderer.size, say)
-        if view.table is not None and view.renderer.surface is view.screen:
-            # the warp reads the map from the renderer's surface and the screen shows the warped picture: two surfaces
-            view.renderer = ProjectorRenderer(view.renderer.size)
+        view.table = table_for(config, view.renderer.size, say)  # the renderer then draws apart (ProjectorView.table)
     return view
 
 

@@ -51,11 +51,13 @@ class Piece:
     draw: Callable[..., object] = field(compare=False, hash=False)
     """(surface) -> None; draws the piece at its place on the screen-sized surface."""
     clips: bool = field(default=True, compare=False, hash=False)
-    """True when the piece draws the same pixels inside any clip rectangle as without one, so it may be repainted
-    through a clip (see :func:`repaint`). Most of pygame's drawing does: blits, fills, filled and outlined polygons,
-    circles and ellipses, lines of any width. Two calls do not, and a piece that makes one says ``clips=False``: an
-    outlined rectangle (``pygame.draw.rect`` with a width: its border is drawn at the clip's edge) and an antialiased
-    line (``aaline``). The tests draw every piece of whole games of the five games through clips and compare."""
+    """True when the piece draws the same pixels inside any clip rectangle as without one and nothing outside it, so it
+    may be repainted through a clip (see :func:`repaint`). Most of pygame's drawing does: blits, fills, filled and
+    outlined polygons, circles and ellipses, lines of any width. Three calls do not, and a piece that makes one says
+    ``clips=False``: an outlined rectangle (``pygame.draw.rect`` with a width and no rounded corners: its border is
+    drawn at the clip's edge; ``marks.outline_rect`` draws the same without that), an arc and an antialiased line
+    (``aaline``). A piece that clips its own drawing narrows the clip it is given (``marks.clipped``), never replaces
+    it. The tests draw every piece of whole games of the five games through clips and compare."""
 
     @cached_property
     def identity(self) -> Identity:
@@ -278,11 +280,12 @@ def repaint(surface: Any, base: Any, pieces: Sequence[Piece], rects: Sequence[py
     boxes = [p.rect for p in pieces]
     for rect in rects:
         touching = rect.collidelistall(boxes)
-        if base is not None and all(rect.contains(boxes[i]) or pieces[i].clips for i in touching):
+        if all(rect.contains(boxes[i]) or pieces[i].clips for i in touching):
             before = surface.get_clip()
             surface.set_clip(rect)
             try:
-                surface.blit(base, rect, rect)
+                if base is not None:  # none: the first piece covers the screen (no game: the idle picture)
+                    surface.blit(base, rect, rect)
                 for i in touching:
                     pieces[i].draw(surface)
             finally:  # a piece that fails (the loop then drops the view) leaves the surface as it found it

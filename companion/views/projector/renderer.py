@@ -235,15 +235,15 @@ class ProjectorRenderer:
                     *painted.side_groups(layout, inner, state)]
         if _is(painter, PaintsPieces):
             groups.append(_group(cast(PaintsPieces, painter).state_pieces(layout, state, overlay)))
-        else:  # a painter of the whole map: all of it again on every new state
+        else:  # a painter of the whole map: all of it again on every new state (its drawing unknown: not clipped)
             groups.append((Piece(("state", self._generation), whole,
-                                 lambda s: painter.paint_state(s, layout, state, overlay)),))
+                                 lambda s: painter.paint_state(s, layout, state, overlay), clips=False),))
         groups.append(board.labels)
         if _is(painter, PaintsPieces):
             groups.append(_group(cast(PaintsPieces, painter).side_pieces(layout, inner, state)))
         else:
             groups.append((Piece(("panel", self._generation), rect_of(layout.side),
-                                 lambda s: painter.paint_side(s, layout, inner, state)),))
+                                 lambda s: painter.paint_side(s, layout, inner, state), clips=False),))
         return groups
 
     def _paint_idle(self, surface: Any) -> None:

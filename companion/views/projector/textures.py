@@ -28,7 +28,7 @@ from companion.hexgrid import Hex
 from companion.places import Cell
 from companion.views.projector import palette
 from companion.views.projector.layout import Layout
-from companion.views.projector.marks import outline_rect
+from companion.views.projector.marks import clipped, outline_rect
 from companion.views.projector.palette import Colour
 from companion.views.projector.shapes.base import Point
 
@@ -282,11 +282,9 @@ def paint_swatch(surface: Any, rect: Any, kind: str, fill: Callable[[str], Colou
     texture = texture_of(kind)
     if texture is not None:
         unit = rect.h * 0.62
-        clip = surface.get_clip()
-        surface.set_clip(rect)
-        paint_pattern(surface, (rect.centerx + unit * 0.12, rect.centery + unit * 0.05), unit, texture, colour, None,
-                      depth)
-        surface.set_clip(clip)
+        with clipped(surface, rect):
+            paint_pattern(surface, (rect.centerx + unit * 0.12, rect.centery + unit * 0.05), unit, texture, colour,
+                          None, depth)
     if kind == "river":
         paint_river(surface, [(rect.x, rect.centery + 2), (rect.right, rect.centery - 2)], rect.h * 0.5)
     outline_rect(surface, palette.GRID, rect, 1)

@@ -48,8 +48,8 @@ class ProjectorView:
     def __init__(self, renderer: ProjectorRenderer | None = None, screen: Any = None, table: Any = None) -> None:
         self.renderer = renderer or ProjectorRenderer(screen.get_size() if screen is not None else DEFAULT_SIZE)
         self.screen = screen
+        self._table: Any = None
         self.table = table
-        """A warp.TableProjection when the projector draws onto the printed board (``companion calibrate``)."""
         self.shown = 0
         self._surface: Any = None
         self._prepared: Any = None
@@ -57,10 +57,25 @@ class ProjectorView:
         self._owed: list[pygame.Rect] = []
         """Rectangles drawn since the last frame shown: the next :meth:`show` puts them all on the screen."""
 
+    @property
+    def table(self) -> Any:
+        """A warp.TableProjection when the projector draws onto the printed board (``companion calibrate``)."""
+        return self._table
+
+    @table.setter
+    def table(self, table: Any) -> None:
+        """Given a projection, the renderer draws on a surface of its own if it drew on the screen: the warp reads
+        the map from the renderer's surface and puts the warped picture on the screen."""
+        self._table = table
+        if table is not None and self.screen is not None and self.renderer.surface is self.screen:
+            self.renderer = ProjectorRenderer(self.renderer.size)
+
     def prepare(self, frame: Any, landing: Any = None) -> None:
         """Draw ``frame`` (only what changed, and warped onto a board when calibrated) without showing it:
         the loop draws while the journal's write reaches the disk, and shows the frame once it is there
-        (SDL's screen is the loop thread's, so ``landing``, that write, is not waited on here)."""
+        (SDL's screen is the loop thread's, so ``landing``, that write, is not waited on here). The renderer may
+        draw on SDL's screen itself: nothing reaches the display until :meth:`show` updates it, so nothing else
+        may update the display (a flip, an expose handler) between the two."""
         if self._gone():  # nothing to draw on (the renderer may draw on the screen itself): show says so
             return
         surface, dirty = self.renderer.render(frame), self.renderer.dirty
