@@ -123,9 +123,9 @@ ARCS_ALLOWED = {"views/projector/textures.py"}
 """Where an arc may be drawn: the terrain's hills, on the board's base (never repainted through a clip) and in the
 keys' swatches (every piece that draws a key with swatches says clips=False: the generic key's, Age of Industry's,
 and a painter's whole side panel)."""
-CLIPS_SET = {"views/projector/marks.py", "views/projector/pieces.py"}
-"""Where a surface's clip may be set: ``marks.clipped`` (which narrows the clip a piece is drawn through) and the
-repaint itself. A piece that set its own clip would draw past the repaint's."""
+CLIPS_SET = {"views/projector/marks.py"}
+"""Where a surface's clip may be set: ``marks.clipped``, which narrows the clip a piece is drawn through (the repaint
+sets its own through it too). A piece that set its own clip would draw past the repaint's."""
 
 
 def test_no_drawing_code_makes_a_call_a_clip_changes():

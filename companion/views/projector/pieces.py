@@ -34,6 +34,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import pygame
 
+from companion.views.projector.marks import clipped
+
 MERGE_SHARE = 0.7
 """Damage covering more than this share of the screen is repainted as one rectangle (fewer passes
 over the pieces cost less than many small ones)."""
@@ -281,15 +283,12 @@ def repaint(surface: Any, base: Any, pieces: Sequence[Piece], rects: Sequence[py
     for rect in rects:
         touching = rect.collidelistall(boxes)
         if all(rect.contains(boxes[i]) or pieces[i].clips for i in touching):
-            before = surface.get_clip()
-            surface.set_clip(rect)
-            try:
+            # a piece that fails (the loop then drops the view) leaves the surface's clip as it found it
+            with clipped(surface, rect):
                 if base is not None:  # none: the first piece covers the screen (no game: the idle picture)
                     surface.blit(base, rect, rect)
                 for i in touching:
                     pieces[i].draw(surface)
-            finally:  # a piece that fails (the loop then drops the view) leaves the surface as it found it
-                surface.set_clip(before)
             continue
         apart = scratch()
         if base is not None:

@@ -92,8 +92,7 @@ def strip_tiles(r: Rect) -> Group:
     through a clip (:attr:`~companion.views.projector.pieces.Piece.clips`), so a new prompt repaints the
     strip's background under its words, not the whole width of the screen."""
     box = r.as_tuple()
-    return (Piece(("status strip", box), pygame.Rect(box), lambda s: pygame.draw.rect(s, palette.PANEL, box),
-                  clips=True),)
+    return (Piece(("status strip", box), pygame.Rect(box), lambda s: pygame.draw.rect(s, palette.PANEL, box)),)
 
 
 @lru_cache(maxsize=64)
