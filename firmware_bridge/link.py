@@ -221,6 +221,8 @@ class TowerLink:
                 continue
             try:
                 data = self._serial.read(max(1, self._serial.in_waiting))  # type: ignore[union-attr]
+                if data and (more := self._serial.in_waiting):  # type: ignore[union-attr]
+                    data += self._serial.read(more)  # type: ignore[union-attr]  # the rest of a frame woken by its first byte
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
                 # TypeError/AttributeError: pyserial after a concurrent close; same meaning.
                 self._lost(str(exc))

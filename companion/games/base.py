@@ -4,9 +4,10 @@ An engine is a small object with a few pure functions. State objects are immutab
 ``apply`` returns a new state and a refused event (RuleError) leaves the old one untouched.
 
 Beyond the :class:`Game` core, an engine may offer optional hooks, each a typed Protocol below.
-The session, the views and the commands ask ``isinstance(engine, HasChoices)`` (and so on), so a
-hook is declared once, here, with its signature, and a game that has none still plays: its
-decisions are offered from the prompt's actions, its board drawn from nothing but its places.
+The session, the views and the commands ask ``isinstance(engine, HasChoices)`` (and so on; on every frame
+through ``companion.conforms``, the same answer sooner), so a hook is declared once, here, with its signature,
+and a game that has none still plays: its decisions are offered from the prompt's actions, its board drawn from
+nothing but its places.
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.conforms import conforms
 from companion.dice import Choice, Event
 from companion.games.base import HasBoard, Option
 from companion.places import Board, Cell, Link, Location, Place, Point, place_from_args, position
@@ -198,7 +199,7 @@ def _row(spots: Sequence[Spot], unplaced: Sequence[int], options: Sequence[Optio
 
 def _board(game: Any, state: Any, options: Sequence[Option]) -> Board | None:
     """The engine's board, asked only when a place needs it for its position (a location or a link)."""
-    if isinstance(game, HasBoard) and any(isinstance(o.place, Location | Link) for o in options):
+    if conforms(game, HasBoard) and any(isinstance(o.place, Location | Link) for o in options):
         return game.board_for(state)
     return None
 

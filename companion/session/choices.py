@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from companion.conforms import conforms
 from companion.dice import Choice, Prompt
 from companion.games.base import HasChoices, HasSetupQuestions, Option, SetupQuestion
 from companion.places import Place
@@ -21,7 +22,7 @@ __all__ = ["Offered", "Option", "asked", "ends", "first_choice", "options_for", 
 def options_for(game: Any, state: Any, prompt: Prompt) -> list[Option]:
     """The decisions to offer now: the engine's own list if it has one, else one per prompt action
     (with no details)."""
-    if isinstance(game, HasChoices):
+    if conforms(game, HasChoices):
         return list(game.choices(state))
     return [Option(action, Choice(action, {})) for action in prompt.actions]
 
@@ -30,7 +31,7 @@ def setup_questions(game: Any) -> Sequence[SetupQuestion]:
     """What to ask before a new game, from the engine if it has questions (Kansas: the player count picks
     the outbreak table's row; Stormfury: how many play, each then placing her token in the game's own
     setup phase)."""
-    return list(game.setup_questions()) if isinstance(game, HasSetupQuestions) else []
+    return list(game.setup_questions()) if conforms(game, HasSetupQuestions) else []
 
 
 def ends(option: Option) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.conforms import conforms
 from companion.games import registry
 from companion.games.base import HasRiskMap
 from companion.games.registry import GameSpec, PainterRef
@@ -48,7 +49,7 @@ def risk_of(game: Any, state: Any) -> Mapping[Any, float]:
     global _risked
     if _risked is not None and _risked[0] is game and _risked[1] is state:
         return _risked[2]
-    risk: Mapping[Any, float] = game.risk_map(state) if isinstance(game, HasRiskMap) else {}
+    risk: Mapping[Any, float] = game.risk_map(state) if conforms(game, HasRiskMap) else {}
     _risked = (game, state, risk)
     return risk
 

@@ -32,8 +32,9 @@ import logging
 import queue
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
+from companion.conforms import conforms
 from companion.inputs import Decide, Hold, InputEvent, Press, Roll
 from companion.malloc import give_back
 from companion.session import collector
@@ -163,8 +164,8 @@ class Loop:
         frame = self.session.frame
         landing = self.session.write_landing()
         for view in list(self.views):
-            if isinstance(view, DrawsAhead) and \
-                    not self._guarded(view, functools.partial(view.prepare, landing=landing), frame):
+            if conforms(view, DrawsAhead) and \
+                    not self._guarded(view, functools.partial(cast(DrawsAhead, view).prepare, landing=landing), frame):
                 return
         if self.session.settle_writes():  # the write failed: the frame now says the game waits in memory
             frame = self.session.frame
@@ -239,8 +240,8 @@ class Loop:
         self._resting = True
         self.rested += 1
         for view in list(self.views):
-            if isinstance(view, Rests):
-                self._guarded(view, _resting_call(view), self.session.frame)
+            if conforms(view, Rests):
+                self._guarded(view, _resting_call(cast(Rests, view)), self.session.frame)
         give_back()
 
     def _handle(self, item: Any) -> bool:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pygame
 
+from companion.conforms import conforms
 from companion.views.drawn import NOTHING
 from companion.views.projector import palette, text
 from companion.views.projector.cursor import cursor_box, paint_cursor
@@ -161,7 +162,7 @@ class ProjectorRenderer:
 
                 self._generation += 1
                 layer = self.board_for(game, state, getattr(frame, "painter", None))
-                if _is(layer.painter, UsesDrawn):  # the session's answers for this state, before its marks
+                if conforms(layer.painter, UsesDrawn):  # the session's answers for this state, before its marks
                     cast(UsesDrawn, layer.painter).use(getattr(frame, "drawn", NOTHING))
                 self._map_groups = self.groups(layer, state, overlay, getattr(frame, "risk", {}))
             self._map_pieces = [p for g in self._map_groups for p in g]
@@ -229,17 +230,17 @@ class ProjectorRenderer:
             groups.append(board.spots)
         whole = pygame.Rect(0, 0, *self.size)
         inner = side_inner(layout, overlay)
-        if _is(painter, PaintsGroups):
+        if conforms(painter, PaintsGroups):
             painted = cast(PaintsGroups, painter)
             return [*groups, *painted.state_groups(layout, state, overlay), board.labels,
                     *painted.side_groups(layout, inner, state)]
-        if _is(painter, PaintsPieces):
+        if conforms(painter, PaintsPieces):
             groups.append(_group(cast(PaintsPieces, painter).state_pieces(layout, state, overlay)))
         else:  # a painter of the whole map: all of it again on every new state (its drawing unknown: not clipped)
             groups.append((Piece(("state", self._generation), whole,
                                  lambda s: painter.paint_state(s, layout, state, overlay), clips=False),))
         groups.append(board.labels)
-        if _is(painter, PaintsPieces):
+        if conforms(painter, PaintsPieces):
             groups.append(_group(cast(PaintsPieces, painter).side_pieces(layout, inner, state)))
         else:
             groups.append((Piece(("panel", self._generation), rect_of(layout.side),
@@ -260,19 +261,6 @@ def _group(pieces: Any) -> Group:
     """``pieces`` as a group: a tuple given is kept as it is (the same object for the same pixels), a list
     becomes a new tuple (compared piece by piece)."""
     return pieces if isinstance(pieces, tuple) else tuple(pieces)
-
-
-_CONFORMS: dict[tuple[type, type], bool] = {}
-
-
-def _is(obj: Any, protocol: type) -> bool:
-    """``isinstance(obj, protocol)`` for a runtime-checkable Protocol, answered once per class: such a check
-    looks up every member of the protocol (tens of microseconds), and the renderer asks on every state. The
-    painters and engines give the protocols' methods in their classes, so the class decides."""
-    key = (type(obj), protocol)
-    if key not in _CONFORMS:
-        _CONFORMS[key] = isinstance(obj, protocol)
-    return _CONFORMS[key]
 
 
 def render_frame(frame: Any, size: tuple[int, int] = DEFAULT_SIZE) -> Any:
