@@ -12,8 +12,8 @@
   driver. With the risk overlay off and on; and once more (tower rolls, no target) through the framebuffer as
   the box draws on a Pi's console: RGB565, a regular file here (``framebuffer_rows``). These rows run with the
   machine's idle cores kept from halting (``cores_awake``: a CPU wake-latency request, as a Pi's cores wake at once
-  from WFI), where the benchmark may hold it (root); the tower's rows once more without it, no targets
-  (``asleep_rows``: what this virtual machine's halted cores add). Between samples,
+  from WFI), where the benchmark may hold it (root; a row says whether it did); then, when it did, the tower's rows
+  once more without it, no targets (``asleep_rows``: what this virtual machine's halted cores add). Between samples,
   untimed, the loop gets the quiet turn a table gives it between rolls (a turn with no input): the work a
   frame leaves for later, a due snapshot
   of the state and the garbage collection, runs there on the box (companion.session.collector).
@@ -155,18 +155,21 @@ def cores_awake() -> Iterator[bool]:
     """Idle cores kept from any idle state deeper than polling, for the run inside, as rt-tests' cyclictest does by
     default for its latency figures; yields whether the request is held (it needs root and the device).
 
-    The latency targets are a Pi's, whose cores have no idle state but WFI (the Pi 4's device tree names none) and
-    wake from it in microseconds. This machine's idle virtual cores halt into the hypervisor (its kernel's command
-    line turns the guest's halt polling off), and waking one to take a roll can take milliseconds: a tower roll
-    waits for the link's reader thread, then the loop, each on a core that may be halted
-    (docs/performance.md, "The roll's tail on this machine"). The box's own work is not changed by it."""
+    A Pi's idle cores wait in WFI (the Pi 4's device tree names no deeper idle state) and run again microseconds after
+    an interrupt. This machine's idle virtual cores halt into the hypervisor (its kernel's command line turns the
+    guest's halt polling off), which can take milliseconds to run one again: a tower roll waits for the link's reader
+    thread, then the loop, each on a core that may be halted (docs/performance.md, "The roll's tail on this machine").
+    The request removes that part of this machine, not of the box: the box's code and threads are the same, and the
+    figures are still this machine's cores, not a Pi's."""
     try:
-        fd = os.open(WAKE_LATENCY, os.O_WRONLY)
+        fd: int | None = os.open(WAKE_LATENCY, os.O_WRONLY)
     except OSError:
+        fd = None
+    if fd is None:
         yield False
         return
     try:
-        os.write(fd, (0).to_bytes(4, sys.byteorder))
+        os.write(fd, (0).to_bytes(4, sys.byteorder))  # the kernel takes a binary 32-bit value (text is read as hex)
         yield True
     finally:
         os.close(fd)
@@ -551,9 +554,12 @@ def run() -> list[Row]:
     if not ONLY_PROCESSES:
         with cores_awake() as awake:
             print(f"service: idle cores {AWAKE if awake else ASLEEP}", file=sys.stderr)
+            rows.append(Row(AREA, "idle cores kept from halting while the rolls below are timed (1 yes, 0 no)",
+                            float(awake), "", "" if awake else "no wake-latency request: run as root"))
             rows += latency_rows()
             rows += framebuffer_rows()
-        rows += asleep_rows()
+        if awake:
+            rows += asleep_rows()
         rows += busy_rows()
     with tempfile.TemporaryDirectory(prefix="bench-install-") as tmp:
         box = install_box(Path(tmp))
@@ -562,8 +568,9 @@ def run() -> list[Row]:
     return rows
 
 
-AWAKE = "kept awake (a CPU wake-latency request of 0 us held, as on a Pi's cores: cores_awake)"
-ASLEEP = "free to halt (the CPU wake-latency request needs root: the rows with targets measure this machine's wake-ups)"
+AWAKE = "kept from halting (a CPU wake-latency request of 0 us held: cores_awake)"
+ASLEEP = (f"free to halt ({WAKE_LATENCY} could not be opened: it needs root): the roll's rows measure this machine's "
+          "wake-ups")
 
 
 def latency_rows() -> list[Row]:

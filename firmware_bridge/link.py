@@ -221,12 +221,16 @@ class TowerLink:
                 continue
             try:
                 data = self._serial.read(max(1, self._serial.in_waiting))  # type: ignore[union-attr]
-                if data and (more := self._serial.in_waiting):  # type: ignore[union-attr]
-                    data += self._serial.read(more)  # type: ignore[union-attr]  # the rest of a frame woken by its first byte
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
                 # TypeError/AttributeError: pyserial after a concurrent close; same meaning.
                 self._lost(str(exc))
                 continue
+            # The rest of a frame whose first byte woke the read, in this turn. Should the port fail here, the bytes
+            # read are still handled, and the next turn's read says the port was lost.
+            if data:
+                with contextlib.suppress(serial.SerialException, OSError, TypeError, AttributeError):
+                    if more := self._serial.in_waiting:  # type: ignore[union-attr]
+                        data += self._serial.read(more)  # type: ignore[union-attr]
             now = time.monotonic()
             try:
                 with self._lock:
