@@ -597,24 +597,24 @@ def latency_rows() -> list[Row]:
 def asleep_rows() -> list[Row]:
     """The tower's rows again with this machine's idle cores free to halt (no wake-latency request): no targets,
     what the hypervisor's wake-ups add (docs/performance.md, "The roll's tail on this machine")."""
-    rows: list[Row] = []
-    for overlay in (False, True):
-        tower_ms, _, _ = game_latency(ROLLS, overlay)
-        how = "overlay on" if overlay else "overlay off"
-        rows += summary(AREA, f"idle cores free to halt: tower last byte -> OLED + 1080p frame, {how}", tower_ms)
-    return rows
+    return tower_rows("idle cores free to halt")
 
 
 def framebuffer_rows() -> list[Row]:
     """The same roll through the box's own projector path on a Pi's console, the framebuffer at the Pi's default
     RGB565 (a regular file here, not the Pi's fbdev emulation): the renderer's picture converted and copied, where
     on SDL's screen it is drawn in place. No targets: the rows above carry them; this is what the console adds."""
+    return tower_rows("through the framebuffer (RGB565)", output="fbdev")
+
+
+def tower_rows(label: str, output: str = "offscreen") -> list[Row]:
+    """The tower's roll, overlay off and on, as rows with no targets named ``label`` (the button's rolls of the same
+    games are left out: the rows compare the same games as the rows with targets)."""
     rows: list[Row] = []
     for overlay in (False, True):
-        tower_ms, _, _ = game_latency(ROLLS, overlay, output="fbdev")
+        tower_ms, _, _ = game_latency(ROLLS, overlay, output=output)
         how = "overlay on" if overlay else "overlay off"
-        rows += summary(AREA, f"through the framebuffer (RGB565): tower last byte -> OLED + 1080p frame, {how}",
-                        tower_ms)
+        rows += summary(AREA, f"{label}: tower last byte -> OLED + 1080p frame, {how}", tower_ms)
     return rows
 
 
